@@ -1,0 +1,249 @@
+/**
+ * One zod schema for the environment, parsed once at start-up. Every problem becomes one readable
+ * line naming the variable (`loadConfig` throws a ConfigError with all of them).
+ */
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { DEFAULT_DEEPSEEK_VARIANT, resolveDeepSeekVariant } from '../llm/deepseek-variants.js';
+import { parseModelSpec } from '../llm/model-config.js';
+import type { ModelConfig } from '../llm/types.js';
+import { parseDuration } from './duration.js';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+const url = (fallback?: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : fallback))
+    .refine((v) => v === undefined || /^https?:\/\//.test(v), 'must be an http(s) URL');
+const intIn = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(min, `must be between ${min} and ${max}`)
+    .max(max, `must be between ${min} and ${max}`)
+    .default(fallback);
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+export const EnvSchema = z.object({
+  // ── LLM providers ───────────────────────────────────────────────────────────
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: url(),
+  DEEPSEEK_API_KEY: optionalString,
+  DEEPSEEK_BASE_URL: url('https://api.deepseek.com'),
+  DEEPSEEK_MODEL_VARIANT: z
+    .string()
+    .default(DEFAULT_DEEPSEEK_VARIANT)
+    .refine((v) => resolveDeepSeekVariant(v) !== undefined, 'unknown DeepSeek model variant'),
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: url(),
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: url('https://generativelanguage.googleapis.com/v1beta/openai/'),
+  OPENAI_COMPATIBLE_BASE_URL: url(),
+  OPENAI_COMPATIBLE_API_KEY: optionalString,
+  OPENAI_COMPATIBLE_MODEL: optionalString,
+  AGENT_FUNCTION_CALL_MODEL: optionalString,
+  AGENT_ANSWER_MODEL: optionalString,
+  DEFAULT_TEMPERATURE: z.coerce
+    .number({ error: 'must be a number' })
+    .min(0, 'must be at least 0')
+    .lt(2, 'must be below 2')
+    .default(0.7),
+  DEFAULT_MAX_TOKENS: intIn(2000, 1, 1_000_000),
+  LLM_TIMEOUT_MS: intIn(30_000, 1_000, 600_000),
+  LLM_MAX_RETRIES: intIn(3, 0, 10),
+  /** Base delay of the exponential backoff; tests shrink it. */
+  LLM_RETRY_BASE_MS: intIn(1_000, 1, 60_000),
+  /** Context window used for trimming history (tokens). */
+  LLM_CONTEXT_WINDOW: intIn(64_000, 1_000, 2_000_000),
+  /** JSON: {"provider/model": {"input": usd per 1M, "output": usd per 1M}}; merged over the built-in table. */
+  PRICE_TABLE: optionalString,
+
+  // ── Modes ───────────────────────────────────────────────────────────────────
+  DEFAULT_MODE: z.enum(['chat', 'agent', 'plan']).default('chat'),
+  AGENT_MAX_ITERATIONS: intIn(5, 1, 10),
+  AGENT_MAX_EXECUTION_TIME: intIn(60, 10, 300),
+  AGENT_MIN_RESULT_CHARS: intIn(200, 0, 100_000),
+  AGENT_MAX_TOOL_CALLS: intIn(10, 1, 50),
+  AGENT_VERBOSE: bool,
+  /** Allow/deny list: "web_search,fetch_url" allows only those; "-fetch_url" denies one. */
+  AGENT_TOOLS: list,
+  PLAN_ON_STEP_ERROR: z.enum(['skip', 'stop']).default('skip'),
+
+  // ── Web search ──────────────────────────────────────────────────────────────
+  SEARCH_PROVIDER: z.enum(['tavily', 'brave', 'searxng', 'duckduckgo', 'none', 'auto']).default('auto'),
+  TAVILY_API_KEY: optionalString,
+  TAVILY_BASE_URL: url('https://api.tavily.com'),
+  BRAVE_API_KEY: optionalString,
+  BRAVE_BASE_URL: url('https://api.search.brave.com'),
+  SEARXNG_URL: url(),
+  DUCKDUCKGO_BASE_URL: url('https://html.duckduckgo.com'),
+  SEARCH_TIMEOUT_MS: intIn(10_000, 500, 120_000),
+
+  // ── Conversation and store ──────────────────────────────────────────────────
+  STORE_URL: z
+    .string()
+    .default('sqlite://data/scout.sqlite')
+    .refine((v) => /^(sqlite|memory|redis|rediss):\/\//.test(v), 'must start with sqlite://, memory:// or redis://'),
+  SESSION_TTL: z
+    .string()
+    .default('24h')
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined || ms <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'must be a duration such as 24h, 30m or 3600 (seconds)' });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+  BOT_LOCALE: z.enum(['en', 'zh']).default('en'),
+  TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'unknown time zone'),
+  ALLOWED_CHANNELS: list,
+  ADMIN_USERS: list,
+
+  // ── Slack ───────────────────────────────────────────────────────────────────
+  SLACK_BOT_TOKEN: optionalString,
+  SLACK_APP_TOKEN: optionalString,
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_API_URL: url('https://slack.com/api/'),
+
+  // ── Discord ─────────────────────────────────────────────────────────────────
+  DISCORD_TOKEN: optionalString,
+  DISCORD_GUILD_ID: optionalString,
+  DISCORD_API_URL: url(),
+
+  // ── Operations ──────────────────────────────────────────────────────────────
+  PORT: intIn(3000, 0, 65_535),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_GRACE_MS: intIn(25_000, 0, 600_000),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env;
+  /** Function-call model (and the chat model). */
+  toolModel: ModelConfig;
+  /** Answer model; null = same as the function-call model. */
+  answerModel: ModelConfig | null;
+  surfaces: { slack: boolean; discord: boolean; console: boolean };
+}
+
+/** Every variable that names an LLM key, in the order a default model is picked from. */
+export const LLM_KEY_VARIABLES = [
+  'DEEPSEEK_API_KEY',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GEMINI_API_KEY',
+  'OPENAI_COMPATIBLE_BASE_URL',
+] as const;
+
+const PROVIDER_KEY: Record<string, keyof Env> = {
+  deepseek: 'DEEPSEEK_API_KEY',
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+  'openai-compatible': 'OPENAI_COMPATIBLE_BASE_URL',
+};
+
+/** The model used when AGENT_FUNCTION_CALL_MODEL is unset, from the first LLM key present. */
+function defaultModelSpec(env: Env): string | undefined {
+  if (env.DEEPSEEK_API_KEY) return `deepseek/${env.DEEPSEEK_MODEL_VARIANT}`;
+  if (env.OPENAI_API_KEY) return 'openai/gpt-4.1-mini';
+  if (env.ANTHROPIC_API_KEY) return 'anthropic/claude-sonnet-4-5';
+  if (env.GEMINI_API_KEY) return 'gemini/gemini-2.5-flash';
+  if (env.OPENAI_COMPATIBLE_BASE_URL) return `openai-compatible/${env.OPENAI_COMPATIBLE_MODEL ?? 'default'}`;
+  return undefined;
+}
+
+/**
+ * Parses and checks the environment. Throws ConfigError with one line per problem, each naming the
+ * variable. Never echoes a secret's value.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+    );
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  const defaults = {
+    temperature: env.DEFAULT_TEMPERATURE,
+    maxTokens: env.DEFAULT_MAX_TOKENS,
+    deepseekVariant: env.DEEPSEEK_MODEL_VARIANT,
+  };
+
+  let toolModel: ModelConfig | undefined;
+  let answerModel: ModelConfig | null = null;
+  const toolSpec = env.AGENT_FUNCTION_CALL_MODEL ?? defaultModelSpec(env);
+  if (!toolSpec) {
+    problems.push(
+      `No LLM configured: set one of ${LLM_KEY_VARIABLES.join(', ')} (for example DEEPSEEK_API_KEY=sk-…) in .env or the environment`,
+    );
+  } else {
+    try {
+      toolModel = parseModelSpec(toolSpec, 'AGENT_FUNCTION_CALL_MODEL', defaults);
+    } catch (err) {
+      problems.push(...(err instanceof ConfigError ? err.problems : [String(err)]));
+    }
+  }
+  if (env.AGENT_ANSWER_MODEL) {
+    try {
+      answerModel = parseModelSpec(env.AGENT_ANSWER_MODEL, 'AGENT_ANSWER_MODEL', defaults);
+    } catch (err) {
+      problems.push(...(err instanceof ConfigError ? err.problems : [String(err)]));
+    }
+  }
+  for (const [variable, model] of [
+    ['AGENT_FUNCTION_CALL_MODEL', toolModel],
+    ['AGENT_ANSWER_MODEL', answerModel],
+  ] as const) {
+    if (!model) continue;
+    const keyVar = PROVIDER_KEY[model.provider];
+    if (keyVar && !env[keyVar]) problems.push(`${keyVar}: required by ${variable} (${model.provider}) but not set`);
+  }
+  if (env.PRICE_TABLE) {
+    try {
+      JSON.parse(env.PRICE_TABLE);
+    } catch {
+      problems.push('PRICE_TABLE: invalid JSON');
+    }
+  }
+  const slack = Boolean(env.SLACK_BOT_TOKEN);
+  if (slack && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+    problems.push('SLACK_APP_TOKEN or SLACK_SIGNING_SECRET: one is required with SLACK_BOT_TOKEN (Socket Mode or HTTP mode)');
+  }
+  if (!slack && (env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET)) {
+    problems.push('SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set');
+  }
+  if (problems.length > 0 || !toolModel) throw new ConfigError(problems);
+  const discord = Boolean(env.DISCORD_TOKEN);
+  return { env, toolModel, answerModel, surfaces: { slack, discord, console: !slack && !discord } };
+}

@@ -1,0 +1,105 @@
+import { ConfigError } from '../errors.js';
+import { resolveDeepSeekVariant } from './deepseek-variants.js';
+import { type ModelConfig, PROVIDERS, type ProviderName } from './types.js';
+
+export const DEFAULT_TEMPERATURE = 0.7;
+export const DEFAULT_MAX_TOKENS = 2000;
+
+/** A model choice as written by a person (env JSON, `/model tool …`), before validation. */
+export interface ModelSpecInput {
+  provider?: unknown;
+  model?: unknown;
+  temperature?: unknown;
+  max_tokens?: unknown;
+  maxTokens?: unknown;
+  top_p?: unknown;
+  topP?: unknown;
+}
+
+export interface ModelDefaults {
+  temperature?: number;
+  maxTokens?: number;
+  deepseekVariant?: string;
+}
+
+/**
+ * Checks a model choice with the seed's rules and fills defaults. Returns the problems instead of
+ * throwing so callers can prefix them with the variable or command they came from.
+ */
+export function checkModelConfig(
+  input: ModelSpecInput,
+  defaults: ModelDefaults = {},
+): { config?: ModelConfig; problems: string[] } {
+  const problems: string[] = [];
+  const provider = String(input.provider ?? '').toLowerCase();
+  if (!(PROVIDERS as readonly string[]).includes(provider)) {
+    problems.push(`unknown provider "${String(input.provider ?? '')}" (use one of ${PROVIDERS.join(', ')})`);
+  }
+  let model = typeof input.model === 'string' ? input.model.trim() : '';
+  if (!model && provider === 'deepseek') model = defaults.deepseekVariant ?? 'deepseek-chat';
+  if (!model) problems.push('model name is missing');
+  if (provider === 'deepseek' && model && !resolveDeepSeekVariant(model)) {
+    problems.push(`unknown DeepSeek model "${model}"`);
+  }
+
+  const temperature = toNumber(input.temperature, defaults.temperature ?? DEFAULT_TEMPERATURE);
+  const maxTemperature = provider === 'anthropic' ? 1 : 2;
+  if (Number.isNaN(temperature) || temperature < 0 || temperature > maxTemperature || temperature === 2) {
+    problems.push(
+      provider === 'anthropic'
+        ? `temperature must be between 0 and 1 for Anthropic (got ${String(input.temperature)})`
+        : `temperature must be at least 0 and below 2 (got ${String(input.temperature)})`,
+    );
+  }
+  const maxTokens = toNumber(input.max_tokens ?? input.maxTokens, defaults.maxTokens ?? DEFAULT_MAX_TOKENS);
+  if (!Number.isInteger(maxTokens) || maxTokens <= 0) {
+    problems.push(`max_tokens must be a positive integer (got ${String(input.max_tokens ?? input.maxTokens)})`);
+  }
+  const rawTopP = input.top_p ?? input.topP;
+  const topP = rawTopP === undefined ? undefined : toNumber(rawTopP, Number.NaN);
+  if (topP !== undefined && (Number.isNaN(topP) || topP <= 0 || topP > 1)) {
+    problems.push(`top_p must be above 0 and at most 1 (got ${String(rawTopP)})`);
+  }
+  if (problems.length > 0) return { problems };
+  const config: ModelConfig = { provider: provider as ProviderName, model, temperature, maxTokens };
+  if (topP !== undefined) config.topP = topP;
+  return { config, problems };
+}
+
+/**
+ * Parses `provider/model` or a JSON object (`{"provider":"anthropic","model":"…","temperature":0.3}`).
+ * `source` names where it came from (a variable or a command) for the error message.
+ */
+export function parseModelSpec(text: string, source: string, defaults: ModelDefaults = {}): ModelConfig {
+  const trimmed = text.trim();
+  let input: ModelSpecInput;
+  if (trimmed.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      input = parsed as ModelSpecInput;
+    } catch {
+      throw new ConfigError([`${source}: invalid JSON (expected {"provider":"…","model":"…"} or provider/model)`]);
+    }
+  } else {
+    const slash = trimmed.indexOf('/');
+    if (slash <= 0) {
+      throw new ConfigError([`${source}: expected provider/model or JSON, got "${trimmed}"`]);
+    }
+    input = { provider: trimmed.slice(0, slash), model: trimmed.slice(slash + 1) };
+  }
+  const { config, problems } = checkModelConfig(input, defaults);
+  if (!config) throw new ConfigError(problems.map((p) => `${source}: ${p}`));
+  return config;
+}
+
+export function modelLabel(config: ModelConfig): string {
+  return `${config.provider}/${config.model}`;
+}
+
+function toNumber(value: unknown, fallback: number): number {
+  if (value === undefined || value === null || value === '') return fallback;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.trim() !== '') return Number(value);
+  return Number.NaN;
+}

@@ -1,0 +1,101 @@
+/**
+ * The one model interface the rest of Scout sees. Every provider (OpenAI, DeepSeek, Gemini and any
+ * OpenAI-compatible server through `openai`; Anthropic through `@anthropic-ai/sdk`) implements
+ * `LlmClient`; nothing above this layer knows which provider answered.
+ */
+
+export const PROVIDERS = ['openai', 'deepseek', 'anthropic', 'gemini', 'openai-compatible'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** A validated model choice. Build it with `parseModelSpec`/`validateModelConfig`, never by hand. */
+export interface ModelConfig {
+  provider: ProviderName;
+  /** The id sent to the provider (DeepSeek aliases are resolved by the provider layer, not here). */
+  model: string;
+  temperature: number;
+  maxTokens: number;
+  topP?: number;
+}
+
+export interface ToolCall {
+  /** Provider id, or one we generated where the provider sent none (Gemini sends ""). */
+  id: string;
+  name: string;
+  /** Raw JSON text of the arguments as the model produced them ("" is normalised to "{}"). */
+  arguments: string;
+  /** Opaque data that must be echoed back with this call (Gemini `extra_content`). */
+  providerMetadata?: Record<string, unknown>;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | {
+      role: 'assistant';
+      content: string;
+      /** DeepSeek `reasoning_content` / Anthropic thinking text; must be sent back with tool calls. */
+      reasoning?: string;
+      /** Anthropic thinking signature, echoed back with the thinking block. */
+      reasoningSignature?: string;
+      toolCalls?: ToolCall[];
+    }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** A function the model may call; `parameters` is a JSON Schema object. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Part of outputTokens spent on reasoning, where the provider reports it. */
+  reasoningTokens: number;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
+
+export type StreamPart =
+  | { type: 'reasoning'; text: string }
+  | { type: 'text'; text: string }
+  | { type: 'tool-call'; toolCall: ToolCall }
+  | { type: 'usage'; usage: Usage }
+  /** Always the last part: model id as the provider reported it, and wall time of the call. */
+  | { type: 'finish'; reason: FinishReason; model: string; latencyMs: number };
+
+export interface LlmRequest {
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  toolChoice?: 'auto' | 'none' | 'required';
+  /** Aborts the HTTP request (Stop button, agent time limit). */
+  signal?: AbortSignal;
+  /** Ask for a JSON object (planner). Providers without the option get it through the prompt. */
+  json?: boolean;
+}
+
+export interface LlmResponse {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  usage: Usage;
+  model: string;
+  latencyMs: number;
+}
+
+export interface LlmClient {
+  readonly config: ModelConfig;
+  /** Human label, e.g. "deepseek/deepseek-reasoner". */
+  readonly label: string;
+  /**
+   * Streams one completion. Retries (429/5xx/network) happen inside, but never after a text or
+   * reasoning part has been yielded. Throws `LlmError`.
+   */
+  stream(request: LlmRequest): AsyncIterable<StreamPart>;
+  /** Non-streaming call; same retry policy. Throws `LlmError` (code `empty_response` when nothing came). */
+  complete(request: LlmRequest): Promise<LlmResponse>;
+}
+
+export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, reasoningTokens: 0 });

@@ -1,0 +1,82 @@
+/**
+ * Typed events a turn emits. Modes (chat, agent, plan) only emit these; they never post or edit.
+ * `foldEvent` (view.ts) turns them into a platform-neutral `TurnView` that each surface renders.
+ */
+
+export type StepKind =
+  | 'thinking' // model reasoning, streams, collapses on the first answer chunk
+  | 'search' // one web_search call: query, running → done/failed
+  | 'search-results' // count and top 3 results, collapsed
+  | 'tool' // any other tool call (fetch_url, current_context)
+  | 'evaluation' // why the loop goes on or stops
+  | 'model-switch' // function-call model → answer model, with the reason
+  | 'notice' // limit hit, timeout, history trimmed, loop detected
+  | 'plan' // the proposed plan
+  | 'plan-step'; // one step of a running plan
+
+export type StepStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped' | 'info';
+
+export interface Source {
+  /** 1-based number, stable for the whole answer. */
+  n: number;
+  title: string;
+  url: string;
+  snippet?: string;
+}
+
+export interface ModelStats {
+  label: string;
+  role: 'function_call' | 'answer' | 'planner' | 'chat';
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  ms: number;
+}
+
+export interface TurnStats {
+  models: ModelStats[];
+  /** Per phase, e.g. { tools: 1234, answer: 2345 }. */
+  phases: Record<string, number>;
+  totalTokens: number;
+  /** Estimated cost in USD from the price table; undefined when a model has no price. */
+  costUsd?: number;
+  totalMs: number;
+  toolCalls: number;
+  searches: number;
+}
+
+export type TurnEvent =
+  | { type: 'step-start'; id: string; kind: StepKind; title: string; body?: string; status?: StepStatus }
+  | {
+      type: 'step-update';
+      id: string;
+      title?: string;
+      /** Replaces the body. */
+      body?: string;
+      /** Appended to the body (streamed reasoning). */
+      append?: string;
+      status?: StepStatus;
+    }
+  | {
+      type: 'step-finish';
+      id: string;
+      status: 'done' | 'failed' | 'skipped' | 'info';
+      title?: string;
+      body?: string;
+      /** Finished steps collapse by default; notices stay open. */
+      collapse?: boolean;
+    }
+  /** A chunk of the streamed answer (raw model text, `[n]` markers not yet linked). */
+  | { type: 'text-delta'; text: string }
+  /**
+   * The answer is complete: `text` is the final Markdown with citations linked and the References
+   * section appended. Replaces whatever was streamed.
+   */
+  | { type: 'answer'; text: string; sources: Source[] }
+  /** Which model is working now (shown as a label on the steps message). */
+  | { type: 'phase'; label: string }
+  | { type: 'status'; text: string | null }
+  | { type: 'stats'; stats: TurnStats; footer: string }
+  /** A friendly, localised message for the user; the turn ends after it. */
+  | { type: 'error'; message: string };

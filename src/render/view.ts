@@ -1,0 +1,115 @@
+import type { StepKind, StepStatus, Source, TurnEvent, TurnStats } from './events.js';
+
+/** The platform-neutral picture of a turn. Surfaces render it; they never see events or chunks. */
+export interface StepView {
+  id: string;
+  kind: StepKind;
+  title: string;
+  body: string;
+  status: StepStatus;
+  collapsed: boolean;
+}
+
+export interface TurnView {
+  steps: StepView[];
+  /** The answer so far (streamed), or the final linked Markdown once `answerFinal` is true. */
+  answer: string;
+  answerFinal: boolean;
+  sources: Source[];
+  /** Which model is working now, e.g. "🔧 deepseek/deepseek-chat". */
+  phase?: string;
+  /** Transient status line ("Searching…"), null when idle. */
+  status: string | null;
+  /** The statistics line shown under the answer. */
+  footer?: string;
+  stats?: TurnStats;
+  error?: string;
+  /** The turn has ended (answer, error or cancel). */
+  done: boolean;
+  cancelled: boolean;
+}
+
+export function emptyView(): TurnView {
+  return {
+    steps: [],
+    answer: '',
+    answerFinal: false,
+    sources: [],
+    status: null,
+    done: false,
+    cancelled: false,
+  };
+}
+
+/**
+ * Folds one event into the view (mutates and returns it: a turn has one view and the fold runs for
+ * every streamed token, so copying would be wasted work).
+ */
+export function foldEvent(view: TurnView, event: TurnEvent): TurnView {
+  switch (event.type) {
+    case 'step-start': {
+      const existing = view.steps.find((s) => s.id === event.id);
+      const step: StepView = {
+        id: event.id,
+        kind: event.kind,
+        title: event.title,
+        body: event.body ?? '',
+        status: event.status ?? 'running',
+        collapsed: false,
+      };
+      if (existing) Object.assign(existing, step);
+      else view.steps.push(step);
+      break;
+    }
+    case 'step-update': {
+      const step = view.steps.find((s) => s.id === event.id);
+      if (!step) break;
+      if (event.title !== undefined) step.title = event.title;
+      if (event.body !== undefined) step.body = event.body;
+      if (event.append) step.body += event.append;
+      if (event.status) step.status = event.status;
+      break;
+    }
+    case 'step-finish': {
+      const step = view.steps.find((s) => s.id === event.id);
+      if (!step) break;
+      step.status = event.status;
+      if (event.title !== undefined) step.title = event.title;
+      if (event.body !== undefined) step.body = event.body;
+      step.collapsed = event.collapse ?? (step.kind !== 'notice' && step.kind !== 'plan');
+      break;
+    }
+    case 'text-delta':
+      if (!view.answerFinal) view.answer += event.text;
+      break;
+    case 'answer':
+      view.answer = event.text;
+      view.answerFinal = true;
+      view.sources = event.sources;
+      break;
+    case 'phase':
+      view.phase = event.label;
+      break;
+    case 'status':
+      view.status = event.text;
+      break;
+    case 'stats':
+      view.stats = event.stats;
+      view.footer = event.footer;
+      break;
+    case 'error':
+      view.error = event.message;
+      break;
+  }
+  return view;
+}
+
+/** Marks every step still running as failed/cancelled so no spinner is left behind. */
+export function closeOpenSteps(view: TurnView, status: 'failed' | 'skipped' = 'failed'): void {
+  for (const step of view.steps) {
+    if (step.status === 'running' || step.status === 'pending') {
+      step.status = status;
+      step.collapsed = step.kind !== 'notice';
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The contract between the conversation core (src/) and a surface adapter (adapters/slack,
+ * adapters/discord, adapters/console). Adapters own transport and rendering; the core owns
+ * commands, settings, history and the turn. Identifiers are opaque strings built and parsed only
+ * by their adapter (e.g. "slack:T1:C123" / "slack:T1:C123:1712345678.0001").
+ */
+import type { PlanProposal } from './modes/plan/plan-types.js';
+import type { TurnView } from './render/view.js';
+
+export type Locale = 'en' | 'zh';
+export type Mode = 'chat' | 'agent' | 'plan';
+
+export interface IncomingMessage {
+  /** Settings scope: a channel (a DM is a channel). */
+  channelId: string;
+  /** History scope: a thread, a DM thread, a console run. */
+  conversationId: string;
+  /** Platform message id; the core deduplicates on it (Slack's app_mention + message double delivery). */
+  messageId: string;
+  userId: string;
+  userName?: string;
+  channelName?: string;
+  /** Message text with the bot mention already stripped. */
+  text: string;
+  /** The user's locale where the platform tells it; else BOT_LOCALE. */
+  locale?: Locale;
+}
+
+/** Where a turn's output goes. One sink per turn, created by the adapter. */
+export interface TurnSink {
+  /**
+   * Called with the (mutated) view after every event. Must return at once: the adapter throttles
+   * its edits (see src/render/throttled-editor.ts) and reads the view when it sends.
+   */
+  update(view: TurnView): void;
+  /** Called once when the turn ends (answer, error or cancel); resolves when the final edit landed. */
+  done(view: TurnView): Promise<void>;
+  /** A plain reply that is not a turn (command output, short help, a friendly refusal). */
+  reply(text: string): Promise<void>;
+  /**
+   * Optional: show a plan with Run / Cancel controls and resolve with the choice. Surfaces without it
+   * run plans without asking (console `--once`). Should resolve false when `signal` aborts.
+   */
+  confirmPlan?(plan: PlanProposal, signal: AbortSignal): Promise<boolean>;
+}
+
+/** A reply to a command: always meant for the one user who sent it (ephemeral where possible). */
+export interface CommandReply {
+  text: string;
+  /** True when the command changed settings or state (adapters may refresh a settings panel). */
+  changed: boolean;
+}
+
+/** What an adapter may ask of the core. Implemented by `Scout` in src/core/scout.ts. */
+export interface ScoutCore {
+  /**
+   * Handles one user message end to end: a text command (`/mode agent`, or `mode agent` after a
+   * mention), an empty message (short help) or a turn. Never throws: errors become a friendly
+   * message on the sink. Resolves when the turn is finished.
+   */
+  handleMessage(message: IncomingMessage, sink: TurnSink): Promise<void>;
+  /** Runs a slash command by name (`mode`, `config`, `model`, `search`, `help`, `reset`). */
+  runCommand(
+    name: string,
+    args: string,
+    context: { channelId: string; conversationId?: string; userId: string; locale?: Locale },
+  ): Promise<CommandReply>;
+  /** The Stop button: cancels the running turn of a conversation. Returns false when none runs. */
+  cancel(conversationId: string): boolean;
+  /**
+   * True the first time a key is seen within `ttlMs` (atomic across instances with Redis).
+   * Adapters use it for platform-level dedupe (Slack `event_id`).
+   */
+  firstDelivery(key: string, ttlMs?: number): Promise<boolean>;
+  /** Settings of a channel, for settings panels (Slack App Home). */
+  getSettings(channelId: string): Promise<import('./core/settings.js').ChannelSettings>;
+  readonly locale: Locale;
+}
+
+export interface Surface {
+  readonly name: 'slack' | 'discord' | 'console';
+  /** Connects and starts taking messages. */
+  start(): Promise<void>;
+  /** Stops taking new messages (SIGTERM); running turns are finished by the core. */
+  stop(): Promise<void>;
+}

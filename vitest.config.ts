@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Real HTTP fakes on loopback and a real Redis: give slow CI machines room, but fail hangs.
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    pool: 'forks',
+    // Tests that use the shared Redis namespace their keys, so files may run in parallel.
+    fileParallelism: true,
+  },
+});
