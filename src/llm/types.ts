@@ -58,7 +58,8 @@ export interface Usage {
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
 
 export type StreamPart =
-  | { type: 'reasoning'; text: string }
+  /** `signature` (Anthropic) arrives once, at the end of a thinking block, with empty text. */
+  | { type: 'reasoning'; text: string; signature?: string }
   | { type: 'text'; text: string }
   | { type: 'tool-call'; toolCall: ToolCall }
   | { type: 'usage'; usage: Usage }
@@ -78,6 +79,8 @@ export interface LlmRequest {
 export interface LlmResponse {
   text: string;
   reasoning: string;
+  /** Anthropic thinking signature; store it as `reasoningSignature` on the assistant message. */
+  reasoningSignature?: string;
   toolCalls: ToolCall[];
   finishReason: FinishReason;
   usage: Usage;

@@ -1,0 +1,120 @@
+/**
+ * A TurnSink for the terminal. On a TTY the steps block is redrawn in place (ANSI cursor moves) until
+ * the answer starts, then the answer streams below it; finished steps collapse to one line. Without
+ * a TTY (pipes, `--once`) nothing is drawn until the turn ends, then the whole turn is printed once.
+ */
+import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import type { TurnView } from '../../src/render/view.js';
+import type { TurnSink } from '../../src/surface.js';
+import { ANSI, PLAIN, markdownToTerminal, renderTurnText, stepLines } from './terminal-text.js';
+
+/** Redraws at most this often: smooth enough to read, cheap enough not to flicker. */
+const REDRAW_INTERVAL_MS = 50;
+
+export interface ConsoleOutput {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export class ConsoleSink implements TurnSink {
+  private liveRows = 0;
+  private printedAnswer = 0;
+  private answerStarted = false;
+  private timer: NodeJS.Timeout | undefined;
+  private latest: TurnView | undefined;
+
+  constructor(
+    private readonly output: ConsoleOutput,
+    private readonly ask?: (question: string) => Promise<string>,
+  ) {}
+
+  private get live(): boolean {
+    return Boolean(this.output.isTTY);
+  }
+
+  update(view: TurnView): void {
+    this.latest = view;
+    if (!this.live || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.latest) this.draw(this.latest);
+    }, REDRAW_INTERVAL_MS);
+  }
+
+  async done(view: TurnView): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.live) {
+      this.output.write(renderTurnText(view, PLAIN));
+      return;
+    }
+    if (!this.answerStarted) {
+      // Nothing streamed: print the whole turn in place of the live block.
+      this.clearLive();
+      this.output.write(renderTurnText(view, ANSI));
+      return;
+    }
+    this.draw(view);
+    const tail: string[] = [''];
+    if (view.sources.length > 0) {
+      tail.push('', ANSI.bold(referencesHeading(view)));
+      for (const s of view.sources) tail.push(`${s.n}. ${s.title} ${ANSI.dim(`<${s.url}>`)}`);
+    }
+    if (view.error) tail.push('', ANSI.red(view.error));
+    if (view.footer) tail.push('', ANSI.dim(view.footer));
+    this.output.write(`${tail.join('\n')}\n\n`);
+  }
+
+  async reply(text: string): Promise<void> {
+    this.output.write(`${markdownToTerminal(text.replace(/\*([^*\n]+)\*/g, '$1'))}\n`);
+  }
+
+  async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {
+    if (!this.ask) return true;
+    if (this.latest) this.draw(this.latest);
+    const lines = plan.steps.map((s) => `  ${s.step}. ${s.description} ${ANSI.dim(`(${s.tool})`)}`);
+    this.output.write(`\n${lines.join('\n')}\n`);
+    this.liveRows = 0;
+    if (signal.aborted) return false;
+    const answer = await this.ask('Run this plan? [Y/n] ');
+    return !/^n/i.test(answer.trim());
+  }
+
+  private draw(view: TurnView): void {
+    if (!this.answerStarted) {
+      const lines = view.steps.flatMap((step) => stepLines(step, ANSI, { live: true }));
+      if (view.status) lines.push(ANSI.dim(`… ${view.status}`));
+      this.clearLive();
+      if (lines.length > 0) this.output.write(`${lines.join('\n')}\n`);
+      this.liveRows = lines.reduce((rows, line) => rows + this.rowsOf(line), 0);
+      if (view.answer.length === 0) return;
+      this.answerStarted = true;
+      this.liveRows = 0;
+      this.output.write('\n');
+    }
+    // Stream the raw answer as it grows; the final linked version differs only in link syntax,
+    // which the References list below makes up for.
+    if (!view.answerFinal && view.answer.length > this.printedAnswer) {
+      this.output.write(view.answer.slice(this.printedAnswer));
+      this.printedAnswer = view.answer.length;
+    }
+  }
+
+  private clearLive(): void {
+    if (this.liveRows > 0) this.output.write(`\x1b[${this.liveRows}A\r\x1b[J`);
+    this.liveRows = 0;
+  }
+
+  private rowsOf(line: string): number {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI escapes to measure width
+    const visible = line.replace(/\x1b\[[0-9;]*m/g, '').length;
+    const columns = this.output.columns ?? 80;
+    return Math.max(1, Math.ceil(visible / columns));
+  }
+}
+
+function referencesHeading(view: TurnView): string {
+  const match = /\*\*(References|参考文献)\*\*/.exec(view.answer);
+  return match?.[1] ?? 'References';
+}

@@ -1,0 +1,60 @@
+/**
+ * Turns a finished view into terminal text: steps as one line each (with body when expanded),
+ * Markdown links as readable text, references and the statistics footer dimmed.
+ */
+import type { StepView, TurnView } from '../../src/render/view.js';
+
+export interface Style {
+  dim(text: string): string;
+  bold(text: string): string;
+  red(text: string): string;
+  cyan(text: string): string;
+}
+
+export const ANSI: Style = {
+  dim: (s) => `\x1b[2m${s}\x1b[22m`,
+  bold: (s) => `\x1b[1m${s}\x1b[22m`,
+  red: (s) => `\x1b[31m${s}\x1b[39m`,
+  cyan: (s) => `\x1b[36m${s}\x1b[39m`,
+};
+
+export const PLAIN: Style = { dim: (s) => s, bold: (s) => s, red: (s) => s, cyan: (s) => s };
+
+const STATUS_ICON: Record<StepView['status'], string> = {
+  pending: '🕓',
+  running: '⏳',
+  done: '✅',
+  failed: '❌',
+  skipped: '⏭️',
+  info: 'ℹ️',
+};
+
+/** Lines of the thinking body shown while it streams (the rest scrolls away). */
+const LIVE_BODY_LINES = 4;
+
+export function stepLines(step: StepView, style: Style, options: { live?: boolean } = {}): string[] {
+  const head = `${STATUS_ICON[step.status]} ${step.title}`;
+  if (step.collapsed || !step.body.trim()) return [head];
+  let body = step.body.trimEnd().split('\n');
+  if (options.live && step.kind === 'thinking') body = body.slice(-LIVE_BODY_LINES);
+  return [head, ...body.map((line) => style.dim(`   ${line}`))];
+}
+
+/** `[[1]](https://…)` → `[1]`; `[title](url)` → `title <url>`; bold markers dropped. */
+export function markdownToTerminal(markdown: string): string {
+  return markdown
+    .replace(/\[\[(\d+)\]\]\([^)\s]+\)/g, '[$1]')
+    .replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, '$1 <$2>')
+    .replace(/\*\*([^*\n]+)\*\*/g, '$1');
+}
+
+/** The whole turn as text (used by `--once` and when output is not a terminal). */
+export function renderTurnText(view: TurnView, style: Style): string {
+  const out: string[] = [];
+  for (const step of view.steps) out.push(...stepLines(step, style));
+  if (out.length > 0) out.push('');
+  if (view.answer) out.push(markdownToTerminal(view.answer), '');
+  if (view.error) out.push(style.red(view.error), '');
+  if (view.footer) out.push(style.dim(view.footer));
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,215 @@
+/**
+ * TurnView → Block Kit. Two messages per turn: the steps message (one collapsible `container` per
+ * step, or sections with a Show/Hide details button where a workspace rejects containers) and the
+ * answer message(s) (standard Markdown in `markdown` blocks, footer and feedback buttons under the
+ * last one). Every builder stays inside Slack's limits (shared/PLATFORMS.md) by construction.
+ */
+import type { StepView, TurnView } from '../../src/render/view.js';
+import type { Locale } from '../../src/surface.js';
+import { neutraliseMentions, tail, toMrkdwn, truncate } from './markdown.js';
+import { t } from './strings.js';
+
+/** Slack rejects more than 50 blocks; three are kept for the phase line, Stop and the toggle. */
+const MAX_STEP_BLOCKS = 45;
+/** Container and header titles are capped at 150 characters. */
+const MAX_TITLE_CHARS = 150;
+/** Section text is capped at 3,000; a little under leaves room for the title line in fallback mode. */
+const MAX_SECTION_CHARS = 2_900;
+/** Whole messages are rejected near 13,200 characters; steps stay well under it. */
+const STEPS_CHAR_BUDGET = 11_000;
+/** A step body never shrinks below this, however many steps share the budget. */
+const MIN_STEP_BODY = 120;
+/**
+ * Answer text per message. `markdown` blocks take 12,000 and whole messages fail near 13,200: 10,000
+ * leaves room for the fallback `text`, footer and buttons.
+ */
+export const ANSWER_CHUNK_CHARS = 10_000;
+/** The notification/fallback `text`; chat.update rejects `text` above ~4,000 characters. */
+const FALLBACK_TEXT_CHARS = 1_000;
+/** Context text elements are capped at 3,000; footers are short anyway. */
+const MAX_CONTEXT_CHARS = 2_000;
+
+export const ACTION_STOP = 'scout_stop';
+export const ACTION_TOGGLE = 'scout_toggle_details';
+export const ACTION_FEEDBACK_UP = 'scout_feedback_up';
+export const ACTION_FEEDBACK_DOWN = 'scout_feedback_down';
+export const ACTION_PLAN_RUN = 'scout_plan_run';
+export const ACTION_PLAN_CANCEL = 'scout_plan_cancel';
+
+export type Block = Record<string, any>;
+export interface SlackPayload {
+  text: string;
+  blocks: Block[];
+}
+
+export interface StepsRenderOptions {
+  locale: Locale;
+  conversationId: string;
+  /** The workspace accepts `container` blocks. */
+  containers: boolean;
+  /** Fallback mode: collapsed steps show their bodies (the Show details button was pressed). */
+  expanded: boolean;
+  /** Native streaming shows the steps as task cards: render only the phase line and Stop. */
+  stepsElsewhere?: boolean;
+}
+
+const STATUS_ICON: Record<StepView['status'], string> = {
+  pending: '▫️',
+  running: '⏳',
+  done: '✅',
+  failed: '❌',
+  skipped: '⏭️',
+  info: 'ℹ️',
+};
+
+function plain(text: string) {
+  return { type: 'plain_text', text, emoji: true };
+}
+
+function mrkdwn(text: string) {
+  return { type: 'mrkdwn', text };
+}
+
+function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Block {
+  return { type: 'button', text: plain(truncate(text, 75)), action_id: actionId, value, ...(style ? { style } : {}) };
+}
+
+function stepTitle(step: StepView): string {
+  const icon = step.status === 'info' ? '' : `${STATUS_ICON[step.status]} `;
+  return truncate(neutraliseMentions(`${icon}${step.title}`).replace(/\s+/g, ' '), MAX_TITLE_CHARS);
+}
+
+/** The body as mrkdwn, cut to `max`; running steps keep their newest text, finished ones their start. */
+function stepBody(step: StepView, max: number): string {
+  const body = step.body.trim();
+  if (!body) return '';
+  const limit = Math.min(max, MAX_SECTION_CHARS);
+  const cut = step.status === 'running' ? tail(body, limit) : truncate(body, limit);
+  return truncate(toMrkdwn(cut), MAX_SECTION_CHARS);
+}
+
+/** Shares the character budget between the step bodies shown. */
+function bodyBudget(steps: StepView[]): number {
+  const titles = steps.reduce((n, s) => n + Math.min(s.title.length, MAX_TITLE_CHARS) + 10, 0);
+  const withBody = steps.filter((s) => s.body.trim()).length || 1;
+  return Math.max(MIN_STEP_BODY, Math.floor((STEPS_CHAR_BUDGET - titles) / withBody));
+}
+
+/** Keeps the newest steps when there are more than fit; older finished ones become one line. */
+function visibleSteps(steps: StepView[]): { hidden: number; shown: StepView[] } {
+  if (steps.length <= MAX_STEP_BLOCKS - 1) return { hidden: 0, shown: steps };
+  const shown = steps.slice(steps.length - (MAX_STEP_BLOCKS - 1));
+  return { hidden: steps.length - shown.length, shown };
+}
+
+/** The steps message, or undefined when there is nothing to show. */
+export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackPayload | undefined {
+  const { locale } = options;
+  const steps = options.stepsElsewhere ? [] : view.steps;
+  const running = !view.done;
+  if (steps.length === 0 && !(running && view.phase)) return undefined;
+  const blocks: Block[] = [];
+  const { hidden, shown } = visibleSteps(steps);
+  if (hidden > 0) blocks.push({ type: 'context', elements: [mrkdwn(`… ${hidden} ${t('earlierSteps', locale)}`)] });
+  const budget = bodyBudget(shown);
+  let collapsible = false;
+  for (const step of shown) {
+    const body = stepBody(step, budget);
+    if (options.containers) {
+      const child = body
+        ? { type: 'section', text: mrkdwn(body) }
+        : { type: 'context', elements: [mrkdwn(stepTitle(step))] };
+      blocks.push({
+        type: 'container',
+        title: plain(stepTitle(step)),
+        is_collapsible: true,
+        default_collapsed: step.collapsed && step.status !== 'running',
+        child_blocks: [child],
+      });
+      continue;
+    }
+    const open = body && (!step.collapsed || options.expanded);
+    if (body && step.collapsed) collapsible = true;
+    if (open) {
+      const text = truncate(`*${stepTitle(step)}*\n${body}`, MAX_SECTION_CHARS);
+      blocks.push({ type: 'section', text: mrkdwn(text), expand: true });
+    } else {
+      blocks.push({ type: 'context', elements: [mrkdwn(`*${stepTitle(step)}*`)] });
+    }
+  }
+  if (view.phase && running) blocks.push({ type: 'context', elements: [mrkdwn(truncate(neutraliseMentions(view.phase), MAX_CONTEXT_CHARS))] });
+  const actions: Block[] = [];
+  if (running) actions.push(button(t('stop', locale), ACTION_STOP, options.conversationId, 'danger'));
+  if (collapsible) {
+    const label = options.expanded ? t('hideDetails', locale) : t('showDetails', locale);
+    actions.push(button(label, ACTION_TOGGLE, options.conversationId));
+  }
+  if (actions.length > 0) blocks.push({ type: 'actions', elements: actions });
+  const text = truncate(shown.map((s) => s.title).join(' · ') || view.phase || t('working', locale), FALLBACK_TEXT_CHARS);
+  return { text, blocks };
+}
+
+/** The full answer text the user sees: the answer, then an error or cancel notice. */
+export function answerText(view: TurnView): string {
+  const parts = [view.answer.trim()];
+  if (view.error) parts.push(`⚠️ ${view.error}`);
+  return neutraliseMentions(parts.filter(Boolean).join('\n\n'));
+}
+
+export interface AnswerRenderOptions {
+  locale: Locale;
+  conversationId: string;
+  /** This is the last answer message of a finished turn: add the footer and feedback buttons. */
+  final: boolean;
+  footer?: string;
+  feedback: boolean;
+}
+
+/** One answer message holding `chunk` (≤ ANSWER_CHUNK_CHARS of Markdown). */
+export function renderAnswerChunk(chunk: string, options: AnswerRenderOptions): SlackPayload {
+  const blocks: Block[] = [];
+  const body = chunk.trim() || '…';
+  blocks.push({ type: 'markdown', text: body });
+  if (options.final && options.footer) {
+    blocks.push({ type: 'context', elements: [mrkdwn(truncate(toMrkdwn(options.footer), MAX_CONTEXT_CHARS))] });
+  }
+  if (options.final && options.feedback) {
+    blocks.push({
+      type: 'actions',
+      elements: [
+        button(t('feedbackUp', options.locale), ACTION_FEEDBACK_UP, options.conversationId),
+        button(t('feedbackDown', options.locale), ACTION_FEEDBACK_DOWN, options.conversationId),
+      ],
+    });
+  }
+  return { text: truncate(body, FALLBACK_TEXT_CHARS), blocks };
+}
+
+/** Footer and feedback blocks for the end of a natively streamed answer (`chat.stopStream`). */
+export function renderClosingBlocks(view: TurnView, options: Omit<AnswerRenderOptions, 'final'>): Block[] {
+  return renderAnswerChunk('x', { ...options, final: true, footer: view.footer }).blocks.slice(1);
+}
+
+/** A plan with Run / Cancel buttons (or, once chosen, with the outcome instead of buttons). */
+export function renderPlan(
+  lines: string[],
+  options: { locale: Locale; conversationId: string; outcome?: 'run' | 'cancel' },
+): SlackPayload {
+  const { locale } = options;
+  const list = truncate(lines.map((l) => toMrkdwn(l)).join('\n'), MAX_SECTION_CHARS);
+  const blocks: Block[] = [{ type: 'section', text: mrkdwn(list || '…'), expand: true }];
+  if (!options.outcome) {
+    blocks.push({ type: 'context', elements: [mrkdwn(t('planPrompt', locale))] });
+    blocks.push({
+      type: 'actions',
+      elements: [
+        button(t('runPlan', locale), ACTION_PLAN_RUN, options.conversationId, 'primary'),
+        button(t('cancelPlan', locale), ACTION_PLAN_CANCEL, options.conversationId),
+      ],
+    });
+  } else {
+    const outcome = options.outcome === 'run' ? t('planAccepted', locale) : t('planDeclined', locale);
+    blocks.push({ type: 'context', elements: [mrkdwn(outcome)] });
+  }
+  return { text: truncate(lines.join('\n'), FALLBACK_TEXT_CHARS), blocks };
+}

@@ -1,0 +1,64 @@
+/**
+ * Wires the core from configuration: store, search, tools, prompts, model clients and modes.
+ * Surfaces are not built here (the composition root loads them by dynamic import).
+ */
+import type { Config } from '../config/env.js';
+import { createLlmClientFromConfig } from '../llm/create-llm-client.js';
+import { modelLabel } from '../llm/model-config.js';
+import type { LlmClient, ModelConfig } from '../llm/types.js';
+import type { Logger } from '../logger.js';
+import { runAgent } from '../modes/agent/run-agent.js';
+import { runChat } from '../modes/chat/run-chat.js';
+import { runPlan } from '../modes/plan/run-plan.js';
+import { createPromptLibrary } from '../prompts/prompt-library.js';
+import { createSearchService } from '../search/search-service.js';
+import { createStores } from '../store/create-stores.js';
+import type { Stores } from '../store/types.js';
+import { createDefaultTools } from '../tools/default-tools.js';
+import { createToolRegistry } from '../tools/registry.js';
+import { Scout, type TurnObserver } from './scout.js';
+
+export interface BuildOptions {
+  config: Config;
+  logger: Logger;
+  /** An already-open store (tests, two instances sharing one); otherwise opened from STORE_URL. */
+  stores?: Stores;
+  observer?: TurnObserver;
+  /** Wraps each model client (metrics). */
+  wrapLlm?: (client: LlmClient) => LlmClient;
+}
+
+export async function buildScout(options: BuildOptions): Promise<Scout> {
+  const { config, logger } = options;
+  const stores =
+    options.stores ??
+    (await createStores({ url: config.env.STORE_URL, sessionTtlMs: config.env.SESSION_TTL, logger }));
+  const search = createSearchService(config, stores, logger);
+  const tools = createToolRegistry(createDefaultTools({ config, search }), {
+    allow: config.env.AGENT_TOOLS,
+    logger,
+  });
+  // One client per distinct model choice: settings change rarely, turns are many.
+  const clients = new Map<string, LlmClient>();
+  const llm = (model: ModelConfig): LlmClient => {
+    const key = JSON.stringify(model);
+    let client = clients.get(key);
+    if (!client) {
+      client = createLlmClientFromConfig(config, model, logger.child({ model: modelLabel(model) }));
+      if (options.wrapLlm) client = options.wrapLlm(client);
+      clients.set(key, client);
+    }
+    return client;
+  };
+  return new Scout({
+    config,
+    logger,
+    stores,
+    search,
+    tools,
+    prompts: createPromptLibrary(),
+    llm,
+    modes: { chat: runChat, agent: runAgent, plan: runPlan },
+    observer: options.observer,
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * The command table, parsed once for every surface: Slack and Discord slash commands, text after a
+ * mention (`@Scout mode agent`) and the console (`/mode agent`). The manifest and the Discord
+ * registration are checked against `COMMAND_NAMES` by tests.
+ */
+import type { Locale } from '../surface.js';
+
+export const COMMAND_NAMES = ['mode', 'config', 'model', 'search', 'help', 'reset'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+export interface CommandSpec {
+  name: CommandName;
+  /** Argument syntax shown in usage lines and slash-command hints. */
+  usage: string;
+  description: Record<Locale, string>;
+  /** Whether the command changes settings (admin-only when ADMIN_USERS is set). */
+  changesSettings: (args: string) => boolean;
+  /**
+   * Whether bare text (no leading slash) with these arguments is meant as this command. Keeps
+   * "help me write a poem" a question while "help" alone is the command.
+   */
+  acceptsBare: (args: string) => boolean;
+}
+
+const isEmpty = (args: string) => args.trim() === '';
+
+export const COMMANDS: Record<CommandName, CommandSpec> = {
+  mode: {
+    name: 'mode',
+    usage: 'chat|agent|plan',
+    description: { en: 'Switch conversation mode', zh: '切换对话模式' },
+    changesSettings: (args) => !isEmpty(args),
+    acceptsBare: (args) => /^(chat|agent|plan)?$/i.test(args.trim()),
+  },
+  config: {
+    name: 'config',
+    usage: '',
+    description: { en: 'Show this channel’s settings', zh: '查看本频道的设置' },
+    changesSettings: () => false,
+    acceptsBare: isEmpty,
+  },
+  model: {
+    name: 'model',
+    usage: '[tool|answer <provider/model|default> [temperature=… max_tokens=… top_p=…]]',
+    description: { en: 'Show or set the function-call and answer models', zh: '查看或设置函数调用模型和回答模型' },
+    changesSettings: (args) => !isEmpty(args),
+    acceptsBare: (args) => isEmpty(args) || /^(tool|answer)\s+\S+\/\S+|^answer\s+default\b/i.test(args.trim()),
+  },
+  search: {
+    name: 'search',
+    usage: 'on|off',
+    description: { en: 'Turn web search on or off (chat mode)', zh: '开启或关闭联网搜索（对话模式）' },
+    changesSettings: (args) => !isEmpty(args),
+    acceptsBare: (args) => /^(on|off)$/i.test(args.trim()),
+  },
+  help: {
+    name: 'help',
+    usage: '',
+    description: { en: 'Explain modes and commands', zh: '说明模式和命令' },
+    changesSettings: () => false,
+    acceptsBare: isEmpty,
+  },
+  reset: {
+    name: 'reset',
+    usage: '',
+    description: { en: 'Clear this conversation’s history and search cache', zh: '清空本会话的历史和搜索缓存' },
+    changesSettings: () => false,
+    acceptsBare: isEmpty,
+  },
+};
+
+export interface ParsedCommand {
+  /** A known command name, or the unknown word the user typed after a slash. */
+  name: string;
+  args: string;
+  known: boolean;
+}
+
+/**
+ * Reads a command from message text. With a leading slash any word is a command (unknown ones get a
+ * usage reply); without one, only a known command whose arguments fit counts, so questions that
+ * merely start with "help" or "search" stay questions.
+ */
+export function parseCommandText(text: string): ParsedCommand | undefined {
+  const trimmed = text.trim();
+  const match = /^(\/)?([a-zA-Z_-]+)(?:\s+([\s\S]*))?$/.exec(trimmed);
+  if (!match) return undefined;
+  const slash = Boolean(match[1]);
+  const name = (match[2] ?? '').toLowerCase();
+  const args = (match[3] ?? '').trim();
+  const known = (COMMAND_NAMES as readonly string[]).includes(name);
+  if (slash) return { name, args, known };
+  if (known && COMMANDS[name as CommandName].acceptsBare(args)) return { name, args, known };
+  return undefined;
+}
+
+/** "/mode chat|agent|plan" lines for usage and help replies. */
+export function usageLine(name: CommandName, locale: Locale): string {
+  const spec = COMMANDS[name];
+  return `\`/${name}${spec.usage ? ` ${spec.usage}` : ''}\` — ${spec.description[locale]}`;
+}
+
+export function allUsageLines(locale: Locale): string {
+  return COMMAND_NAMES.map((name) => `• ${usageLine(name, locale)}`).join('\n');
+}

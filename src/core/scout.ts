@@ -1,0 +1,250 @@
+/**
+ * The conversation core: every surface hands it messages and a sink; it decides between command,
+ * short help and a turn, keeps per-conversation order, and runs the channel's mode.
+ */
+import type { Config } from '../config/env.js';
+import { CancelledError, isAbortError } from '../errors.js';
+import { t } from '../i18n/translate.js';
+import { toUserMessage } from '../i18n/user-message.js';
+import type { ChatMessage, LlmClient, ModelConfig } from '../llm/types.js';
+import type { Logger } from '../logger.js';
+import type { ModeRunner, TurnContext } from '../modes/types.js';
+import type { PromptLibrary } from '../prompts/prompt-library.js';
+import type { TurnEvent } from '../render/events.js';
+import { closeOpenSteps, emptyView, foldEvent } from '../render/view.js';
+import type { SearchService } from '../search/types.js';
+import { appendTurn, loadHistory } from '../store/conversation-store.js';
+import type { Stores } from '../store/types.js';
+import type { CommandReply, IncomingMessage, Locale, Mode, ScoutCore, TurnSink } from '../surface.js';
+import type { ToolRegistry } from '../tools/types.js';
+import { runCommand } from './command-handlers.js';
+import { parseCommandText } from './commands.js';
+import { fitHistory } from './history-window.js';
+import type { ChannelSettings } from './settings.js';
+import { SettingsService } from './settings-service.js';
+
+/** A message longer than this is cut (with a notice): a 100 KB paste must not blow the context window. */
+export const MAX_INPUT_CHARS = 16_000;
+/** Slack retries for up to ~5 minutes; remembering message ids for 10 covers every redelivery. */
+const MESSAGE_DEDUPE_TTL_MS = 10 * 60_000;
+/** A turn holds its conversation lock at most this long without renewal (renewed while running). */
+const TURN_LOCK_TTL_MS = 30_000;
+
+export interface TurnObserver {
+  onTurnStart?(info: { mode: Mode; conversationId: string }): void;
+  onTurnEnd?(info: { mode: Mode; outcome: 'ok' | 'error' | 'cancelled'; ms: number; error?: unknown }): void;
+}
+
+export interface ScoutDeps {
+  config: Config;
+  logger: Logger;
+  stores: Stores;
+  search: SearchService;
+  tools: ToolRegistry;
+  prompts: PromptLibrary;
+  /** Builds (or returns a cached) client for a model choice. */
+  llm: (model: ModelConfig) => LlmClient;
+  modes: Record<Mode, ModeRunner>;
+  observer?: TurnObserver;
+}
+
+export class Scout implements ScoutCore {
+  readonly locale: Locale;
+  readonly settings: SettingsService;
+  private readonly running = new Map<string, AbortController>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private accepting = true;
+
+  constructor(private readonly deps: ScoutDeps) {
+    this.locale = deps.config.env.BOT_LOCALE;
+    this.settings = new SettingsService(deps.stores, deps.config);
+  }
+
+  get stores(): Stores {
+    return this.deps.stores;
+  }
+
+  getSettings(channelId: string): Promise<ChannelSettings> {
+    return this.settings.get(channelId);
+  }
+
+  async firstDelivery(key: string, ttlMs = MESSAGE_DEDUPE_TTL_MS): Promise<boolean> {
+    return this.deps.stores.dedupe.firstSeen(key, ttlMs);
+  }
+
+  cancel(conversationId: string): boolean {
+    const controller = this.running.get(conversationId);
+    if (!controller) return false;
+    controller.abort(new CancelledError('stopped by user'));
+    return true;
+  }
+
+  async runCommand(
+    name: string,
+    args: string,
+    context: { channelId: string; conversationId?: string; userId: string; locale?: Locale },
+  ): Promise<CommandReply> {
+    const locale = context.locale ?? this.locale;
+    try {
+      return await runCommand(this.commandDeps(), name, args, { ...context, locale });
+    } catch (err) {
+      this.deps.logger.error({ err, command: name }, 'command failed');
+      return { text: toUserMessage(err, locale), changed: false };
+    }
+  }
+
+  handleMessage(message: IncomingMessage, sink: TurnSink): Promise<void> {
+    const work = this.handle(message, sink);
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+    return work;
+  }
+
+  /** Stops intake and waits (bounded) for running turns; cut-off turns are cancelled and say so. */
+  async shutdown(graceMs: number): Promise<void> {
+    this.accepting = false;
+    const all = Promise.allSettled([...this.inFlight]);
+    const timedOut = await Promise.race([
+      all.then(() => false),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref()),
+    ]);
+    if (timedOut) {
+      for (const controller of this.running.values()) controller.abort(new CancelledError('shutting down'));
+      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    }
+  }
+
+  private async handle(message: IncomingMessage, sink: TurnSink): Promise<void> {
+    const locale = message.locale ?? this.locale;
+    const log = this.deps.logger.child({ conversation: message.conversationId });
+    try {
+      if (!this.accepting) return;
+      const allowed = this.deps.config.env.ALLOWED_CHANNELS;
+      if (allowed.length > 0 && !allowed.some((id) => message.channelId === id || message.channelId.endsWith(`:${id}`))) {
+        log.info({ channel: message.channelId }, 'message from a channel not in ALLOWED_CHANNELS ignored');
+        return;
+      }
+      if (!(await this.firstDelivery(`msg:${message.messageId}`))) {
+        log.debug({ messageId: message.messageId }, 'duplicate delivery ignored');
+        return;
+      }
+      const text = message.text.trim();
+      if (text === '') {
+        await sink.reply(t(locale, 'help.short'));
+        return;
+      }
+      const command = parseCommandText(text);
+      if (command) {
+        const result = await this.runCommand(command.name, command.args, {
+          channelId: message.channelId,
+          conversationId: message.conversationId,
+          userId: message.userId,
+          locale,
+        });
+        await sink.reply(result.text);
+        return;
+      }
+      await this.runTurn({ ...message, text }, sink, locale, log);
+    } catch (err) {
+      log.error({ err }, 'message handling failed');
+      await sink.reply(toUserMessage(err, locale)).catch((replyErr) => log.error({ err: replyErr }, 'reply failed'));
+    }
+  }
+
+  private async runTurn(message: IncomingMessage, sink: TurnSink, locale: Locale, log: Logger): Promise<void> {
+    const controller = new AbortController();
+    const lease = await this.deps.stores.locks.acquire(`conv:${message.conversationId}`, {
+      ttlMs: TURN_LOCK_TTL_MS,
+      signal: controller.signal,
+    });
+    this.running.set(message.conversationId, controller);
+    const started = Date.now();
+    const view = emptyView();
+    let mode: Mode = 'chat';
+    let outcome: 'ok' | 'error' | 'cancelled' = 'ok';
+    let failure: unknown;
+    const emit = (event: TurnEvent) => {
+      foldEvent(view, event);
+      sink.update(view);
+    };
+    try {
+      const settings = await this.settings.get(message.channelId);
+      mode = settings.mode;
+      this.deps.observer?.onTurnStart?.({ mode, conversationId: message.conversationId });
+      let question = message.text;
+      if (question.length > MAX_INPUT_CHARS) {
+        question = question.slice(0, MAX_INPUT_CHARS);
+        notice(emit, 'input-trimmed', t(locale, 'notice.input-trimmed', { chars: MAX_INPUT_CHARS }));
+      }
+      const stored = await loadHistory(this.deps.stores, message.conversationId);
+      const window = fitHistory(stored, question, {
+        contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
+        reserveTokens: settings.toolModel.maxTokens + 2_000,
+      });
+      if (window.trimmed) notice(emit, 'history-trimmed', t(locale, 'notice.history-trimmed'));
+      const tool = this.deps.llm(settings.toolModel);
+      const answer = settings.answerModel ? this.deps.llm(settings.answerModel) : tool;
+      const context: TurnContext = {
+        message: { ...message, text: question },
+        settings,
+        history: window.messages,
+        locale,
+        sessionKey: message.channelId,
+        emit,
+        signal: controller.signal,
+        llm: { tool, answer },
+        tools: this.deps.tools,
+        search: this.deps.search,
+        prompts: this.deps.prompts,
+        config: this.deps.config,
+        logger: log,
+      };
+      if (sink.confirmPlan) {
+        const confirm = sink.confirmPlan.bind(sink);
+        context.confirmPlan = (plan) => confirm(plan, controller.signal);
+      }
+      const result = await this.deps.modes[mode](context);
+      if (view.error) outcome = 'error';
+      if (controller.signal.aborted) outcome = 'cancelled';
+      if (result.answer) {
+        const additions: ChatMessage[] = [
+          { role: 'user', content: question },
+          { role: 'assistant', content: result.answer },
+        ];
+        await appendTurn(
+          this.deps.stores,
+          message.conversationId,
+          message.channelId,
+          additions,
+          this.deps.config.env.SESSION_TTL,
+        );
+      }
+    } catch (err) {
+      failure = err;
+      outcome = isAbortError(err) || controller.signal.aborted ? 'cancelled' : 'error';
+      if (outcome === 'error') log.error({ err }, 'turn failed');
+      const suggestChat = mode !== 'chat';
+      emit({ type: 'error', message: toUserMessage(controller.signal.aborted ? new CancelledError() : err, locale, { suggestChat }) });
+    } finally {
+      this.running.delete(message.conversationId);
+      await lease.release().catch((err) => log.warn({ err }, 'lock release failed'));
+      view.cancelled = outcome === 'cancelled';
+      if (view.cancelled && !view.error) view.error = t(locale, 'error.cancelled');
+      closeOpenSteps(view, view.cancelled ? 'skipped' : 'failed');
+      view.status = null;
+      view.done = true;
+      this.deps.observer?.onTurnEnd?.({ mode, outcome, ms: Date.now() - started, error: failure });
+      await sink.done(view).catch((err) => log.error({ err }, 'final render failed'));
+    }
+  }
+
+  private commandDeps() {
+    return { config: this.deps.config, stores: this.deps.stores, settings: this.settings, search: this.deps.search };
+  }
+}
+
+function notice(emit: (event: TurnEvent) => void, id: string, text: string): void {
+  emit({ type: 'step-start', id: `notice-${id}`, kind: 'notice', title: text, status: 'info' });
+  emit({ type: 'step-finish', id: `notice-${id}`, status: 'info', collapse: false });
+}
+

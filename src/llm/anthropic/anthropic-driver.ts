@@ -1,0 +1,88 @@
+/** Anthropic through `@anthropic-ai/sdk`, its retries off (ours are in retry.ts). */
+import Anthropic from '@anthropic-ai/sdk';
+import type { Logger } from 'pino';
+import { LlmError } from '../../errors.js';
+import type { FailureContext } from '../http-failure.js';
+import { mapAnthropicError } from '../map-anthropic-error.js';
+import { withRetryHintFetch } from '../retry-after.js';
+import type { AttemptIo, ProviderDriver } from '../streaming-client.js';
+import type { LlmRequest, ModelConfig, StreamPart } from '../types.js';
+import { toAnthropicPrompt } from './convert-messages.js';
+import { AnthropicEventMapper } from './map-event.js';
+
+export interface AnthropicDriverOptions {
+  apiKey?: string;
+  baseUrl?: string;
+  keyVariable: string;
+  sdkTimeoutMs: number;
+  logger: Logger;
+  fetch?: typeof fetch;
+}
+
+/** Anthropic has no JSON mode; the planner's request for JSON goes into the system prompt. */
+const JSON_INSTRUCTION = 'Respond with a single JSON object and nothing else.';
+
+const TOOL_CHOICE: Record<NonNullable<LlmRequest['toolChoice']>, Record<string, string>> = {
+  auto: { type: 'auto' },
+  required: { type: 'any' },
+  none: { type: 'none' },
+};
+
+export function createAnthropicDriver(config: ModelConfig, options: AnthropicDriverOptions): ProviderDriver {
+  const ctx: FailureContext = {
+    provider: config.provider,
+    model: config.model,
+    keyVariable: options.keyVariable,
+    secrets: [options.apiKey],
+  };
+  const client = options.apiKey
+    ? new Anthropic({
+        apiKey: options.apiKey,
+        ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+        maxRetries: 0,
+        timeout: options.sdkTimeoutMs,
+        fetch: withRetryHintFetch(options.fetch ?? globalThis.fetch),
+      })
+    : undefined;
+
+  function buildBody(request: LlmRequest): Record<string, unknown> {
+    const prompt = toAnthropicPrompt(request.messages);
+    const system = [prompt.system, request.json ? JSON_INSTRUCTION : undefined].filter(Boolean).join('\n\n');
+    const body: Record<string, unknown> = {
+      model: config.model,
+      max_tokens: config.maxTokens,
+      messages: prompt.messages,
+      stream: true,
+    };
+    // Recent Claude models reject temperature and top_p together: top_p, when set, is the choice.
+    if (config.topP !== undefined) body['top_p'] = config.topP;
+    else body['temperature'] = config.temperature;
+    if (system) body['system'] = system;
+    if (request.tools && request.tools.length > 0) {
+      body['tools'] = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+      if (request.toolChoice) body['tool_choice'] = TOOL_CHOICE[request.toolChoice];
+    }
+    return body;
+  }
+
+  return {
+    apiModel: config.model,
+    async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
+      if (!client) {
+        throw new LlmError('auth', `anthropic/${config.model}: no API key configured (set ${options.keyVariable})`, {
+          provider: config.provider,
+          model: config.model,
+        });
+      }
+      const params = buildBody(request) as unknown as Anthropic.MessageCreateParamsStreaming;
+      const stream = await client.messages.create(params, { signal: io.signal });
+      const mapper = new AnthropicEventMapper(config.model, options.logger);
+      for await (const event of stream) {
+        io.touch();
+        yield* mapper.push(event);
+      }
+      yield* mapper.end();
+    },
+    mapError: (err) => mapAnthropicError(err, ctx),
+  };
+}

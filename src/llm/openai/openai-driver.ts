@@ -1,0 +1,123 @@
+/**
+ * OpenAI, DeepSeek, Gemini (its OpenAI-compatible endpoint) and any OpenAI-compatible server,
+ * all through the `openai` SDK with its retries off (ours are in retry.ts).
+ */
+import OpenAI from 'openai';
+import type { Logger } from 'pino';
+import { LlmError } from '../../errors.js';
+import { resolveDeepSeekVariant } from '../deepseek-variants.js';
+import { isReasoningContentError, repairDeepSeekHistory } from '../deepseek-repair.js';
+import type { FailureContext } from '../http-failure.js';
+import { mapOpenAIError } from '../map-openai-error.js';
+import { withRetryHintFetch } from '../retry-after.js';
+import type { AttemptIo, ProviderDriver, RecoveryPlan } from '../streaming-client.js';
+import type { LlmRequest, ModelConfig, StreamPart } from '../types.js';
+import { toOpenAIMessages } from './convert-messages.js';
+import { OpenAIChunkMapper } from './map-chunk.js';
+
+export interface OpenAIDriverOptions {
+  apiKey?: string;
+  baseUrl?: string;
+  /** Variable to name when the key is missing or rejected. */
+  keyVariable: string;
+  /** SDK-level timeout (headers); the StreamGuard bounds the rest. */
+  sdkTimeoutMs: number;
+  logger: Logger;
+  fetch?: typeof fetch;
+}
+
+/** Servers such as Ollama take any key, but the SDK insists on one. */
+const PLACEHOLDER_KEY = 'not-needed';
+
+export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOptions): ProviderDriver {
+  const { logger } = options;
+  const isDeepSeek = config.provider === 'deepseek';
+  const variant = isDeepSeek ? resolveDeepSeekVariant(config.model) : undefined;
+  const apiModel = variant?.apiModel ?? config.model;
+  const thinking = variant?.thinking ?? false;
+  const apiKey = options.apiKey ?? (config.provider === 'openai-compatible' ? PLACEHOLDER_KEY : undefined);
+  const ctx: FailureContext = {
+    provider: config.provider,
+    model: config.model,
+    keyVariable: options.keyVariable,
+    secrets: [options.apiKey],
+  };
+  const client = apiKey
+    ? new OpenAI({
+        apiKey,
+        ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+        maxRetries: 0,
+        timeout: options.sdkTimeoutMs,
+        fetch: withRetryHintFetch(options.fetch ?? globalThis.fetch),
+      })
+    : undefined;
+
+  function buildBody(request: LlmRequest, reasoningScope: 'tool-calls' | 'all' | undefined): Record<string, unknown> {
+    let messages = request.messages;
+    if (isDeepSeek && (thinking || reasoningScope === 'all')) {
+      const repair = repairDeepSeekHistory(messages, reasoningScope ?? 'tool-calls');
+      if (repair.fixed.length > 0) logger.info({ llm: `deepseek/${config.model}`, fixed: repair.fixed }, 'repaired DeepSeek history');
+      messages = repair.messages;
+    }
+    const body: Record<string, unknown> = {
+      model: apiModel,
+      messages: toOpenAIMessages(messages, {
+        reasoningContent: reasoningScope ?? (isDeepSeek && thinking ? 'tool-calls' : 'none'),
+      }),
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: config.temperature,
+      // OpenAI's newer models only take max_completion_tokens; other servers know max_tokens.
+      [config.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens']: config.maxTokens,
+    };
+    if (config.topP !== undefined) body['top_p'] = config.topP;
+    if (isDeepSeek) body['thinking'] = { type: thinking ? 'enabled' : 'disabled' };
+    if (request.tools && request.tools.length > 0) {
+      body['tools'] = request.tools.map((tool) => ({
+        type: 'function',
+        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      }));
+      if (request.toolChoice) body['tool_choice'] = request.toolChoice;
+    }
+    if (request.json) body['response_format'] = { type: 'json_object' };
+    return body;
+  }
+
+  /** Marks a request for the repaired resend (all assistant messages carry reasoning_content). */
+  const repairedRequests = new WeakSet<LlmRequest>();
+
+  return {
+    apiModel,
+    async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
+      if (!client) {
+        throw new LlmError('auth', `${config.provider}/${config.model}: no API key configured (set ${options.keyVariable})`, {
+          provider: config.provider,
+          model: config.model,
+        });
+      }
+      const body = buildBody(request, repairedRequests.has(request) ? 'all' : undefined);
+      const params = body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming;
+      const stream = await client.chat.completions.create(params, { signal: io.signal });
+      const mapper = new OpenAIChunkMapper(apiModel, logger);
+      for await (const chunk of stream) {
+        io.touch();
+        yield* mapper.push(chunk);
+      }
+      yield* mapper.end();
+    },
+    mapError: (err) => mapOpenAIError(err, ctx),
+    recover(error: LlmError, request: LlmRequest): RecoveryPlan | undefined {
+      if (!isDeepSeek || error.code !== 'bad_request' || !isReasoningContentError(error.message)) return undefined;
+      logger.warn({ llm: `deepseek/${config.model}` }, 'DeepSeek rejected reasoning_content; resending once with every assistant message repaired');
+      const repaired: LlmRequest = { ...request };
+      repairedRequests.add(repaired);
+      return {
+        request: repaired,
+        failed: (again) =>
+          again.code === 'bad_request' && isReasoningContentError(again.message)
+            ? new LlmError('reasoning_content', `${again.message} (after one repaired resend)`, again.details, { cause: again })
+            : again,
+      };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Token estimates with gpt-tokenizer's o200k encoding. Other providers tokenize differently, so
+ * this is an estimate for trimming and warnings; the provider's reported usage wins for statistics.
+ */
+import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import type { Logger } from 'pino';
+import type { ChatMessage } from './types.js';
+
+/** Role markers and separators the chat format adds around each message (OpenAI's documented ~3–4). */
+const TOKENS_PER_MESSAGE = 4;
+/** The reply primer the API appends once per request. */
+const TOKENS_PER_REQUEST = 3;
+/** Warn when a prompt passes this share of the context window (spec: 80 %). */
+export const CONTEXT_WARNING_RATIO = 0.8;
+
+/** User text may contain "<|endoftext|>"; count it as plain text instead of throwing. */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+/** Rough English average, used only if the tokenizer fails. */
+const CHARS_PER_TOKEN = 4;
+
+export function countTokens(text: string): number {
+  if (!text) return 0;
+  try {
+    return countO200k(text, PLAIN_TEXT);
+  } catch {
+    return Math.ceil(text.length / CHARS_PER_TOKEN);
+  }
+}
+
+export function countMessageTokens(messages: ChatMessage[]): number {
+  let total = TOKENS_PER_REQUEST;
+  for (const message of messages) {
+    total += TOKENS_PER_MESSAGE + countTokens(message.content);
+    if (message.role === 'assistant') {
+      total += countTokens(message.reasoning ?? '');
+      for (const call of message.toolCalls ?? []) total += countTokens(call.name) + countTokens(call.arguments);
+    }
+  }
+  return total;
+}
+
+/** Logs a warning when `tokens` passes 80 % of `window`; returns whether it did. */
+export function warnIfNearContextWindow(tokens: number, window: number, logger: Logger): boolean {
+  if (window <= 0 || tokens < window * CONTEXT_WARNING_RATIO) return false;
+  logger.warn(
+    { tokens, contextWindow: window, percent: Math.round((tokens / window) * 100) },
+    'prompt is near the model context window',
+  );
+  return true;
+}

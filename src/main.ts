@@ -1,0 +1,125 @@
+/**
+ * Composition root: reads configuration, builds the core, and starts the surfaces whose tokens are
+ * present (any combination; none → the terminal chat). Adapters are loaded by dynamic import so the
+ * console never loads discord.js or Bolt.
+ */
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from './config/env.js';
+import { buildScout } from './core/build-scout.js';
+import type { Scout } from './core/scout.js';
+import { ConfigError } from './errors.js';
+import { createLogger, type Logger } from './logger.js';
+import type { Surface } from './surface.js';
+
+const USAGE = `Usage: npm start [-- options]
+
+  (no options)        run the bot: Slack and/or Discord when their tokens are set, else the terminal chat
+  --once "question"   answer one message in the terminal and exit (0 = answered, 1 = error)
+  --check             validate the configuration and exit (non-zero with one line per problem)
+  --conversation ID   terminal chat: continue the conversation with this id
+  --help              show this help
+`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      once: { type: 'string' },
+      check: { type: 'boolean', default: false },
+      conversation: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  // A .env file next to the process is read the way most bots' users expect (Node ≥ 20.12).
+  if (existsSync('.env')) process.loadEnvFile('.env');
+
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(
+      `Scout cannot start — configuration problems:\n${err.problems.map((p) => `  • ${p}`).join('\n')}\n\nSee .env.example for every variable (cp .env.example .env).\n`,
+    );
+    return 1;
+  }
+  if (values.check) {
+    const surfaces = Object.entries(config.surfaces)
+      .filter(([, on]) => on)
+      .map(([name]) => name);
+    process.stdout.write(
+      `Configuration OK: model ${config.toolModel.provider}/${config.toolModel.model}` +
+        `${config.answerModel ? `, answer model ${config.answerModel.provider}/${config.answerModel.model}` : ''}` +
+        `, mode ${config.env.DEFAULT_MODE}, store ${config.env.STORE_URL.split('://')[0]}, surfaces: ${surfaces.join(', ')}\n`,
+    );
+    return 0;
+  }
+
+  const consoleOnly = values.once !== undefined || config.surfaces.console;
+  // In the terminal chat, logs would interleave with answers: only warnings, on stderr.
+  const explicitLevel = process.env.LOG_LEVEL !== undefined;
+  const logger = createLogger({
+    level: consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL,
+    pretty: consoleOnly || undefined,
+  });
+  const scout = await buildScout({ config, logger });
+
+  if (values.once !== undefined) {
+    const { runOnce } = await import('../adapters/console/console-surface.js');
+    const code = await runOnce(scout, values.once, process.stdout, values.conversation);
+    await scout.stores.close();
+    return code;
+  }
+  return runServer(config, scout, logger, values.conversation);
+}
+
+async function runServer(config: Config, scout: Scout, logger: Logger, conversation?: string): Promise<number> {
+  const surfaces: Surface[] = [];
+  let finished: () => void = () => {};
+  const exited = new Promise<void>((resolve) => {
+    finished = resolve;
+  });
+  if (config.surfaces.slack) {
+    const { createSlackSurface } = await import('../adapters/slack/slack-surface.js');
+    surfaces.push(createSlackSurface({ core: scout, config, logger, stores: scout.stores }));
+  }
+  if (config.surfaces.discord) {
+    const { createDiscordSurface } = await import('../adapters/discord/discord-surface.js');
+    surfaces.push(createDiscordSurface({ core: scout, config, logger, stores: scout.stores }));
+  }
+  if (config.surfaces.console) {
+    const { createConsoleSurface } = await import('../adapters/console/console-surface.js');
+    surfaces.push(createConsoleSurface({ core: scout, conversation, onExit: () => finished() }));
+  }
+  for (const surface of surfaces) {
+    await surface.start();
+    logger.info({ surface: surface.name }, 'surface started');
+  }
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down: no new messages, finishing running turns');
+    await Promise.allSettled(surfaces.map((s) => s.stop()));
+    await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
+    finished();
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  await exited;
+  if (config.surfaces.console) await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
+  await Promise.allSettled(surfaces.map((s) => s.stop()));
+  await scout.stores.close();
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`Scout stopped with an error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

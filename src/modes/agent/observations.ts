@@ -1,0 +1,66 @@
+/**
+ * What the tools found during a turn, numbered once per answer. Sources keep one global number
+ * across every search (the same URL keeps its number), and the text the models read uses those
+ * numbers, so the `[n]` markers the answer model writes line up with the References section.
+ */
+import type { Source } from '../../render/events.js';
+import { formatToolResults } from '../../search/format-results.js';
+import type { SearchResult } from '../../search/types.js';
+import type { ToolOutput } from '../../tools/types.js';
+
+/** The part of `SourceRegistry` (src/search/citations.ts) the executors need. */
+export interface SourceNumbering {
+  /** Numbers results answer-wide (an existing URL keeps its number), in input order, deduplicated. */
+  add(results: SearchResult[]): Source[];
+}
+
+export interface Observation {
+  tool: string;
+  /** Short description of the input (the query for web_search). */
+  input: string;
+  /** The delimited-ready text (sources renumbered globally). */
+  text: string;
+  isError: boolean;
+  /** A search that found nothing: its text ("No results found.") is no result at all. */
+  isEmpty: boolean;
+  /** Global numbers of the sources this observation brought, in order. */
+  sourceNumbers: number[];
+}
+
+/**
+ * Renders a tool's output for the models. Outputs that carry sources are re-rendered with global
+ * numbers; the tool's own text (numbered 1..n per call) would make citations ambiguous.
+ */
+export function toObservation(
+  tool: string,
+  input: string,
+  output: ToolOutput,
+  numbering: SourceNumbering,
+): Observation {
+  const sources = output.isError ? [] : (output.sources ?? []);
+  if (sources.length === 0) {
+    const isEmpty = !output.isError && (output.sources !== undefined || output.text.trim() === '');
+    return { tool, input, text: output.text, isError: output.isError === true, isEmpty, sourceNumbers: [] };
+  }
+  const numbered = numbering.add(sources);
+  return { tool, input, text: formatToolResults(numbered), isError: false, isEmpty: false, sourceNumbers: numbered.map((s) => s.n) };
+}
+
+/** Tool output is data, not instructions: the models see it inside clear delimiters. */
+export function delimit(observation: Pick<Observation, 'tool' | 'text'>): string {
+  // A tool result that contains the closing tag could end the block early; neutralise it.
+  const safe = observation.text.replaceAll('</tool_output>', '<\\/tool_output>');
+  return `<tool_output name="${observation.tool}">\n${safe}\n</tool_output>`;
+}
+
+/** All observations, numbered, for the answer model's prompt. */
+export function formatObservations(observations: Observation[]): string {
+  const useful = observations.filter((o) => !o.isError && o.text.trim() !== '');
+  if (useful.length === 0) return '';
+  return useful.map((o) => `${o.tool}(${o.input}):\n${delimit(o)}`).join('\n\n');
+}
+
+/** Characters of usable result text in a set of observations (for the quality evaluation). */
+export function resultChars(observations: Observation[]): number {
+  return observations.filter((o) => !o.isError && !o.isEmpty).reduce((sum, o) => sum + o.text.trim().length, 0);
+}

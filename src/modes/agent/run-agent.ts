@@ -1,0 +1,227 @@
+/**
+ * Agent mode (SPEC §5, seeds 000/001/003): the function-call model runs the ReAct tool phase, then
+ * the answer model writes the final answer from the numbered observations, streamed. Limits,
+ * evaluation, loop detection, model phases, statistics and the trace are all handled here or in
+ * the small modules this file wires together.
+ */
+import { LlmError, isAbortError } from '../../errors.js';
+import { toUserMessage } from '../../i18n/user-message.js';
+import type { ChatMessage, LlmClient } from '../../llm/types.js';
+import { SourceRegistry } from '../../search/citations.js';
+import { finishStats } from '../finish-stats.js';
+import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
+import { t } from './agent-strings.js';
+import { type FinishReason, TraceRecorder } from './agent-trace.js';
+import type { ResultEvaluator } from './evaluate-results.js';
+import { formatObservations } from './observations.js';
+import { emitNotice, newToolPhaseState, runToolPhase } from './tool-phase.js';
+import { UsageTracker } from './usage-tracker.js';
+import { writeAnswer } from './write-answer.js';
+
+/**
+ * After the time limit the answer model gets this fresh budget to write from what was gathered:
+ * long enough for a short streamed answer, short enough that a timed-out turn ends promptly.
+ */
+export const ANSWER_GRACE_MS = 20_000;
+
+export interface AgentExecutorOptions {
+  /** The model that reasons and decides the tool calls. */
+  function_call_llm: LlmClient;
+  /** The model that writes the answer; defaults to `function_call_llm` (single-model behaviour). */
+  answer_llm?: LlmClient;
+  /** AGENT_MAX_ITERATIONS: function-call model calls at most. */
+  maxIterations: number;
+  /** AGENT_MAX_EXECUTION_TIME in ms: the whole tool phase is aborted after it. */
+  maxExecutionMs: number;
+  /** AGENT_MIN_RESULT_CHARS: less gathered text than this → keep searching. */
+  minResultChars: number;
+  /** AGENT_MAX_TOOL_CALLS: total tool calls after which the loop stops. */
+  maxToolCalls: number;
+  /** Decides after each round whether to go on; the count limit still applies. */
+  evaluator?: ResultEvaluator;
+  /** AGENT_VERBOSE: log every thought, action, tool input and output at info level. */
+  verbose?: boolean;
+  /** Budget of the answer call after a timeout (default ANSWER_GRACE_MS). */
+  answerGraceMs?: number;
+}
+
+export interface AgentExecutor {
+  run(ctx: TurnContext): Promise<TurnResult>;
+}
+
+/** Options from the configuration and the channel's models (what `runAgent` uses). */
+export function agentOptionsFromContext(ctx: TurnContext): AgentExecutorOptions {
+  const env = ctx.config.env;
+  return {
+    function_call_llm: ctx.llm.tool,
+    answer_llm: ctx.llm.answer,
+    maxIterations: env.AGENT_MAX_ITERATIONS,
+    maxExecutionMs: env.AGENT_MAX_EXECUTION_TIME * 1000,
+    minResultChars: env.AGENT_MIN_RESULT_CHARS,
+    maxToolCalls: env.AGENT_MAX_TOOL_CALLS,
+    verbose: env.AGENT_VERBOSE,
+  };
+}
+
+export function createAgentExecutor(options: AgentExecutorOptions): AgentExecutor {
+  const toolLlm = options.function_call_llm;
+  const answerLlm = options.answer_llm ?? toolLlm;
+  return {
+    async run(ctx) {
+      const { emit, locale } = ctx;
+      const logger = ctx.logger.child({ mode: 'agent', conversation: ctx.message.conversationId });
+      const tracker = new UsageTracker();
+      const trace = new TraceRecorder('agent');
+      const sources = new SourceRegistry();
+      const state = newToolPhaseState();
+      const question = ctx.message.text;
+      let finishReason: FinishReason;
+
+      // The time limit is merged with Stop: either aborts the in-flight model call and tools.
+      const deadline = AbortSignal.timeout(options.maxExecutionMs);
+      const signal = AbortSignal.any([ctx.signal, deadline]);
+      const messages: ChatMessage[] = [
+        { role: 'system', content: agentSystemPrompt(ctx, toolLlm) },
+        ...ctx.history,
+        { role: 'user', content: question },
+      ];
+
+      emit({ type: 'phase', label: `🔧 ${toolLlm.label}` });
+      const toolPhaseStart = Date.now();
+      try {
+        await runToolPhase(
+          {
+            llm: toolLlm,
+            tools: ctx.tools,
+            messages,
+            toolContext: {
+              sessionKey: ctx.sessionKey,
+              signal,
+              ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
+              ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),
+            },
+            signal,
+            emit,
+            locale,
+            sources,
+            tracker,
+            trace,
+            logger,
+            verbose: options.verbose === true,
+            maxIterations: options.maxIterations,
+            maxToolCalls: options.maxToolCalls,
+            minResultChars: options.minResultChars,
+            ...(options.evaluator ? { evaluator: options.evaluator } : {}),
+          },
+          state,
+        );
+        finishReason = state.finishReason;
+      } catch (err) {
+        tracker.addPhase('tools', Date.now() - toolPhaseStart);
+        if (ctx.signal.aborted) {
+          // Stop: the user cancelled; no answer is written and nothing is shown as an error.
+          return end('cancelled', '');
+        }
+        if (deadline.aborted && (isAbortError(err) || signal.aborted)) {
+          finishReason = 'timeout';
+          state.reason = t(locale, 'timeout')(Math.round(options.maxExecutionMs / 1000));
+          logger.warn({ ms: options.maxExecutionMs, iterations: state.iterations }, 'agent time limit reached');
+          trace.error('timeout');
+          emitNotice(emit, 'notice-timeout', state.reason);
+        } else {
+          return fail(err);
+        }
+      }
+      if (finishReason !== 'timeout') tracker.addPhase('tools', Date.now() - toolPhaseStart);
+
+      // ── Answer phase ───────────────────────────────────────────────────────
+      if (answerLlm !== toolLlm) {
+        emit({
+          type: 'step-start',
+          id: 'model-switch',
+          kind: 'model-switch',
+          title: t(locale, 'modelSwitchTitle'),
+          body: t(locale, 'modelSwitchBody')(state.reason, toolLlm.label, answerLlm.label),
+          status: 'info',
+        });
+        emit({ type: 'step-finish', id: 'model-switch', status: 'info', collapse: true });
+      }
+      emit({ type: 'phase', label: `✍️ ${answerLlm.label}` });
+      emit({ type: 'status', text: t(locale, 'statusAnswering') });
+      // After a timeout the answer gets its own short budget (the turn's budget is spent); Stop still applies.
+      const answerSignal =
+        finishReason === 'timeout'
+          ? AbortSignal.any([ctx.signal, AbortSignal.timeout(options.answerGraceMs ?? ANSWER_GRACE_MS)])
+          : AbortSignal.any([ctx.signal, deadline]);
+      const answerStart = Date.now();
+      const answer = await writeAnswer({
+        llm: answerLlm,
+        prompts: ctx.prompts,
+        history: ctx.history,
+        question,
+        observations: formatObservations(state.observations),
+        sources: sources.all(),
+        locale,
+        emit,
+        signal: answerSignal,
+        tracker,
+        stepId: 'answer',
+      });
+      tracker.addPhase('answer', Date.now() - answerStart);
+      emit({ type: 'status', text: null });
+      if (answer.error !== undefined) {
+        if (ctx.signal.aborted) return end('cancelled', answer.text);
+        if (isAbortError(answer.error) && answer.text) {
+          // The answer ran out of time midway: keep what streamed, say it was cut short.
+          trace.error('answer timed out');
+          emitNotice(emit, 'notice-answer-cut', t(locale, 'partialAnswerNote'));
+          return end(finishReason === 'timeout' ? 'timeout' : 'error', answer.text);
+        }
+        return fail(answer.error, answer.text);
+      }
+      trace.addStep({ action: { type: 'final' }, elapsedMs: Date.now() - answerStart });
+      if (options.verbose) logger.info({ answer: answer.raw, finishReason }, 'agent final answer');
+      return end(finishReason, answer.text);
+
+      function end(reason: FinishReason, text: string): TurnResult {
+        emit({ type: 'status', text: null });
+        const stats = finishStats(ctx, tracker);
+        const finished = trace.finish(reason, text, tracker.totalUsage());
+        logger.debug({ trace: finished }, 'agent trace');
+        return { answer: text, stats, trace: finished };
+      }
+
+      function fail(err: unknown, partial = ''): TurnResult {
+        const llmFailure = err instanceof LlmError;
+        trace.error(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+        logger.error({ err, trace: trace.trace }, llmFailure ? 'agent stopped: model error' : 'agent failed');
+        const message = llmFailure
+          ? `${toUserMessage(err, locale, { suggestChat: true })}`
+          : t(locale, 'unexpectedError');
+        emit({ type: 'error', message: isAbortError(err) ? t(locale, 'llmFailed') : message });
+        return end('error', partial);
+      }
+    },
+  };
+}
+
+/** The agent system prompt: the tools, and that tool output is data, never instructions. */
+function agentSystemPrompt(ctx: TurnContext, llm: LlmClient): string {
+  const definitions = ctx.tools.definitions();
+  const toolList = definitions.map((d) => `- ${d.name}: ${d.description}`).join('\n') || '(none)';
+  return ctx.prompts.render(
+    'agent.system',
+    {
+      tools: toolList,
+      tool_definitions: toolList,
+      tool_names: definitions.map((d) => d.name).join(', '),
+      date: new Date().toISOString().slice(0, 10),
+      locale: ctx.locale,
+      max_iterations: ctx.config.env.AGENT_MAX_ITERATIONS,
+    },
+    llm.config.provider,
+  );
+}
+
+/** Agent mode as the turn runner calls it: models and limits from the channel and configuration. */
+export const runAgent: ModeRunner = (ctx) => createAgentExecutor(agentOptionsFromContext(ctx)).run(ctx);

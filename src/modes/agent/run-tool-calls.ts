@@ -1,0 +1,147 @@
+/**
+ * Runs the tool calls of one ReAct step concurrently (Promise.all) and shows each live: a web_search
+ * becomes a Search step (query, running → done/failed, cached marked) followed by a Search results
+ * step (count and top 3, collapsed); any other tool a Tool step. Results come back in call order.
+ */
+import type { ToolCall } from '../../llm/types.js';
+import type { Logger } from '../../logger.js';
+import type { TurnEvent } from '../../render/events.js';
+import type { Locale } from '../../surface.js';
+import type { ToolContext, ToolOutput, ToolRegistry } from '../../tools/types.js';
+import { t } from './agent-strings.js';
+import { type TraceRecorder, parseArgs } from './agent-trace.js';
+import { queryOf } from './loop-detector.js';
+import { type Observation, type SourceNumbering, toObservation } from './observations.js';
+import type { UsageTracker } from './usage-tracker.js';
+
+/** The Search results step shows this many results (seed 000: "前 3 条结果"). */
+const RESULTS_SHOWN = 3;
+/** A Tool step shows at most this much of a tool's output; the model gets all of it. */
+const TOOL_PREVIEW_CHARS = 500;
+const SNIPPET_PREVIEW_CHARS = 160;
+
+export const WEB_SEARCH = 'web_search';
+
+export interface ToolRoundContext {
+  tools: ToolRegistry;
+  toolContext: ToolContext;
+  emit(event: TurnEvent): void;
+  locale: Locale;
+  numbering: SourceNumbering;
+  tracker: UsageTracker;
+  trace: TraceRecorder;
+  logger: Logger;
+  verbose: boolean;
+  /** Prefix for step ids, unique per round ("r2"). */
+  stepPrefix: string;
+  /** Thought of the model for this round (recorded on the trace's first step of the round). */
+  thought?: string;
+}
+
+export interface ToolRoundResult {
+  call: ToolCall;
+  output: ToolOutput;
+  observation: Observation;
+  repeated: boolean;
+}
+
+/** Runs `fresh` calls concurrently; `repeated` ones get a short note instead of running again. */
+export async function runToolCalls(
+  calls: ToolCall[],
+  repeated: ReadonlySet<ToolCall>,
+  ctx: ToolRoundContext,
+): Promise<ToolRoundResult[]> {
+  const { locale, emit } = ctx;
+  const started = calls.map((call, index) => {
+    const id = `${ctx.stepPrefix}-${index}`;
+    if (repeated.has(call)) return { call, id, promise: Promise.resolve(repeatNote(locale)), ms: 0 };
+    const query = call.name === WEB_SEARCH ? (queryOf(call) ?? call.arguments) : undefined;
+    if (query !== undefined) {
+      emit({ type: 'step-start', id, kind: 'search', title: t(locale, 'searchTitle')(query), status: 'running' });
+    } else {
+      emit({ type: 'step-start', id, kind: 'tool', title: t(locale, 'toolTitle')(call.name), body: call.arguments });
+    }
+    if (ctx.verbose) ctx.logger.info({ tool: call.name, input: call.arguments }, 'agent action');
+    const t0 = Date.now();
+    const entry = { call, id, ms: 0, promise: Promise.resolve(repeatNote(locale)) };
+    entry.promise = ctx.tools.execute(call.name, call.arguments, ctx.toolContext).then((output) => {
+      entry.ms = Date.now() - t0;
+      finishStep(id, call, query, output, ctx);
+      return output;
+    });
+    return entry;
+  });
+
+  const outputs = await Promise.all(started.map((s) => s.promise));
+  const results: ToolRoundResult[] = [];
+  for (const [index, output] of outputs.entries()) {
+    const entry = started[index]!;
+    const isRepeat = repeated.has(entry.call);
+    const input = entry.call.name === WEB_SEARCH ? (queryOf(entry.call) ?? entry.call.arguments) : entry.call.arguments;
+    // Numbers are assigned here, in call order, so they do not depend on which search finished first.
+    const observation = toObservation(entry.call.name, input, output, ctx.numbering);
+    if (!isRepeat) {
+      ctx.tracker.toolCalls += 1;
+      if (entry.call.name === WEB_SEARCH) ctx.tracker.searches += 1;
+      ctx.trace.recordTool(entry.call.name, entry.ms, output.isError === true);
+      if (entry.call.name === WEB_SEARCH && !output.isError) showResults(`${entry.id}-results`, output, observation, ctx);
+    }
+    ctx.trace.addStep({
+      ...(index === 0 && ctx.thought ? { thought: ctx.thought } : {}),
+      action: { type: 'action', tool: entry.call.name, args: parseArgs(entry.call.arguments) },
+      observation: observation.text,
+      toolOutput: { sources: output.sources?.length ?? 0, cached: output.cached === true, repeated: isRepeat },
+      elapsedMs: entry.ms,
+      ...(output.isError ? { error: output.text } : {}),
+    });
+    if (ctx.verbose) ctx.logger.info({ tool: entry.call.name, output: observation.text }, 'agent observation');
+    results.push({ call: entry.call, output, observation, repeated: isRepeat });
+  }
+  return results;
+}
+
+function repeatNote(locale: Locale): ToolOutput {
+  return { text: t(locale, 'repeatedCall') };
+}
+
+function finishStep(id: string, call: ToolCall, query: string | undefined, output: ToolOutput, ctx: ToolRoundContext) {
+  const { locale, emit } = ctx;
+  if (query !== undefined) {
+    const title = output.isError
+      ? t(locale, 'searchFailed')(query)
+      : t(locale, 'searchTitle')(query) + (output.cached ? t(locale, 'searchCached') : '');
+    emit({
+      type: 'step-finish',
+      id,
+      status: output.isError ? 'failed' : 'done',
+      title,
+      ...(output.isError ? { body: output.text } : {}),
+    });
+    return;
+  }
+  const preview = output.text.length > TOOL_PREVIEW_CHARS ? `${output.text.slice(0, TOOL_PREVIEW_CHARS)}…` : output.text;
+  emit({
+    type: 'step-finish',
+    id,
+    status: output.isError ? 'failed' : 'done',
+    ...(output.isError ? { title: t(locale, 'toolFailed')(call.name) } : {}),
+    body: `${call.arguments}\n→ ${preview}`,
+  });
+}
+
+function showResults(id: string, output: ToolOutput, observation: Observation, ctx: ToolRoundContext) {
+  const sources = output.sources ?? [];
+  const lines = sources.slice(0, RESULTS_SHOWN).map((s, i) => {
+    const snippet = s.snippet.length > SNIPPET_PREVIEW_CHARS ? `${s.snippet.slice(0, SNIPPET_PREVIEW_CHARS)}…` : s.snippet;
+    return `[${observation.sourceNumbers[i]}] ${s.title}\n${snippet}`;
+  });
+  ctx.emit({
+    type: 'step-start',
+    id,
+    kind: 'search-results',
+    title: t(ctx.locale, 'resultsTitle')(sources.length),
+    body: lines.join('\n\n'),
+    status: 'done',
+  });
+  ctx.emit({ type: 'step-finish', id, status: 'done', collapse: true });
+}

@@ -1,0 +1,41 @@
+/**
+ * The "💭 Thinking…" step: created on the first reasoning chunk, streams the reasoning live, and on
+ * `close()` collapses once and is retitled "💡 Thought process". Without reasoning there is no step.
+ */
+import type { TurnEvent } from '../../render/events.js';
+import type { Locale } from '../../surface.js';
+import { t } from './agent-strings.js';
+
+export class ThinkingStep {
+  private open = false;
+  private closed = false;
+
+  constructor(
+    private readonly id: string,
+    private readonly emit: (event: TurnEvent) => void,
+    private readonly locale: Locale,
+  ) {}
+
+  append(text: string): void {
+    if (!text || this.closed) return;
+    if (!this.open) {
+      this.open = true;
+      this.emit({ type: 'step-start', id: this.id, kind: 'thinking', title: t(this.locale, 'thinking'), body: text });
+      return;
+    }
+    this.emit({ type: 'step-update', id: this.id, append: text });
+  }
+
+  /** Idempotent; also called on errors so no spinner is left behind. */
+  close(failed = false): void {
+    if (!this.open || this.closed) return;
+    this.closed = true;
+    this.emit({
+      type: 'step-finish',
+      id: this.id,
+      status: failed ? 'failed' : 'done',
+      title: t(this.locale, 'thoughtDone'),
+      collapse: true,
+    });
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The ReAct tool phase (seeds 000, 001): the function-call model reasons and calls tools, the tools
+ * run, their results go back as delimited tool messages, and the loop repeats until the model needs
+ * no more tools, the evaluation stops it, a loop is detected or the iteration limit is reached.
+ * Aborts (Stop, time limit) and LLM errors propagate to the executor, which decides what to show.
+ */
+import type { ChatMessage, LlmClient } from '../../llm/types.js';
+import type { Logger } from '../../logger.js';
+import type { TurnEvent } from '../../render/events.js';
+import type { SourceRegistry } from '../../search/citations.js';
+import type { Locale } from '../../surface.js';
+import type { ToolContext, ToolRegistry } from '../../tools/types.js';
+import { t } from './agent-strings.js';
+import type { FinishReason, TraceRecorder } from './agent-trace.js';
+import { consumeStream } from './consume-stream.js';
+import { type ResultEvaluator, evaluateRound } from './evaluate-results.js';
+import { LoopDetector } from './loop-detector.js';
+import { type Observation, delimit } from './observations.js';
+import { runToolCalls } from './run-tool-calls.js';
+import { ThinkingStep } from './thinking-step.js';
+import type { UsageTracker } from './usage-tracker.js';
+
+export interface ToolPhaseInput {
+  llm: LlmClient;
+  tools: ToolRegistry;
+  /** System prompt + history + the user's message. Grows with assistant and tool messages. */
+  messages: ChatMessage[];
+  toolContext: ToolContext;
+  signal: AbortSignal;
+  emit(event: TurnEvent): void;
+  locale: Locale;
+  sources: SourceRegistry;
+  tracker: UsageTracker;
+  trace: TraceRecorder;
+  logger: Logger;
+  verbose: boolean;
+  maxIterations: number;
+  maxToolCalls: number;
+  minResultChars: number;
+  evaluator?: ResultEvaluator;
+}
+
+export interface ToolPhaseState {
+  observations: Observation[];
+  iterations: number;
+  toolCalls: number;
+  finishReason: FinishReason;
+  /** Why the loop stopped, for the model-switch step. */
+  reason: string;
+}
+
+export function newToolPhaseState(): ToolPhaseState {
+  return { observations: [], iterations: 0, toolCalls: 0, finishReason: 'answered', reason: '' };
+}
+
+/** Runs the loop, updating `state` as it goes so an abort still leaves the gathered results. */
+export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState): Promise<void> {
+  const { emit, locale, logger, verbose } = input;
+  const log = (data: Record<string, unknown>, msg: string) =>
+    verbose ? logger.info(data, msg) : logger.debug(data, msg);
+  const definitions = input.tools.definitions();
+  const detector = new LoopDetector();
+
+  for (let iteration = 1; iteration <= input.maxIterations; iteration++) {
+    state.iterations = iteration;
+    emit({ type: 'status', text: t(locale, 'statusThinking') });
+    const thinking = new ThinkingStep(`r${iteration}-thinking`, emit, locale);
+    const started = Date.now();
+    let decision: Awaited<ReturnType<typeof consumeStream>>;
+    try {
+      decision = await consumeStream(
+        input.llm,
+        'function_call',
+        {
+          messages: input.messages,
+          ...(definitions.length > 0 ? { tools: definitions, toolChoice: 'auto' as const } : {}),
+          signal: input.signal,
+        },
+        input.tracker,
+        { onReasoning: (text) => thinking.append(text), onText: (text) => thinking.append(text) },
+      );
+      thinking.close();
+    } catch (err) {
+      thinking.close(true);
+      throw err;
+    }
+    const thought = [decision.reasoning, decision.text].filter((s) => s.trim() !== '').join('\n\n');
+    log({ iteration, thought, toolCalls: decision.toolCalls.map((c) => c.name) }, 'agent thought');
+
+    if (decision.toolCalls.length === 0) {
+      input.trace.addStep({
+        ...(thought ? { thought } : {}),
+        action: { type: 'final' },
+        elapsedMs: Date.now() - started,
+      });
+      state.finishReason = 'answered';
+      state.reason = t(locale, 'noMoreTools');
+      return;
+    }
+
+    // Every assistant message with tool calls keeps its reasoning: DeepSeek's thinking mode
+    // rejects a later request without it, and Anthropic needs the thinking block back.
+    input.messages.push({
+      role: 'assistant',
+      content: decision.text,
+      toolCalls: decision.toolCalls,
+      ...(decision.reasoning ? { reasoning: decision.reasoning } : {}),
+      ...(decision.reasoningSignature ? { reasoningSignature: decision.reasoningSignature } : {}),
+    });
+
+    const { fresh, repeated } = detector.partition(decision.toolCalls);
+    if (fresh.length === 0) {
+      log({ iteration, calls: decision.toolCalls }, 'agent loop detected: repeated calls');
+      return stopForLoop(input, state, thought);
+    }
+
+    emit({ type: 'status', text: t(locale, 'statusSearching') });
+    const sizeBefore = input.sources.size;
+    const results = await runToolCalls(decision.toolCalls, new Set(repeated), {
+      tools: input.tools,
+      toolContext: input.toolContext,
+      emit,
+      locale,
+      numbering: input.sources,
+      tracker: input.tracker,
+      trace: input.trace,
+      logger,
+      verbose,
+      stepPrefix: `r${iteration}`,
+      ...(thought ? { thought } : {}),
+    });
+    for (const result of results) {
+      input.messages.push({
+        role: 'tool',
+        toolCallId: result.call.id,
+        name: result.call.name,
+        content: delimit(result.observation),
+      });
+      if (!result.repeated) state.observations.push(result.observation);
+    }
+    state.toolCalls += fresh.length;
+    if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted');
+
+    const roundObservations = results.filter((r) => !r.repeated).map((r) => r.observation);
+    const broughtSources = results.some((r) => !r.repeated && !r.output.isError && r.output.sources !== undefined);
+    if (iteration > 1 && broughtSources && sizeBefore > 0 && input.sources.size === sizeBefore) {
+      log({ iteration }, 'agent loop detected: no new source');
+      return stopForLoop(input, state, thought);
+    }
+
+    const evaluation = await evaluateRound(
+      { maxToolCalls: input.maxToolCalls, minResultChars: input.minResultChars },
+      roundObservations,
+      { iteration, totalToolCalls: state.toolCalls, allObservations: state.observations, locale },
+      input.evaluator,
+    );
+    const evalId = `r${iteration}-evaluation`;
+    emit({ type: 'step-start', id: evalId, kind: 'evaluation', title: t(locale, 'evaluationTitle'), body: evaluation.reason });
+    emit({ type: 'step-finish', id: evalId, status: 'info', collapse: evaluation.decision === 'continue' });
+    log({ iteration, evaluation }, 'agent evaluation');
+    if (evaluation.decision === 'stop') {
+      state.finishReason = (evaluation.code as FinishReason | undefined) ?? 'sufficient';
+      state.reason = evaluation.reason;
+      return;
+    }
+  }
+
+  state.finishReason = 'max_iterations';
+  state.reason = t(locale, 'iterationLimit')(input.maxIterations);
+  emitNotice(emit, 'notice-iterations', state.reason);
+}
+
+function stopForLoop(input: ToolPhaseInput, state: ToolPhaseState, thought: string): void {
+  state.finishReason = 'loop';
+  state.reason = t(input.locale, 'loopDetected');
+  input.trace.addStep({ ...(thought ? { thought } : {}), elapsedMs: 0, error: 'loop detected' });
+  emitNotice(input.emit, 'notice-loop', state.reason);
+}
+
+export function emitNotice(emit: (event: TurnEvent) => void, id: string, text: string): void {
+  emit({ type: 'step-start', id, kind: 'notice', title: text, status: 'info' });
+  emit({ type: 'step-finish', id, status: 'info', collapse: false });
+}

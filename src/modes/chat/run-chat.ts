@@ -1,0 +1,84 @@
+/**
+ * Chat mode: one streamed answer. With the channel's search switch on, the user's message is the
+ * query and the results are injected as a numbered list the model cites with [n].
+ */
+import { SearchError } from '../../errors.js';
+import { t } from '../../i18n/translate.js';
+import type { ChatMessage } from '../../llm/types.js';
+import type { Source } from '../../render/events.js';
+import { linkCitations, SourceRegistry } from '../../search/citations.js';
+import { formatSearchContext } from '../../search/format-results.js';
+import { UsageTracker } from '../agent/usage-tracker.js';
+import { finishStats } from '../finish-stats.js';
+import { streamAnswer } from '../stream-answer.js';
+import type { ModeRunner, TurnContext } from '../types.js';
+
+/** Results shown in the collapsed results step (the rest are in the prompt). */
+const PREVIEW_RESULTS = 3;
+
+export const runChat: ModeRunner = async (ctx) => {
+  const usage = new UsageTracker();
+  const sources = ctx.settings.search ? await searchForChat(ctx, usage) : [];
+  const system = ctx.prompts.render(
+    'chat.system',
+    { date: new Date().toISOString().slice(0, 10), locale: ctx.locale },
+    ctx.llm.tool.config.provider,
+  );
+  const user: ChatMessage = {
+    role: 'user',
+    content:
+      sources.length > 0
+        ? `${ctx.message.text}\n\n<search_results>\n${formatSearchContext(sources, { query: ctx.message.text })}\n</search_results>`
+        : ctx.message.text,
+  };
+  const messages: ChatMessage[] = [{ role: 'system', content: system }, ...ctx.history, user];
+  const started = Date.now();
+  ctx.emit({ type: 'phase', label: `💬 ${ctx.llm.tool.label}` });
+  const answer = await streamAnswer(ctx, ctx.llm.tool, messages);
+  usage.recordCall(ctx.llm.tool, 'chat', answer.usage, answer.latencyMs || Date.now() - started);
+  usage.addPhase('answer', Date.now() - started);
+  const linked = linkCitations(answer.text, sources, ctx.locale);
+  ctx.emit({ type: 'answer', text: linked.text, sources: linked.cited });
+  const stats = finishStats(ctx, usage);
+  return { answer: linked.text, stats };
+};
+
+/** Runs the chat-mode search as visible steps. A failed search is shown and the answer goes on without it. */
+async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Source[]> {
+  const query = ctx.message.text.slice(0, 400);
+  if (!ctx.search.available) {
+    ctx.emit({ type: 'step-start', id: 'search-unavailable', kind: 'notice', title: t(ctx.locale, 'search.unavailable'), status: 'info' });
+    ctx.emit({ type: 'step-finish', id: 'search-unavailable', status: 'info', collapse: false });
+    return [];
+  }
+  ctx.emit({ type: 'status', text: t(ctx.locale, 'step.searching', { query: '' }).trim() });
+  ctx.emit({ type: 'step-start', id: 'search-1', kind: 'search', title: t(ctx.locale, 'step.searching', { query }) });
+  const started = Date.now();
+  try {
+    const outcome = await ctx.search.search(query, { sessionKey: ctx.sessionKey, signal: ctx.signal });
+    usage.searches += 1;
+    const sources = new SourceRegistry().add(outcome.results);
+    ctx.emit({ type: 'step-finish', id: 'search-1', status: 'done', title: t(ctx.locale, 'step.searched', { query }) });
+    const key = outcome.cached ? 'step.results-cached' : 'step.results';
+    ctx.emit({
+      type: 'step-start',
+      id: 'search-1-results',
+      kind: 'search-results',
+      title: t(ctx.locale, key, { count: sources.length }),
+      body: sources
+        .slice(0, PREVIEW_RESULTS)
+        .map((s) => `${s.n}. ${s.title} — ${s.url}${s.snippet ? `\n   ${s.snippet}` : ''}`)
+        .join('\n'),
+    });
+    ctx.emit({ type: 'step-finish', id: 'search-1-results', status: 'done' });
+    return sources;
+  } catch (err) {
+    if (!(err instanceof SearchError)) throw err;
+    ctx.logger.warn({ err: err.message, provider: err.provider }, 'chat search failed');
+    ctx.emit({ type: 'step-finish', id: 'search-1', status: 'failed', title: t(ctx.locale, 'step.search-failed', { query }), body: err.message });
+    return [];
+  } finally {
+    usage.addPhase('search', Date.now() - started);
+    ctx.emit({ type: 'status', text: null });
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Text helpers shared by the surfaces' renderers: status icons, one-line step headlines, previews
+ * cut at a word boundary, and a plain Markdown rendering of a view's steps (console, Discord).
+ */
+import type { StepStatus } from './events.js';
+import type { StepView, TurnView } from './view.js';
+
+export const STATUS_ICON: Record<StepStatus, string> = {
+  pending: '🕓',
+  running: '⏳',
+  done: '✅',
+  failed: '❌',
+  skipped: '⏭️',
+  info: 'ℹ️',
+};
+
+/** Slack container titles and headers stop at 150 characters; one limit keeps headlines alike. */
+export const HEADLINE_MAX_CHARS = 150;
+
+/** Body shown under an open (not expanded) step; the full body waits for "Show details". */
+export const BODY_PREVIEW_CHARS = 600;
+
+const ELLIPSIS = '…';
+
+/** `⏳ Searching "rust async"` — status icon and title on one line, ≤ HEADLINE_MAX_CHARS. */
+export function stepHeadline(step: Pick<StepView, 'status' | 'title'>): string {
+  const title = step.title.replace(/\s+/g, ' ').trim();
+  const icon = STATUS_ICON[step.status];
+  return `${icon} ${truncateForPreview(title, HEADLINE_MAX_CHARS - icon.length - 1)}`;
+}
+
+/**
+ * At most `max` characters: cut at the last word boundary that keeps at least half the budget (text
+ * without spaces, like Chinese, is cut where it must), then "…".
+ */
+export function truncateForPreview(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= ELLIPSIS.length) return ELLIPSIS.slice(0, Math.max(0, max));
+  const budget = max - ELLIPSIS.length;
+  let cut = budget;
+  const space = lastWhitespace(text, budget);
+  if (space >= budget / 2) cut = space;
+  // Never leave half of a surrogate pair (emoji) behind.
+  if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
+  return text.slice(0, cut).trimEnd() + ELLIPSIS;
+}
+
+/** The last `max` characters, starting at a word boundary, with "…" in front (streaming thoughts). */
+export function tailForPreview(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const budget = max - ELLIPSIS.length;
+  let start = text.length - budget;
+  const space = text.slice(start).search(/\s/);
+  if (space >= 0 && space < budget / 2) start += space;
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  return ELLIPSIS + text.slice(start).trimStart();
+}
+
+export interface RenderTextOptions {
+  /** Show every step with its full body ("Show details"). */
+  expanded: boolean;
+  /** Also show the phase label and the transient status line (default true). */
+  header?: boolean;
+}
+
+/**
+ * The steps part of a view as plain Markdown: a collapsed step is its headline; an open step (or
+ * every step when expanded) adds its body as a quote. Running thoughts show their latest lines.
+ */
+export function renderViewAsText(view: TurnView, options: RenderTextOptions): string {
+  const blocks: string[] = [];
+  if (options.header ?? true) {
+    if (view.phase && !view.done) blocks.push(`*${view.phase}*`);
+    if (view.status && !view.done) blocks.push(`${STATUS_ICON.running} ${view.status}`);
+  }
+  for (const step of view.steps) {
+    const headline = stepHeadline(step);
+    const body = step.body.trim();
+    if ((step.collapsed && !options.expanded) || body === '') {
+      blocks.push(headline);
+      continue;
+    }
+    const shown = options.expanded
+      ? body
+      : step.status === 'running'
+        ? tailForPreview(body, BODY_PREVIEW_CHARS)
+        : truncateForPreview(body, BODY_PREVIEW_CHARS);
+    blocks.push(`${headline}\n${quote(shown)}`);
+  }
+  return blocks.join('\n');
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line.trim() === '' ? '>' : `> ${line}`))
+    .join('\n');
+}
+
+function lastWhitespace(text: string, before: number): number {
+  for (let i = before; i > 0; i--) if (/\s/.test(text[i]!)) return i;
+  return -1;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -1,0 +1,110 @@
+/**
+ * Citations: sources are numbered once per answer across all searches (SourceRegistry), and the
+ * answer's `[n]` markers become Markdown links with a References section of the cited sources
+ * (linkCitations). Adapters translate the Markdown into their platform's link syntax.
+ */
+import type { Source } from '../render/events.js';
+import type { SearchResult } from './types.js';
+
+export const REFERENCES_HEADING = { en: 'References', zh: '参考文献' } as const;
+
+/** Same page, different spelling: host case, fragment and a trailing slash do not make a new source. */
+function urlKey(url: string): string {
+  try {
+    const u = new URL(url);
+    u.hash = '';
+    let key = u.href;
+    if (key.endsWith('/') && u.search === '') key = key.slice(0, -1);
+    return key;
+  } catch {
+    return url.trim();
+  }
+}
+
+/** Numbers sources for one answer; the same URL keeps its first number. */
+export class SourceRegistry {
+  private readonly byKey = new Map<string, Source>();
+  private readonly list: Source[] = [];
+
+  /** Registers results (new URLs get the next numbers) and returns them as numbered sources, in input order. */
+  add(results: SearchResult[]): Source[] {
+    const out: Source[] = [];
+    const seen = new Set<number>();
+    for (const r of results) {
+      const key = urlKey(r.url);
+      let source = this.byKey.get(key);
+      if (!source) {
+        source = { n: this.list.length + 1, title: r.title, url: r.url, snippet: r.snippet };
+        this.byKey.set(key, source);
+        this.list.push(source);
+      }
+      if (!seen.has(source.n)) {
+        seen.add(source.n);
+        out.push(source);
+      }
+    }
+    return out;
+  }
+
+  all(): Source[] {
+    return [...this.list];
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+}
+
+/** Fenced code blocks and inline code spans: markers inside them are code, not citations. */
+const CODE_RE = /(```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]+`)/g;
+/**
+ * `[1]`, `[1, 2]`, `[1,2]` with the spaces before it; not `[1](…)` (already a link) nor `[[1]]`.
+ * `[1][2]` is two matches.
+ */
+const MARKER_RE = /([ \t]*)(?<!\[)\[(\d{1,3}(?:\s*[,，]\s*\d{1,3})*)\](?!\()/g;
+
+/**
+ * Links `[n]` markers to their sources and appends the References section (only cited sources, in
+ * number order). Markers with no matching source are removed; with no sources, every marker goes.
+ */
+export function linkCitations(
+  answer: string,
+  sources: Source[],
+  locale: 'en' | 'zh',
+): { text: string; cited: Source[] } {
+  const byNumber = new Map(sources.map((s) => [s.n, s]));
+  const cited = new Map<number, Source>();
+  const linkProse = (prose: string) =>
+    prose.replace(MARKER_RE, (_whole, space: string, list: string) => {
+      const numbers = list.split(/\s*[,，]\s*/).map(Number);
+      const links = numbers
+        .map((n) => byNumber.get(n))
+        .filter((s): s is Source => s !== undefined)
+        .map((s) => {
+          cited.set(s.n, s);
+          return `[[${s.n}]](${escapeUrl(s.url)})`;
+        });
+      return links.length > 0 ? space + links.join('') : '';
+    });
+
+  const body = answer
+    .split(CODE_RE)
+    .map((part, i) => (i % 2 === 1 ? part : linkProse(part)))
+    .join('')
+    .trimEnd();
+
+  const list = [...cited.values()].sort((a, b) => a.n - b.n);
+  if (list.length === 0) return { text: body, cited: [] };
+  const references = list.map((s) => `${s.n}. [${escapeTitle(s.title)}](${escapeUrl(s.url)})`).join('\n');
+  return { text: `${body}\n\n**${REFERENCES_HEADING[locale]}**\n${references}`, cited: list };
+}
+
+/** Brackets in a title would end the link text early. */
+function escapeTitle(title: string): string {
+  return title.replace(/([[\]\\])/g, '\\$1');
+}
+
+/** Spaces and parentheses would end the link target early. */
+function escapeUrl(url: string): string {
+  return url.replace(/ /g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29');
+}

@@ -1,0 +1,153 @@
+import KeyvRedis from '@keyv/redis';
+import Keyv from 'keyv';
+import type { Logger } from '../logger.js';
+import { BoundedAdapter, type RawStore } from './bounded-adapter.js';
+import { DEFAULT_OPERATION_TIMEOUT_MS, throttledErrorLog } from './bounded.js';
+import { MemoryDedupe, RedisDedupe } from './dedupe.js';
+import { MemoryLockBackend, type LockBackend } from './lock-backend.js';
+import { QueuedLockService } from './lock-service.js';
+import { RedisLockBackend } from './redis-lock-backend.js';
+import { openRedis } from './redis-connection.js';
+import { openSqlite } from './sqlite-backend.js';
+import { parseStoreUrl } from './store-url.js';
+import type { DedupeService, StoreBackend, Stores } from './types.js';
+
+/** Key prefix when the caller gives none; keeps Scout's keys apart in a shared Redis. */
+const DEFAULT_NAMESPACE_PREFIX = 'scout';
+/** /healthz must answer quickly even when the store does not. */
+const PING_TIMEOUT_MS = 2_000;
+
+export interface CreateStoresOptions {
+  /** STORE_URL: memory://, sqlite://path (default sqlite://data/scout.sqlite), redis:// or rediss://. */
+  url: string;
+  /** Lifetime of conversation history and search cache entries (SESSION_TTL). */
+  sessionTtlMs: number;
+  logger: Logger;
+  /** Isolates keys, e.g. `scout-test-<random>` for tests sharing one Redis. Default `scout`. */
+  namespacePrefix?: string;
+  /** Bound on each store operation; it then rejects with StoreError. Default 5 s. */
+  operationTimeoutMs?: number;
+}
+
+/** The pieces that differ per backend; everything else is shared. */
+interface BackendParts {
+  rawStore(namespace: string): RawStore;
+  lockBackend: LockBackend;
+  dedupe: DedupeService;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store named by `url`. With Redis, an unreachable server does not fail startup: the
+ * client reconnects in the background and operations reject with StoreError until it is back.
+ * A SQLite file that cannot be opened fails here, with a StoreError naming the problem.
+ */
+export async function createStores(options: CreateStoresOptions): Promise<Stores> {
+  const { logger, sessionTtlMs } = options;
+  const timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+  const prefix = options.namespacePrefix ?? DEFAULT_NAMESPACE_PREFIX;
+  const target = parseStoreUrl(options.url);
+  let closed = false;
+
+  const parts = await openBackend(target, prefix, logger, timeoutMs);
+  const logKeyvError = throttledErrorLog((_err, message) =>
+    logger.warn({ err: message, backend: target.backend }, 'store operation failed'),
+  );
+
+  const namespace = (name: string, ttl?: number): Keyv => {
+    const ns = `${prefix}:${name}`;
+    const adapter = new BoundedAdapter(parts.rawStore(ns), {
+      label: `${target.backend} ${name}`,
+      timeoutMs,
+      isClosed: () => closed,
+    });
+    const keyv = new Keyv(adapter, {
+      namespace: ns,
+      // The Redis adapter prefixes keys itself; SQLite and memory rely on Keyv's `namespace:` prefix.
+      useKeyPrefix: target.backend !== 'redis',
+      throwOnErrors: true,
+      ...(ttl ? { ttl } : {}),
+    });
+    keyv.on('error', logKeyvError);
+    return keyv;
+  };
+
+  const locks = new QueuedLockService(parts.lockBackend, logger);
+  logger.info({ backend: target.backend }, 'store opened');
+
+  return {
+    backend: target.backend as StoreBackend,
+    settings: namespace('settings'),
+    conversations: namespace('conversations', sessionTtlMs),
+    searchCache: namespace('search', sessionTtlMs),
+    meta: namespace('meta'),
+    locks,
+    dedupe: parts.dedupe,
+    ping: () => (closed ? Promise.resolve(false) : parts.ping()),
+    async close() {
+      if (closed) return;
+      closed = true;
+      locks.stop();
+      try {
+        await parts.close();
+      } catch (err) {
+        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'store close failed');
+      }
+    },
+  };
+}
+
+async function openBackend(
+  target: ReturnType<typeof parseStoreUrl>,
+  prefix: string,
+  logger: Logger,
+  timeoutMs: number,
+): Promise<BackendParts> {
+  if (target.backend === 'memory') {
+    return {
+      rawStore: () => memoryRawStore(),
+      lockBackend: new MemoryLockBackend(),
+      dedupe: new MemoryDedupe(),
+      ping: async () => true,
+      close: async () => {},
+    };
+  }
+  if (target.backend === 'sqlite') {
+    const sqlite = await openSqlite(target.file, logger, timeoutMs);
+    return {
+      rawStore: (ns) => sqlite.rawStore(ns),
+      // SQLite means a single instance: locks and dedupe live in this process.
+      lockBackend: new MemoryLockBackend(),
+      dedupe: new MemoryDedupe(),
+      ping: () => sqlite.ping(Math.min(timeoutMs, PING_TIMEOUT_MS)),
+      close: () => sqlite.close(),
+    };
+  }
+  const redis = await openRedis(target.url, logger);
+  return {
+    rawStore: (ns) => {
+      const adapter = new KeyvRedis(redis.client, { namespace: ns, throwOnErrors: true, throwOnConnectError: true });
+      // Connection errors are logged once by the shared client; the adapter re-emits them.
+      adapter.on('error', () => {});
+      return adapter;
+    },
+    lockBackend: new RedisLockBackend(redis.client, `${prefix}:lock::`, timeoutMs),
+    dedupe: new RedisDedupe(redis.client, `${prefix}:dedupe::`, timeoutMs),
+    ping: () => redis.ping(Math.min(timeoutMs, PING_TIMEOUT_MS)),
+    close: () => redis.close(),
+  };
+}
+
+/** memory://: one Map per namespace; Keyv stores the expiry inside each value and checks it on read. */
+function memoryRawStore(): RawStore {
+  const map = new Map<string, unknown>();
+  return {
+    get: async (key) => map.get(key),
+    set: async (key, value) => {
+      map.set(key, value);
+    },
+    delete: async (key) => map.delete(key),
+    clear: async () => map.clear(),
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import type { Logger } from '../logger.js';
+import type { RawStore } from './bounded-adapter.js';
+import { bounded, throttledErrorLog } from './bounded.js';
+
+/** SQLite waits this long for a write lock held by another connection before failing. */
+const SQLITE_BUSY_TIMEOUT_MS = 3_000;
+/** Expired rows are only dropped when read; a periodic sweep removes the ones nobody reads again. */
+const SQLITE_SWEEP_INTERVAL_MS = 60 * 60_000;
+/** Keyv's default table for @keyv/sqlite. */
+const TABLE = 'keyv';
+
+/** One SQLite connection shared by every namespace (keys are prefixed `namespace:` by Keyv). */
+export interface SqliteBackend {
+  rawStore(namespace: string): RawStore;
+  ping(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function openSqlite(file: string, logger: Logger, timeoutMs: number): Promise<SqliteBackend> {
+  if (file !== ':memory:') await mkdir(path.dirname(file), { recursive: true });
+  const db = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
+  // KeyvSqlite is an EventEmitter: an 'error' without a listener would crash the process.
+  db.on(
+    'error',
+    throttledErrorLog((_err, message) => logger.error({ err: message }, 'sqlite store error')),
+  );
+  // Fails startup with a clear StoreError when the file cannot be opened (bad path, permissions).
+  await bounded('sqlite open', timeoutMs, () => db.query('SELECT 1'));
+
+  const sweep = async () => {
+    try {
+      await db.query(
+        `DELETE FROM ${TABLE} WHERE json_valid(value) AND json_extract(value, '$.expires') < ?`,
+        Date.now(),
+      );
+    } catch (err) {
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'sqlite expiry sweep failed');
+    }
+  };
+  await sweep();
+  const sweepTimer = setInterval(() => void sweep(), SQLITE_SWEEP_INTERVAL_MS);
+  sweepTimer.unref();
+
+  return {
+    rawStore(namespace) {
+      const prefix = `${namespace}:`;
+      return {
+        get: (key) => db.get(key),
+        set: (key, value) => db.set(key, value),
+        delete: (key) => db.delete(key),
+        clear: async () => {
+          await db.query(`DELETE FROM ${TABLE} WHERE substr(key, 1, ?) = ?`, prefix.length, prefix);
+        },
+      };
+    },
+    async ping(pingTimeoutMs) {
+      try {
+        await bounded('sqlite ping', pingTimeoutMs, () => db.query('SELECT 1'));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      clearInterval(sweepTimer);
+      await db.disconnect();
+    },
+  };
+}

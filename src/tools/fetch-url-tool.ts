@@ -1,0 +1,189 @@
+/**
+ * `fetch_url`: reads one public web page as text for the agent. http(s) only; the hostname is
+ * resolved and every address checked (ssrf-guard.ts) before connecting, the socket is pinned to the
+ * checked address, each redirect is checked again, and the body is capped in size and time.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { z } from 'zod';
+import { isAbortError } from '../errors.js';
+import { truncateAtWord } from '../search/clean-results.js';
+import { extractTitle, htmlToText, truncateText } from './html-to-text.js';
+import { BlockedAddressError, type Resolver, resolvePublicAddress } from './ssrf-guard.js';
+import type { Tool } from './types.js';
+
+export const FETCH_URL_TOOL_NAME = 'fetch_url';
+/** A page's text beyond this adds cost, not answers. */
+export const FETCH_MAX_CHARS = 8_000;
+/** Bigger bodies are cut off: enough for an article, not for a download. */
+export const FETCH_MAX_BYTES = 512 * 1024;
+/** One page, including redirects. */
+export const FETCH_TIMEOUT_MS = 10_000;
+/** Redirect chains longer than this are loops or trackers. */
+export const FETCH_MAX_REDIRECTS = 3;
+const USER_AGENT = 'ScoutBot/0.1 (+fetch_url)';
+
+const inputSchema = z.object({
+  url: z.string().trim().min(1).describe('The http(s) URL of a public web page to read'),
+});
+export type FetchUrlInput = z.infer<typeof inputSchema>;
+
+export interface FetchUrlOptions {
+  /** DNS resolver (tests map names to addresses). */
+  resolver?: Resolver;
+  /** Replaces the public-address check (tests allow their loopback server); default blocks non-public. */
+  isAllowedAddress?: (address: string) => boolean;
+  /** Shorthand for allowing every address. Tests only. */
+  allowPrivate?: boolean;
+  maxBytes?: number;
+  maxChars?: number;
+  timeoutMs?: number;
+}
+
+interface RawPage {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  truncated: boolean;
+}
+
+class FetchProblem extends Error {}
+
+export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrlInput> {
+  const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
+  return {
+    name: FETCH_URL_TOOL_NAME,
+    description:
+      'Read one public web page and return its text. Use it to read a search result in full when its snippet is not enough.',
+    inputSchema,
+    // The registry's limit sits just above ours so our clearer timeout message wins.
+    timeoutMs: timeoutMs + 1_000,
+    async run({ url }, context) {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([context.signal, timeout]);
+      try {
+        const { page, finalUrl } = await fetchFollowing(url, signal, options);
+        return renderPage(page, finalUrl, options.maxChars ?? FETCH_MAX_CHARS);
+      } catch (err) {
+        if (context.signal.aborted) throw err;
+        if (timeout.aborted || isAbortError(err)) {
+          return { isError: true, text: `Could not fetch ${url}: no complete answer within ${timeoutMs} ms.` };
+        }
+        const reason = err instanceof FetchProblem || err instanceof BlockedAddressError ? err.message : describe(err);
+        return { isError: true, text: `Could not fetch ${url}: ${reason}` };
+      }
+    },
+  };
+}
+
+async function fetchFollowing(
+  start: string,
+  signal: AbortSignal,
+  options: FetchUrlOptions,
+): Promise<{ page: RawPage; finalUrl: URL }> {
+  let url = parseHttpUrl(start);
+  for (let redirects = 0; ; redirects++) {
+    const page = await fetchOnce(url, signal, options);
+    const location = page.headers.location;
+    if (page.status >= 300 && page.status < 400 && location) {
+      if (redirects >= FETCH_MAX_REDIRECTS) throw new FetchProblem(`more than ${FETCH_MAX_REDIRECTS} redirects`);
+      url = parseHttpUrl(new URL(location, url).href);
+      continue;
+    }
+    if (page.status >= 400) throw new FetchProblem(`the server answered HTTP ${page.status}`);
+    return { page, finalUrl: url };
+  }
+}
+
+function parseHttpUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new FetchProblem('not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new FetchProblem(`only http and https URLs can be fetched, not ${url.protocol}`);
+  }
+  if (url.username || url.password) throw new FetchProblem('URLs with credentials are not fetched');
+  return url;
+}
+
+async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions): Promise<RawPage> {
+  const isAllowed = options.allowPrivate ? () => true : options.isAllowedAddress;
+  const target = await resolvePublicAddress(url.hostname, { resolver: options.resolver, isAllowed });
+  // Pin the connection to the address we checked (no second DNS query, so no rebinding).
+  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if ((lookupOptions as { all?: boolean }).all) {
+      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target]);
+    } else {
+      callback(null, target.address, target.family);
+    }
+  };
+  const maxBytes = options.maxBytes ?? FETCH_MAX_BYTES;
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<RawPage>((resolve, reject) => {
+    const request = client.request(
+      url,
+      {
+        method: 'GET',
+        lookup,
+        signal,
+        headers: { 'user-agent': USER_AGENT, accept: 'text/html,text/plain;q=0.9,*/*;q=0.5' },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let truncated = false;
+        const finish = () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), truncated });
+        response.on('data', (chunk: Buffer) => {
+          if (truncated) return;
+          const room = maxBytes - size;
+          chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+          size += Math.min(chunk.length, room);
+          if (size >= maxBytes) {
+            truncated = true;
+            finish();
+            response.destroy();
+          }
+        });
+        response.on('end', finish);
+        response.on('error', (err) => (truncated ? undefined : reject(err)));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+function renderPage(page: RawPage, url: URL, maxChars: number) {
+  const type = String(page.headers['content-type'] ?? '').toLowerCase();
+  const isHtml = type.includes('html') || (type === '' && /^\s*</.test(page.body.subarray(0, 64).toString()));
+  const isText = isHtml || type.startsWith('text/') || /json|xml|javascript/.test(type);
+  if (!isText) throw new FetchProblem(`unsupported content type ${type || 'unknown'} (only web pages and text)`);
+  const raw = decodeBody(page.body, type);
+  const title = (isHtml ? extractTitle(raw) : undefined) ?? url.hostname;
+  const { text, truncated } = truncateText(isHtml ? htmlToText(raw) : raw.trim(), maxChars);
+  const note = page.truncated || truncated ? ' (truncated)' : '';
+  return {
+    text: `Title: ${title}\nURL: ${url.href}${note}\n\n${text || '(the page has no readable text)'}`,
+    sources: [{ title, url: url.href, snippet: truncateAtWord(text.replace(/\s+/g, ' '), 200) }],
+  };
+}
+
+function decodeBody(body: Buffer, contentType: string): string {
+  const charset = /charset=([^;\s]+)/.exec(contentType)?.[1]?.replace(/"/g, '') ?? 'utf-8';
+  try {
+    return new TextDecoder(charset).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+function describe(err: unknown): string {
+  const code = (err as { code?: string })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  return code ? `${message} (${code})` : message;
+}

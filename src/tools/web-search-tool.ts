@@ -1,0 +1,46 @@
+/**
+ * `web_search` for the agent (SPEC §4). Results are numbered locally 1..n in the text; the executor
+ * registers `sources` in the answer's SourceRegistry and may re-render the text with
+ * `formatToolResults` so the numbers match the answer-wide source numbers the model cites.
+ */
+import { z } from 'zod';
+import { isAbortError } from '../errors.js';
+import { formatToolResults } from '../search/format-results.js';
+import type { SearchService } from '../search/types.js';
+import type { Tool } from './types.js';
+
+export const WEB_SEARCH_TOOL_NAME = 'web_search';
+export const WEB_SEARCH_DESCRIPTION =
+  'Search the internet for real-time information. Use it for recent events, live data, current news, or to verify facts.';
+
+const inputSchema = z.object({
+  query: z.string().trim().min(1).describe('Search keywords; specific, clear and targeted'),
+});
+export type WebSearchInput = z.infer<typeof inputSchema>;
+
+export function createWebSearchTool(
+  search: SearchService,
+  options: { limit?: number; timeoutMs?: number } = {},
+): Tool<WebSearchInput> {
+  return {
+    name: WEB_SEARCH_TOOL_NAME,
+    description: WEB_SEARCH_DESCRIPTION,
+    inputSchema,
+    timeoutMs: options.timeoutMs,
+    async run({ query }, context) {
+      try {
+        const { results, cached } = await search.search(query, {
+          sessionKey: context.sessionKey,
+          signal: context.signal,
+          limit: options.limit,
+        });
+        return { text: formatToolResults(results), sources: results, cached };
+      } catch (err) {
+        // Cancellation is the registry's to report; everything else is a result the model can act on.
+        if (isAbortError(err) || context.signal.aborted) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        return { isError: true, text: `Search failed: ${message}` };
+      }
+    },
+  };
+}

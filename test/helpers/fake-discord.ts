@@ -1,0 +1,685 @@
+/**
+ * A local fake of Discord's REST API and gateway, so the REAL discord.js client runs against it:
+ * `new Client({ rest: { api: fake.apiUrl } })`. `GET /gateway/bot` hands out the URL of a `ws`
+ * WebSocketServer on the same port that speaks enough of the gateway protocol (HELLO, IDENTIFY →
+ * READY + GUILD_CREATE, heartbeats, RESUME) for the client to become ready and receive dispatches.
+ *
+ * Every REST call is recorded (method, route template, body, allowed_mentions) and checked against
+ * Discord's documented message limits; violations and would-be pings are collected for assertions.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+// ── Discord's limits (PLATFORMS.md) ───────────────────────────────────────────
+export const DISCORD_LIMITS = {
+  content: 2000,
+  embeds: 10,
+  embedDescription: 4096,
+  embedTitle: 256,
+  embedsTotal: 6000,
+  actionRows: 5,
+  buttonsPerRow: 5,
+  customId: 100,
+  buttonLabel: 80,
+  componentsV2Total: 40,
+  threadName: 100,
+} as const;
+const FLAG_EPHEMERAL = 1 << 6;
+const FLAG_COMPONENTS_V2 = 1 << 15;
+/** Privileged intent bit; identifying with it when not "enabled" closes the gateway with 4014. */
+export const INTENT_MESSAGE_CONTENT = 1 << 15;
+
+export interface RecordedCall {
+  method: string;
+  /** Path after `/api/v10`, e.g. `/channels/123/messages`. */
+  path: string;
+  /** Route template, e.g. `POST /channels/:channel/messages`. */
+  route: string;
+  query: Record<string, string>;
+  // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON
+  body: any;
+  /** `allowed_mentions` as sent (undefined when the call carried none). */
+  allowedMentions?: { parse?: string[]; users?: string[]; roles?: string[]; replied_user?: boolean };
+  status: number;
+  at: number;
+}
+
+export interface FakeMessage {
+  id: string;
+  channel_id: string;
+  content: string;
+  flags: number;
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  embeds: any[];
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  components: any[];
+  author: { id: string; username: string; bot?: boolean };
+  /** Every content the message had, first to last (posts and edits). */
+  contents: string[];
+  edits: number;
+}
+
+export interface FakeDiscordOptions {
+  botId?: string;
+  applicationId?: string;
+  botName?: string;
+  guildId?: string;
+  channelId?: string;
+  /** Gateway heartbeat interval; large by default so tests never wait on it. */
+  heartbeatIntervalMs?: number;
+  /** False: identifying with the Message Content intent closes the gateway with 4014. */
+  messageContentIntentEnabled?: boolean;
+  /** Echo the bot's own posts back as MESSAGE_CREATE, as Discord does (default true). */
+  echoOwnMessages?: boolean;
+}
+
+type Handler = (m: RegExpMatchArray, call: RecordedCall) => { status: number; body?: unknown };
+
+let snowflakeCounter = 0n;
+/** Unique, increasing snowflake-like ids (Discord ids are 64-bit, sortable by time). */
+export function nextSnowflake(): string {
+  snowflakeCounter += 1n;
+  return (BigInt(Date.now()) * 4_194_304n + snowflakeCounter).toString();
+}
+
+export class FakeDiscord {
+  readonly calls: RecordedCall[] = [];
+  readonly violations: string[] = [];
+  /** `@everyone`/`@here`/role pings Discord would have delivered. */
+  readonly pings: string[] = [];
+  readonly messages = new Map<string, FakeMessage>();
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  readonly channels = new Map<string, any>();
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  readonly commands = { global: [] as any[], guild: new Map<string, any[]>() };
+  // biome-ignore lint/suspicious/noExplicitAny: raw gateway payloads
+  readonly identifies: any[] = [];
+  readonly botId: string;
+  readonly applicationId: string;
+  readonly botName: string;
+  readonly guildId: string;
+  readonly channelId: string;
+  apiUrl = '';
+  private server: Server;
+  private wss: WebSocketServer;
+  private sockets = new Set<WebSocket>();
+  private seq = 0;
+  private rateLimits: { route: string; retryAfterS: number }[] = [];
+  private originals = new Map<string, string>(); // interaction token → message id
+  private interactionMessages = new Map<string, string>(); // interaction token → clicked message id
+  private listeners = new Set<() => void>();
+  private readonly routes: [string, RegExp, Handler][];
+
+  constructor(private readonly options: FakeDiscordOptions = {}) {
+    this.botId = options.botId ?? '1457469483726668048';
+    this.applicationId = options.applicationId ?? this.botId;
+    this.botName = options.botName ?? 'Scout';
+    this.guildId = options.guildId ?? '1457468924290662599';
+    this.channelId = options.channelId ?? '1457510428359004343';
+    this.channels.set(this.channelId, {
+      id: this.channelId,
+      type: 0,
+      guild_id: this.guildId,
+      name: 'general',
+      position: 0,
+      permission_overwrites: [],
+    });
+    this.server = createServer((req, res) => void this.onRequest(req, res));
+    this.wss = new WebSocketServer({ server: this.server, path: '/gateway' });
+    this.wss.on('connection', (ws) => this.onSocket(ws));
+    this.routes = this.buildRoutes();
+  }
+
+  static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+    const fake = new FakeDiscord(options);
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    const { port } = fake.server.address() as AddressInfo;
+    fake.apiUrl = `http://127.0.0.1:${port}/api`;
+    return fake;
+  }
+
+  get botUser() {
+    return { id: this.botId, username: this.botName, discriminator: '0', global_name: null, avatar: null, bot: true };
+  }
+
+  // ── Test controls ─────────────────────────────────────────────────────────────
+
+  /** Answers the next call matching `route` (e.g. `POST /channels/:channel/messages`) with a 429. */
+  rateLimitOnce(route: string, retryAfterS = 0.05): void {
+    this.rateLimits.push({ route, retryAfterS });
+  }
+
+  /** Sends a gateway DISPATCH to every identified connection. */
+  dispatch(event: string, data: unknown): void {
+    this.seq += 1;
+    const payload = JSON.stringify({ op: 0, t: event, s: this.seq, d: data });
+    for (const ws of this.sockets) ws.send(payload);
+  }
+
+  /** Closes every gateway connection with `code` (e.g. 4014 disallowed intents). */
+  closeGateway(code: number): void {
+    for (const ws of this.sockets) ws.close(code);
+  }
+
+  /** Registers a channel (a thread, a DM) so GET /channels/:id and sends to it work. */
+  addChannel(channel: Record<string, unknown> & { id: string }): void {
+    this.channels.set(channel.id, channel);
+  }
+
+  /** Injects an INTERACTION_CREATE with a fresh id and token; returns them. */
+  interact(data: Record<string, unknown>): { id: string; token: string } {
+    const id = nextSnowflake();
+    const token = `token_${id}`;
+    const message = data.message as { id?: string } | undefined;
+    if (message?.id) this.interactionMessages.set(token, message.id);
+    this.dispatch('INTERACTION_CREATE', {
+      application_id: this.applicationId,
+      version: 1,
+      entitlements: [],
+      authorizing_integration_owners: {},
+      app_permissions: '2248473465835073',
+      attachment_size_limit: 10_485_760,
+      locale: 'en-US',
+      ...data,
+      id,
+      token,
+    });
+    return { id, token };
+  }
+
+  /** The message that answers an interaction (deferred reply, then edited). */
+  originalResponse(token: string): FakeMessage | undefined {
+    const id = this.originals.get(token);
+    return id ? this.messages.get(id) : undefined;
+  }
+
+  /** Messages in a channel, in the order they were posted (bot messages only; users post via the gateway). */
+  messagesIn(channelId: string): FakeMessage[] {
+    return [...this.messages.values()].filter((m) => m.channel_id === channelId);
+  }
+
+  callsTo(route: string): RecordedCall[] {
+    return this.calls.filter((c) => c.route === route);
+  }
+
+  /** Resolves when `check` returns a truthy value (re-checked after every REST call), else rejects. */
+  waitFor<T>(check: () => T | undefined | false | null, timeoutMs = 5000, what = 'condition'): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const tryIt = (): boolean => {
+        const value = check();
+        if (value) {
+          cleanup();
+          resolve(value);
+          return true;
+        }
+        return false;
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`fake-discord: timed out waiting for ${what}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.listeners.delete(listener);
+      };
+      const listener = () => void tryIt();
+      this.listeners.add(listener);
+      tryIt();
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.sockets) ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    this.server.closeAllConnections?.();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  // ── Gateway ───────────────────────────────────────────────────────────────────
+
+  private onSocket(ws: WebSocket): void {
+    const send = (payload: unknown) => ws.send(JSON.stringify(payload));
+    send({ op: 10, s: null, t: null, d: { heartbeat_interval: this.options.heartbeatIntervalMs ?? 45_000 } });
+    ws.on('close', () => this.sockets.delete(ws));
+    ws.on('message', (raw) => {
+      const packet = JSON.parse(String(raw)) as { op: number; d: any };
+      if (packet.op === 1) send({ op: 11, s: null, t: null, d: null });
+      else if (packet.op === 2) this.onIdentify(ws, packet.d);
+      else if (packet.op === 6) {
+        this.sockets.add(ws);
+        this.seq += 1;
+        send({ op: 0, t: 'RESUMED', s: this.seq, d: {} });
+      }
+    });
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: raw gateway payloads
+  private onIdentify(ws: WebSocket, identify: any): void {
+    this.identifies.push({ intents: identify.intents, shard: identify.shard, properties: identify.properties });
+    if (this.options.messageContentIntentEnabled === false && (identify.intents & INTENT_MESSAGE_CONTENT) !== 0) {
+      ws.close(4014, 'Disallowed intent(s).');
+      return;
+    }
+    this.sockets.add(ws);
+    const port = (this.server.address() as AddressInfo).port;
+    this.seq += 1;
+    ws.send(
+      JSON.stringify({
+        op: 0,
+        t: 'READY',
+        s: this.seq,
+        d: {
+          v: 10,
+          user: this.botUser,
+          guilds: [{ id: this.guildId, unavailable: true }],
+          session_id: `session_${nextSnowflake()}`,
+          resume_gateway_url: `ws://127.0.0.1:${port}/gateway`,
+          shard: identify.shard ?? [0, 1],
+          application: { id: this.applicationId, flags: 0 },
+          private_channels: [],
+        },
+      }),
+    );
+    this.seq += 1;
+    ws.send(JSON.stringify({ op: 0, t: 'GUILD_CREATE', s: this.seq, d: this.guildPayload() }));
+  }
+
+  private guildPayload() {
+    const channels = [...this.channels.values()].filter((c) => c.guild_id === this.guildId && c.type !== 11);
+    const threads = [...this.channels.values()].filter((c) => c.guild_id === this.guildId && c.type === 11);
+    return {
+      id: this.guildId,
+      name: 'Scout test guild',
+      icon: null,
+      owner_id: '1033044521375764530',
+      afk_timeout: 300,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      features: [],
+      mfa_level: 0,
+      system_channel_flags: 0,
+      premium_tier: 0,
+      preferred_locale: 'en-US',
+      nsfw_level: 0,
+      large: false,
+      member_count: 2,
+      unavailable: false,
+      joined_at: new Date().toISOString(),
+      roles: [{ id: this.guildId, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0 }],
+      emojis: [],
+      stickers: [],
+      members: [{ user: this.botUser, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false }],
+      channels,
+      threads,
+      voice_states: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+    };
+  }
+
+  // ── REST ──────────────────────────────────────────────────────────────────────
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const path = url.pathname.replace(/^\/api(\/v\d+)?/, '');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const call: RecordedCall = {
+      method,
+      path,
+      route: `${method} ${path}`,
+      query: Object.fromEntries(url.searchParams),
+      body: parseBody(text, req.headers['content-type']),
+      status: 0,
+      at: Date.now(),
+    };
+    let result: { status: number; body?: unknown; headers?: Record<string, string> } = {
+      status: 404,
+      body: { message: '404: Not Found', code: 0 },
+    };
+    for (const [route, pattern, handler] of this.routes) {
+      const match = `${method} ${path}`.match(pattern);
+      if (!match) continue;
+      call.route = route;
+      if (call.body && typeof call.body === 'object' && 'allowed_mentions' in call.body) {
+        call.allowedMentions = call.body.allowed_mentions;
+      }
+      const limited = this.rateLimits.findIndex((r) => r.route === route);
+      if (limited >= 0) {
+        const { retryAfterS } = this.rateLimits.splice(limited, 1)[0]!;
+        result = rateLimited(retryAfterS);
+      } else {
+        result = handler(match, call);
+      }
+      break;
+    }
+    call.status = result.status;
+    this.calls.push(call);
+    if (result.body === undefined) {
+      // A 204 must not carry a JSON content type: @discordjs/rest would try to parse an empty body.
+      res.writeHead(result.status, result.headers ?? {});
+      res.end();
+    } else {
+      res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers });
+      res.end(JSON.stringify(result.body));
+    }
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private buildRoutes(): [string, RegExp, Handler][] {
+    const id = '([^/]+)';
+    const r = (route: string, pattern: string, handler: Handler): [string, RegExp, Handler] => [
+      route,
+      new RegExp(`^${pattern}$`),
+      handler,
+    ];
+    return [
+      r('GET /gateway/bot', 'GET /gateway/bot', () => ({
+        status: 200,
+        body: {
+          url: `ws://127.0.0.1:${(this.server.address() as AddressInfo).port}/gateway`,
+          shards: 1,
+          session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 },
+        },
+      })),
+      r('GET /users/@me', 'GET /users/@me', () => ({ status: 200, body: this.botUser })),
+      r('GET /applications/@me', 'GET /(?:oauth2/)?applications/@me', () => ({
+        status: 200,
+        body: { id: this.applicationId, name: this.botName, flags: 0, bot: this.botUser },
+      })),
+      r('POST /channels/:channel/messages', `POST /channels/${id}/messages`, (m, call) => {
+        this.checkMessageBody(call);
+        return { status: 200, body: this.createMessage(m[1]!, call.body) };
+      }),
+      r('PATCH /channels/:channel/messages/:message', `PATCH /channels/${id}/messages/${id}`, (m, call) => {
+        this.checkMessageBody(call);
+        const message = this.editMessage(m[2]!, call.body);
+        return message ? { status: 200, body: message } : unknown(10008, 'Unknown Message');
+      }),
+      r('GET /channels/:channel/messages/:message', `GET /channels/${id}/messages/${id}`, (m) => {
+        const message = this.messages.get(m[2]!);
+        return message ? { status: 200, body: this.toApi(message) } : unknown(10008, 'Unknown Message');
+      }),
+      r(
+        'POST /channels/:channel/messages/:message/threads',
+        `POST /channels/${id}/messages/${id}/threads`,
+        (m, call) => {
+          const name = String(call.body?.name ?? '');
+          if (name.length < 1 || name.length > DISCORD_LIMITS.threadName) {
+            this.violations.push(`${call.route}: thread name length ${name.length} outside 1–100`);
+            return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
+          }
+          const thread = {
+            id: m[2]!,
+            type: 11,
+            guild_id: this.guildId,
+            parent_id: m[1]!,
+            name,
+            owner_id: this.botId,
+            flags: 0,
+            rate_limit_per_user: 0,
+            message_count: 0,
+            member_count: 1,
+            total_message_sent: 0,
+            thread_metadata: {
+              archived: false,
+              locked: false,
+              auto_archive_duration: call.body?.auto_archive_duration ?? 1440,
+              archive_timestamp: new Date().toISOString(),
+            },
+          };
+          this.channels.set(thread.id, thread);
+          setImmediate(() => this.dispatch('THREAD_CREATE', { ...thread, newly_created: true }));
+          return { status: 201, body: thread };
+        },
+      ),
+      r('POST /channels/:channel/typing', `POST /channels/${id}/typing`, () => ({ status: 204 })),
+      r('GET /channels/:channel', `GET /channels/${id}`, (m) => {
+        const channel = this.channels.get(m[1]!);
+        return channel ? { status: 200, body: channel } : unknown(10003, 'Unknown Channel');
+      }),
+      r(
+        'POST /interactions/:interaction/:token/callback',
+        `POST /interactions/${id}/${id}/callback`,
+        (m, call) => this.interactionCallback(m[2]!, call),
+      ),
+      r(
+        'PATCH /webhooks/:application/:token/messages/@original',
+        `PATCH /webhooks/${id}/${id}/messages/@original`,
+        (m, call) => {
+          this.checkMessageBody(call);
+          const messageId = this.originals.get(m[2]!);
+          const message = messageId ? this.editMessage(messageId, call.body) : undefined;
+          return message ? { status: 200, body: message } : unknown(10008, 'Unknown Message');
+        },
+      ),
+      r(
+        'PATCH /webhooks/:application/:token/messages/:message',
+        `PATCH /webhooks/${id}/${id}/messages/${id}`,
+        (m, call) => {
+          this.checkMessageBody(call);
+          const message = this.editMessage(m[3]!, call.body);
+          return message ? { status: 200, body: message } : unknown(10008, 'Unknown Message');
+        },
+      ),
+      r('POST /webhooks/:application/:token', `POST /webhooks/${id}/${id}`, (m, call) => {
+        this.checkMessageBody(call);
+        const original = this.messages.get(this.originals.get(m[2]!) ?? '');
+        return { status: 200, body: this.createMessage(original?.channel_id ?? 'interaction', call.body) };
+      }),
+      r('PUT /applications/:application/commands', `PUT /applications/${id}/commands`, (_m, call) => {
+        this.commands.global = withIds(call.body, this.applicationId);
+        return { status: 200, body: this.commands.global };
+      }),
+      r(
+        'PUT /applications/:application/guilds/:guild/commands',
+        `PUT /applications/${id}/guilds/${id}/commands`,
+        (m, call) => {
+          const commands = withIds(call.body, this.applicationId, m[2]!);
+          this.commands.guild.set(m[2]!, commands);
+          return { status: 200, body: commands };
+        },
+      ),
+    ];
+  }
+
+  private interactionCallback(token: string, call: RecordedCall): { status: number; body?: unknown } {
+    const { type, data } = call.body ?? {};
+    if (type === 4 || type === 7) this.checkMessageBody({ ...call, body: data ?? {} });
+    let messageId: string | undefined;
+    if (type === 4 || type === 5) {
+      // A reply (or a deferred one): the "original response" later edited through the webhook.
+      const message = this.createMessage('interaction', { content: '', ...(data ?? {}) });
+      this.originals.set(token, message.id);
+      messageId = message.id;
+    } else if (type === 7) {
+      messageId = this.interactionMessages.get(token);
+      if (messageId) this.editMessage(messageId, data ?? {});
+    } else if (type === 6) {
+      messageId = this.interactionMessages.get(token);
+    }
+    if (call.query.with_response !== 'true') return { status: 204 };
+    const message = messageId ? this.messages.get(messageId) : undefined;
+    return {
+      status: 200,
+      body: {
+        interaction: { id: call.path.split('/')[2], type: 2 },
+        resource: { type, ...(message ? { message: this.toApi(message) } : {}) },
+      },
+    };
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  private createMessage(channelId: string, body: any) {
+    const message: FakeMessage = {
+      id: nextSnowflake(),
+      channel_id: channelId,
+      content: body?.content ?? '',
+      flags: body?.flags ?? 0,
+      embeds: body?.embeds ?? [],
+      components: body?.components ?? [],
+      author: this.botUser,
+      contents: [body?.content ?? ''],
+      edits: 0,
+    };
+    this.messages.set(message.id, message);
+    const api = this.toApi(message);
+    if (this.options.echoOwnMessages !== false && this.channels.has(channelId)) {
+      const channel = this.channels.get(channelId);
+      setImmediate(() =>
+        this.dispatch('MESSAGE_CREATE', {
+          ...api,
+          channel_type: channel.type,
+          ...(channel.guild_id ? { guild_id: channel.guild_id } : {}),
+        }),
+      );
+    }
+    return api;
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  private editMessage(messageId: string, body: any) {
+    const message = this.messages.get(messageId);
+    if (!message) return undefined;
+    if (body?.content !== undefined && body.content !== null) message.content = body.content;
+    if (body?.embeds !== undefined) message.embeds = body.embeds ?? [];
+    if (body?.components !== undefined) message.components = body.components ?? [];
+    if (body?.flags !== undefined && body.flags !== null) message.flags = body.flags;
+    message.contents.push(message.content);
+    message.edits += 1;
+    return this.toApi(message);
+  }
+
+  private toApi(message: FakeMessage) {
+    return {
+      id: message.id,
+      type: 0,
+      channel_id: message.channel_id,
+      author: message.author,
+      content: message.content,
+      flags: message.flags,
+      embeds: message.embeds,
+      components: message.components,
+      attachments: [],
+      mentions: [],
+      mention_roles: [],
+      mention_everyone: false,
+      pinned: false,
+      tts: false,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: message.edits > 0 ? new Date().toISOString() : null,
+    };
+  }
+
+  /** Checks a message-sending body against Discord's limits; records violations and pings. */
+  private checkMessageBody(call: RecordedCall): void {
+    const body = call.body ?? {};
+    const where = call.route;
+    const content: string = typeof body.content === 'string' ? body.content : '';
+    if (content.length > DISCORD_LIMITS.content) {
+      this.violations.push(`${where}: content is ${content.length} characters (limit ${DISCORD_LIMITS.content})`);
+    }
+    const embeds: { title?: string; description?: string }[] = Array.isArray(body.embeds) ? body.embeds : [];
+    if (embeds.length > DISCORD_LIMITS.embeds) this.violations.push(`${where}: ${embeds.length} embeds`);
+    let embedTotal = 0;
+    for (const embed of embeds) {
+      const description = embed.description ?? '';
+      if (description.length > DISCORD_LIMITS.embedDescription) {
+        this.violations.push(`${where}: embed description is ${description.length} characters`);
+      }
+      if ((embed.title ?? '').length > DISCORD_LIMITS.embedTitle) this.violations.push(`${where}: embed title`);
+      embedTotal += description.length + (embed.title ?? '').length;
+    }
+    if (embedTotal > DISCORD_LIMITS.embedsTotal) this.violations.push(`${where}: embeds total ${embedTotal}`);
+    this.checkComponents(where, body);
+    this.checkPings(where, content, call.allowedMentions);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  private checkComponents(where: string, body: any): void {
+    const components: any[] = Array.isArray(body.components) ? body.components : [];
+    if ((Number(body.flags ?? 0) & FLAG_COMPONENTS_V2) !== 0) {
+      if (body.content || (Array.isArray(body.embeds) && body.embeds.length > 0)) {
+        this.violations.push(`${where}: content/embeds are not allowed with IS_COMPONENTS_V2`);
+      }
+      const count = (list: any[]): number =>
+        list.reduce((n, c) => n + 1 + count(c.components ?? []) + (c.accessory ? 1 : 0), 0);
+      if (count(components) > DISCORD_LIMITS.componentsV2Total) this.violations.push(`${where}: > 40 components`);
+      return;
+    }
+    if (components.length > DISCORD_LIMITS.actionRows) this.violations.push(`${where}: ${components.length} rows`);
+    for (const row of components) {
+      if (row.type !== 1) this.violations.push(`${where}: top-level component of type ${row.type} is not a row`);
+      const children: any[] = row.components ?? [];
+      if (children.length > DISCORD_LIMITS.buttonsPerRow) this.violations.push(`${where}: row of ${children.length}`);
+      for (const child of children) {
+        if ((child.custom_id ?? '').length > DISCORD_LIMITS.customId) this.violations.push(`${where}: custom_id`);
+        if ((child.label ?? '').length > DISCORD_LIMITS.buttonLabel) this.violations.push(`${where}: button label`);
+        if (child.type === 2 && child.style !== 5 && !child.custom_id) {
+          this.violations.push(`${where}: button without custom_id`);
+        }
+      }
+    }
+  }
+
+  private checkPings(where: string, content: string, allowed: RecordedCall['allowedMentions']): void {
+    // Without allowed_mentions Discord parses everything the content mentions.
+    const parse = allowed ? (allowed.parse ?? []) : ['everyone', 'roles', 'users'];
+    if (/@(everyone|here)/.test(content) && parse.includes('everyone')) this.pings.push(`${where}: @everyone/@here`);
+    const roles = [...content.matchAll(/<@&(\d+)>/g)].map((m) => m[1]!);
+    for (const role of roles) {
+      if (parse.includes('roles') || allowed?.roles?.includes(role)) this.pings.push(`${where}: role ${role}`);
+    }
+    const users = [...content.matchAll(/<@!?(\d+)>/g)].map((m) => m[1]!);
+    for (const user of users) {
+      if (parse.includes('users') || allowed?.users?.includes(user)) this.pings.push(`${where}: user ${user}`);
+    }
+  }
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (!text) return undefined;
+  if (contentType?.includes('application/json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function unknown(code: number, message: string) {
+  return { status: 404, body: { message, code } };
+}
+
+function rateLimited(retryAfterS: number) {
+  return {
+    status: 429,
+    body: { message: 'You are being rate limited.', retry_after: retryAfterS, global: false },
+    headers: {
+      'Retry-After': String(retryAfterS),
+      'X-RateLimit-Limit': '5',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset-After': String(retryAfterS),
+      'X-RateLimit-Bucket': 'fake-bucket',
+      'X-RateLimit-Scope': 'user',
+    },
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+function withIds(commands: any, applicationId: string, guildId?: string): any[] {
+  return (Array.isArray(commands) ? commands : []).map((command) => ({
+    id: nextSnowflake(),
+    application_id: applicationId,
+    version: nextSnowflake(),
+    ...(guildId ? { guild_id: guildId } : {}),
+    ...command,
+  }));
+}

@@ -1,0 +1,437 @@
+/**
+ * A fake Slack Web API on loopback for tests and benchmarks. The real `@slack/web-api` client (through
+ * Bolt's `clientOptions.slackApiUrl`) talks to it. It records every call with its parsed arguments,
+ * keeps the messages it "posted", and VALIDATES each call against Slack's documented and observed
+ * limits (shared/PLATFORMS.md), answering `{ ok: false, error }` exactly where Slack would — so a test
+ * can assert that no call went over a limit instead of trusting the renderer.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// ── Slack's limits (shared/PLATFORMS.md), independent of the adapter's own constants ──────────────
+const MAX_BLOCKS = 50;
+const MAX_VIEW_BLOCKS = 100;
+const MAX_SECTION_TEXT = 3000;
+const MAX_HEADER_TEXT = 150;
+const MAX_CONTEXT_ELEMENTS = 10;
+const MAX_ACTIONS_ELEMENTS = 25;
+const MAX_BUTTON_TEXT = 75;
+const MAX_BUTTON_VALUE = 2000;
+const MAX_MARKDOWN_TOTAL = 12_000;
+const MAX_UPDATE_TEXT = 4000;
+const MAX_POST_TEXT = 40_000;
+const MAX_CONTAINER_TITLE = 150;
+const MAX_CONTAINER_CHILDREN = 10;
+/** Observed: whole messages are rejected (`msg_blocks_too_long`) near this many characters. */
+const MAX_MESSAGE_CHARS = 13_200;
+/** JSON-encoded form fields (the WebClient stringifies objects); everything else stays a string. */
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'chunks', 'view', 'metadata', 'prompts', 'loading_messages']);
+
+export interface RecordedCall {
+  method: string;
+  args: Record<string, any>;
+  at: number;
+  /** What the fake answered (`ok`, `error`, …); `status: 429` for rate-limited answers. */
+  response: Record<string, any>;
+  status: number;
+}
+
+export interface Violation {
+  method: string;
+  error: string;
+  detail: string;
+}
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  text: string;
+  blocks: any[];
+  /** `Date.now()` of every chat.update of this message. */
+  edits: number[];
+  streaming: boolean;
+  /** Markdown appended through the streaming methods. */
+  streamedText: string;
+  chunks: any[];
+  deleted: boolean;
+}
+
+export interface FakeSlackOptions {
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+  /** Users' locales for users.info (default en-US). */
+  userLocales?: Record<string, string>;
+}
+
+export interface FakeSlackApi {
+  /** Web API base for `slackApiUrl` (ends with `/api/`). */
+  readonly url: string;
+  readonly calls: RecordedCall[];
+  readonly violations: Violation[];
+  readonly messages: Map<string, FakeMessage>;
+  /** Switches. */
+  streamingError: string | null;
+  rejectContainers: boolean;
+  /** Answers the next `times` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
+  rateLimit(method: string, times: number, retryAfterSec?: number): void;
+  callsTo(method: string): RecordedCall[];
+  /** Messages in a thread (or channel when threadTs is omitted), in posting order, deleted ones left out. */
+  messagesIn(channel: string, threadTs?: string): FakeMessage[];
+  /** The shortest gap between two edits of one message, over all messages (Infinity when none). */
+  minEditGapMs(): number;
+  /** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs`. */
+  waitFor(predicate: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Headers Slack signs requests with: `v0=` HMAC-SHA256 of `v0:{timestamp}:{body}`. */
+export function signSlackRequest(
+  body: string,
+  secret: string,
+  timestamp: number = Math.floor(Date.now() / 1000),
+): { 'X-Slack-Signature': string; 'X-Slack-Request-Timestamp': string } {
+  const signature = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
+  return { 'X-Slack-Signature': `v0=${signature}`, 'X-Slack-Request-Timestamp': String(timestamp) };
+}
+
+/** Posts a signed request to a Bolt HTTP endpoint, as Slack does. */
+export async function postSigned(
+  url: string,
+  body: string,
+  secret: string,
+  options: { contentType?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': options.contentType ?? 'application/json',
+      ...signSlackRequest(body, secret),
+      ...options.headers,
+    },
+    body,
+  });
+}
+
+function blockChars(block: any): number {
+  let n = 0;
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') n += v.length;
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) if (k === 'text' || typeof x === 'object') walk(x);
+    }
+  };
+  walk(block);
+  return n;
+}
+
+/** Returns the first violation of a block list, or undefined. */
+function checkBlocks(blocks: any[], max: number, rejectContainers: boolean): Violation | undefined {
+  const bad = (error: string, detail: string) => ({ method: '', error, detail });
+  if (!Array.isArray(blocks)) return bad('invalid_blocks_format', 'blocks is not an array');
+  if (blocks.length > max) return bad('invalid_blocks', `${blocks.length} blocks > ${max}`);
+  let markdown = 0;
+  const checkOne = (b: any, inContainer: boolean): Violation | undefined => {
+    switch (b?.type) {
+      case 'section':
+        if (b.text && b.text.text.length > MAX_SECTION_TEXT)
+          return bad('invalid_blocks', `section text ${b.text.text.length} > ${MAX_SECTION_TEXT}`);
+        if (!b.text && !b.fields) return bad('invalid_blocks', 'section without text');
+        return;
+      case 'header':
+        if (b.text?.text.length > MAX_HEADER_TEXT) return bad('invalid_blocks', 'header text too long');
+        return;
+      case 'context':
+        if (!b.elements?.length || b.elements.length > MAX_CONTEXT_ELEMENTS)
+          return bad('invalid_blocks', `context has ${b.elements?.length} elements`);
+        for (const e of b.elements)
+          if (e.text !== undefined && (e.text.length === 0 || e.text.length > MAX_SECTION_TEXT))
+            return bad('invalid_blocks', 'context element text length');
+        return;
+      case 'actions':
+        if (!b.elements?.length || b.elements.length > MAX_ACTIONS_ELEMENTS)
+          return bad('invalid_blocks', `actions has ${b.elements?.length} elements`);
+        for (const e of b.elements) {
+          if (e.type !== 'button') continue;
+          if (!e.text?.text || e.text.text.length > MAX_BUTTON_TEXT) return bad('invalid_blocks', 'button text');
+          if (e.value !== undefined && String(e.value).length > MAX_BUTTON_VALUE)
+            return bad('invalid_blocks', 'button value too long');
+        }
+        return;
+      case 'markdown':
+        if (inContainer) return bad('invalid_blocks', 'markdown block inside a container');
+        markdown += String(b.text ?? '').length;
+        if (!b.text) return bad('invalid_blocks', 'empty markdown block');
+        return;
+      case 'container': {
+        if (rejectContainers) return bad('invalid_blocks', 'unsupported block type: container');
+        if (inContainer) return bad('invalid_blocks', 'nested container');
+        if (!b.title?.text || b.title.text.length > MAX_CONTAINER_TITLE)
+          return bad('invalid_blocks', `container title ${b.title?.text?.length}`);
+        if (!b.child_blocks?.length || b.child_blocks.length > MAX_CONTAINER_CHILDREN)
+          return bad('invalid_blocks', `container has ${b.child_blocks?.length} children`);
+        for (const c of b.child_blocks) {
+          const v = checkOne(c, true);
+          if (v) return v;
+        }
+        return;
+      }
+      case 'divider':
+      case 'rich_text':
+      case 'image':
+      case 'input':
+      case 'context_actions':
+      case 'plan':
+      case 'task_card':
+        return;
+      default:
+        return bad('invalid_blocks', `unknown block type ${b?.type}`);
+    }
+  };
+  for (const b of blocks) {
+    const v = checkOne(b, false);
+    if (v) return v;
+  }
+  if (markdown > MAX_MARKDOWN_TOTAL) return bad('invalid_blocks', `markdown total ${markdown} > ${MAX_MARKDOWN_TOTAL}`);
+  return undefined;
+}
+
+export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise<FakeSlackApi> {
+  const botUserId = options.botUserId ?? 'U00FAKEBOT01';
+  const botId = options.botId ?? 'B00FAKEBOT01';
+  const teamId = options.teamId ?? 'T00FAKE00AA';
+  const calls: RecordedCall[] = [];
+  const violations: Violation[] = [];
+  const messages = new Map<string, FakeMessage>();
+  const limited = new Map<string, { times: number; retryAfter: number }>();
+  let counter = 0;
+  const base = Math.floor(Date.now() / 1000);
+  const nextTs = () => `${base}.${String(++counter).padStart(6, '0')}`;
+
+  const api: FakeSlackApi = {
+    url: '',
+    calls,
+    violations,
+    messages,
+    streamingError: null,
+    rejectContainers: false,
+    rateLimit(method, times, retryAfterSec = 1) {
+      limited.set(method, { times, retryAfter: retryAfterSec });
+    },
+    callsTo: (method) => calls.filter((c) => c.method === method),
+    messagesIn: (channel, threadTs) =>
+      [...messages.values()].filter(
+        (m) => !m.deleted && m.channel === channel && (threadTs === undefined || m.threadTs === threadTs),
+      ),
+    minEditGapMs() {
+      let min = Number.POSITIVE_INFINITY;
+      for (const m of messages.values()) {
+        for (let i = 1; i < m.edits.length; i++) min = Math.min(min, m.edits[i]! - m.edits[i - 1]!);
+      }
+      return min;
+    },
+    async waitFor(predicate, timeoutMs = 5000, what = 'condition') {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate()) {
+        if (Date.now() > deadline) throw new Error(`fake Slack: timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+
+  /** Validates the message content of post/update/stop calls; returns the Slack error or undefined. */
+  function checkMessage(method: string, args: Record<string, any>): Violation | undefined {
+    const text = typeof args.text === 'string' ? args.text : '';
+    if (method === 'chat.update' && text.length > MAX_UPDATE_TEXT)
+      return { method, error: 'msg_too_long', detail: `text ${text.length} > ${MAX_UPDATE_TEXT}` };
+    if (text.length > MAX_POST_TEXT) return { method, error: 'msg_too_long', detail: `text ${text.length}` };
+    if (typeof args.markdown_text === 'string' && args.markdown_text.length > MAX_MARKDOWN_TOTAL)
+      return { method, error: 'msg_too_long', detail: `markdown_text ${args.markdown_text.length}` };
+    if (args.blocks !== undefined) {
+      const v = checkBlocks(args.blocks, MAX_BLOCKS, api.rejectContainers);
+      if (v) return { ...v, method };
+      const total = text.length + (args.blocks as any[]).reduce((n, b) => n + blockChars(b), 0);
+      if (total > MAX_MESSAGE_CHARS)
+        return { method, error: 'msg_blocks_too_long', detail: `message ${total} chars > ${MAX_MESSAGE_CHARS}` };
+    }
+    return undefined;
+  }
+
+  function handle(method: string, args: Record<string, any>): Record<string, any> {
+    const fail = (v: Violation) => {
+      violations.push(v);
+      return { ok: false, error: v.error };
+    };
+    const stored = (channel: string, ts: string) => {
+      const m = messages.get(`${channel}:${ts}`);
+      return m && !m.deleted ? m : undefined;
+    };
+    switch (method) {
+      case 'auth.test':
+        return { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'scout', team_id: teamId, user_id: botUserId, bot_id: botId, is_enterprise_install: false };
+      case 'chat.postMessage': {
+        if (!args.channel) return fail({ method, error: 'channel_not_found', detail: 'no channel' });
+        if (!args.text && !args.blocks && !args.markdown_text) return fail({ method, error: 'no_text', detail: '' });
+        const v = checkMessage(method, args);
+        if (v) return fail(v);
+        const ts = nextTs();
+        messages.set(`${args.channel}:${ts}`, {
+          channel: args.channel,
+          ts,
+          threadTs: args.thread_ts,
+          text: args.text ?? args.markdown_text ?? '',
+          blocks: args.blocks ?? [],
+          edits: [],
+          streaming: false,
+          streamedText: '',
+          chunks: [],
+          deleted: false,
+        });
+        return { ok: true, channel: args.channel, ts, message: { text: args.text, ts, bot_id: botId } };
+      }
+      case 'chat.update': {
+        const m = stored(args.channel, args.ts);
+        if (!m) return fail({ method, error: 'message_not_found', detail: `${args.channel}:${args.ts}` });
+        const v = checkMessage(method, args);
+        if (v) return fail(v);
+        m.edits.push(Date.now());
+        if (args.text !== undefined) m.text = args.text;
+        if (args.blocks !== undefined) m.blocks = args.blocks;
+        if (args.markdown_text !== undefined) m.text = args.markdown_text;
+        return { ok: true, channel: m.channel, ts: m.ts, text: m.text };
+      }
+      case 'chat.delete': {
+        const m = stored(args.channel, args.ts);
+        if (!m) return fail({ method, error: 'message_not_found', detail: '' });
+        m.deleted = true;
+        return { ok: true, channel: m.channel, ts: m.ts };
+      }
+      case 'chat.postEphemeral': {
+        if (!args.user || !args.channel) return fail({ method, error: 'invalid_arguments', detail: 'user/channel' });
+        const v = checkMessage(method, args);
+        if (v) return fail(v);
+        return { ok: true, message_ts: nextTs() };
+      }
+      case 'chat.startStream': {
+        if (api.streamingError) return { ok: false, error: api.streamingError };
+        if (!args.thread_ts) return fail({ method, error: 'invalid_arguments', detail: 'thread_ts required' });
+        if (!String(args.channel).startsWith('D') && (!args.recipient_user_id || !args.recipient_team_id))
+          return fail({ method, error: 'invalid_arguments', detail: 'recipient_user_id/team_id required in channels' });
+        const v = checkMessage(method, args);
+        if (v) return fail(v);
+        const ts = nextTs();
+        messages.set(`${args.channel}:${ts}`, {
+          channel: args.channel,
+          ts,
+          threadTs: args.thread_ts,
+          text: '',
+          blocks: [],
+          edits: [],
+          streaming: true,
+          streamedText: args.markdown_text ?? '',
+          chunks: [...(args.chunks ?? [])],
+          deleted: false,
+        });
+        return { ok: true, channel: args.channel, ts };
+      }
+      case 'chat.appendStream':
+      case 'chat.stopStream': {
+        if (api.streamingError) return { ok: false, error: api.streamingError };
+        const m = stored(args.channel, args.ts);
+        if (!m) return fail({ method, error: 'message_not_found', detail: '' });
+        if (!m.streaming) return fail({ method, error: 'message_not_in_streaming_state', detail: m.ts });
+        const v = checkMessage(method, args);
+        if (v) return fail(v);
+        if (method === 'chat.appendStream' && !args.markdown_text && !args.chunks?.length)
+          return fail({ method, error: 'invalid_arguments', detail: 'markdown_text or chunks required' });
+        m.streamedText += args.markdown_text ?? '';
+        for (const c of args.chunks ?? []) {
+          m.chunks.push(c);
+          if (c.type === 'markdown_text') m.streamedText += c.text;
+        }
+        if (method === 'chat.stopStream') {
+          m.streaming = false;
+          m.text = m.streamedText;
+          if (args.blocks) m.blocks = args.blocks;
+        }
+        return { ok: true, channel: m.channel, ts: m.ts };
+      }
+      case 'views.publish': {
+        const v = checkBlocks(args.view?.blocks ?? [], MAX_VIEW_BLOCKS, false);
+        if (v) return fail({ ...v, method });
+        return { ok: true, view: { id: `V${++counter}`, ...args.view } };
+      }
+      case 'assistant.threads.setStatus':
+      case 'assistant.threads.setSuggestedPrompts':
+      case 'assistant.threads.setTitle':
+      case 'reactions.add':
+      case 'reactions.remove':
+        return { ok: true };
+      case 'conversations.info':
+        return {
+          ok: true,
+          channel: { id: args.channel, name: String(args.channel).startsWith('D') ? undefined : 'general', is_im: String(args.channel).startsWith('D') },
+        };
+      case 'users.info':
+        return {
+          ok: true,
+          user: { id: args.user, name: `user-${args.user}`, real_name: 'Test User', locale: options.userLocales?.[args.user] ?? 'en-US', tz: 'UTC' },
+        };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse) {
+    const method = (req.url ?? '').replace(/^.*\/api\//, '').replace(/\?.*$/, '');
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const args: Record<string, any> = {};
+    if ((req.headers['content-type'] ?? '').includes('json')) Object.assign(args, raw ? JSON.parse(raw) : {});
+    else {
+      for (const [k, v] of new URLSearchParams(raw)) {
+        if (JSON_FIELDS.has(k)) {
+          try {
+            args[k] = JSON.parse(v);
+            continue;
+          } catch {
+            /* keep the raw string: Slack would answer invalid_blocks_format */
+          }
+        }
+        args[k] = v;
+      }
+    }
+    const limit = limited.get(method);
+    if (limit && limit.times > 0) {
+      limit.times -= 1;
+      const response = { ok: false, error: 'ratelimited' };
+      calls.push({ method, args, at: Date.now(), response, status: 429 });
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(limit.retryAfter) });
+      res.end(JSON.stringify(response));
+      return;
+    }
+    const response = handle(method, args);
+    calls.push({ method, args, at: Date.now(), response, status: 200 });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(response));
+  }
+
+  const server: Server = createServer((req, res) => {
+    onRequest(req, res).catch((err) => {
+      res.writeHead(500);
+      res.end(String(err));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  (api as { url: string }).url = `http://127.0.0.1:${port}/api/`;
+  return api;
+}
