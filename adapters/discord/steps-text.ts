@@ -3,7 +3,8 @@
  * with its status, bodies of open steps (all bodies when expanded), the transient status line.
  * Always fits one message: bodies shrink, then go, before a line is cut.
  */
-import type { StepStatus, StepView, TurnView } from '../../src/render/view.js';
+import type { StepStatus } from '../../src/render/events.js';
+import type { StepView, TurnView } from '../../src/render/view.js';
 
 /** Discord's content limit per message. */
 export const DISCORD_MAX_CHARS = 2000;

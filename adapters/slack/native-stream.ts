@@ -115,8 +115,8 @@ export class NativeStream {
     if (!this.#refused) this.#editor.set(payload);
   }
 
-  #chunks(payload: StreamPayload): Record<string, unknown>[] {
-    const chunks: Record<string, unknown>[] = [];
+  #chunks(payload: StreamPayload): object[] {
+    const chunks: object[] = [];
     for (const task of payload.tasks) {
       const key = JSON.stringify(task);
       if (this.#sentTasks.get(task.id) !== key) chunks.push(task);

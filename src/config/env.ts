@@ -188,12 +188,11 @@ function defaultModelSpec(env: Env): string | undefined {
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
-    );
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+    throw new ConfigError([...problems, ...slackProblems(source)]);
   }
   const env = parsed.data;
-  const problems: string[] = [];
+  const problems: string[] = slackProblems(env);
   const defaults = {
     temperature: env.DEFAULT_TEMPERATURE,
     maxTokens: env.DEFAULT_MAX_TOKENS,
@@ -236,14 +235,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       problems.push('PRICE_TABLE: invalid JSON');
     }
   }
-  const slack = Boolean(env.SLACK_BOT_TOKEN);
-  if (slack && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-    problems.push('SLACK_APP_TOKEN or SLACK_SIGNING_SECRET: one is required with SLACK_BOT_TOKEN (Socket Mode or HTTP mode)');
-  }
-  if (!slack && (env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET)) {
-    problems.push('SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set');
-  }
   if (problems.length > 0 || !toolModel) throw new ConfigError(problems);
+  const slack = Boolean(env.SLACK_BOT_TOKEN);
   const discord = Boolean(env.DISCORD_TOKEN);
   return { env, toolModel, answerModel, surfaces: { slack, discord, console: !slack && !discord } };
+}
+
+/** Slack needs its bot token plus one way in (Socket Mode app token or HTTP signing secret). */
+function slackProblems(env: Record<string, string | undefined>): string[] {
+  const set = (name: string) => Boolean(env[name]?.trim());
+  if (set('SLACK_BOT_TOKEN') && !set('SLACK_APP_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
+    return ['SLACK_APP_TOKEN or SLACK_SIGNING_SECRET: one is required with SLACK_BOT_TOKEN (Socket Mode or HTTP mode)'];
+  }
+  if (!set('SLACK_BOT_TOKEN') && (set('SLACK_APP_TOKEN') || set('SLACK_SIGNING_SECRET'))) {
+    return ['SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set'];
+  }
+  return [];
 }

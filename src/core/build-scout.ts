@@ -12,6 +12,7 @@ import { runChat } from '../modes/chat/run-chat.js';
 import { runPlan } from '../modes/plan/run-plan.js';
 import { createPromptLibrary } from '../prompts/prompt-library.js';
 import { createSearchService } from '../search/search-service.js';
+import type { SearchService } from '../search/types.js';
 import { createStores } from '../store/create-stores.js';
 import type { Stores } from '../store/types.js';
 import { createDefaultTools } from '../tools/default-tools.js';
@@ -26,6 +27,8 @@ export interface BuildOptions {
   observer?: TurnObserver;
   /** Wraps each model client (metrics). */
   wrapLlm?: (client: LlmClient) => LlmClient;
+  /** Wraps the search service (metrics). */
+  wrapSearch?: (service: SearchService) => SearchService;
 }
 
 export async function buildScout(options: BuildOptions): Promise<Scout> {
@@ -33,7 +36,8 @@ export async function buildScout(options: BuildOptions): Promise<Scout> {
   const stores =
     options.stores ??
     (await createStores({ url: config.env.STORE_URL, sessionTtlMs: config.env.SESSION_TTL, logger }));
-  const search = createSearchService(config, stores, logger);
+  const baseSearch = createSearchService(config, stores, logger);
+  const search = options.wrapSearch ? options.wrapSearch(baseSearch) : baseSearch;
   const tools = createToolRegistry(createDefaultTools({ config, search }), {
     allow: config.env.AGENT_TOOLS,
     logger,

@@ -49,10 +49,14 @@ const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const PROTECTED =
   /!?\[[^\]\n]*\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\)|`[^`\n]+`|<(?:https?|mailto):[^>\s]*(?:\|[^>\n]*)?>|https?:\/\/[^\s<>()[\]]+/g;
 
-export function scanMarkdown(text: string): MarkdownScan {
+/**
+ * Scans `text` from `startAt` (a line start) on, with `fence` open there. A caller that already
+ * knows the state at a point (a streamed answer's frozen parts) skips rescanning what lies before.
+ */
+export function scanMarkdown(text: string, startAt = 0, fence: Fence | null = null): MarkdownScan {
   const lines: LineInfo[] = [];
-  let open: Fence | null = null;
-  let start = 0;
+  let open: Fence | null = fence;
+  let start = startAt;
   while (start <= text.length) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
@@ -86,7 +90,7 @@ export function scanMarkdown(text: string): MarkdownScan {
     if (newline === -1) break;
     start = newline + 1;
   }
-  return { lines, fenceAtEnd: open, noBreak: protectedPositions(text) };
+  return { lines, fenceAtEnd: open, noBreak: protectedPositions(text, startAt) };
 }
 
 function parseOpener(line: string): Fence | null {
@@ -117,14 +121,26 @@ export function fenceCloserLine(fence: Fence): string {
   return fence.indent + fence.char.repeat(fence.length);
 }
 
-function protectedPositions(text: string): Uint8Array {
+function protectedPositions(text: string, startAt: number): Uint8Array {
   const noBreak = new Uint8Array(text.length + 1);
-  for (const match of text.matchAll(PROTECTED)) {
-    const from = match.index;
-    const to = from + match[0].length;
-    noBreak.fill(1, from + 1, to);
+  const pattern = new RegExp(PROTECTED.source, 'g');
+  pattern.lastIndex = startAt;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    noBreak.fill(1, match.index + 1, match.index + match[0].length);
   }
   return noBreak;
+}
+
+/** The line start at or before `pos` and the fence open there (scanning from `startAt`). */
+export function stateAt(
+  text: string,
+  pos: number,
+  startAt = 0,
+  fence: Fence | null = null,
+): { lineStart: number; fence: Fence | null } {
+  const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
+  const head = scanMarkdown(text.slice(0, lineStart), startAt, fence);
+  return { lineStart: Math.max(lineStart, startAt), fence: lineStart > startAt ? head.fenceAtEnd : fence };
 }
 
 /** Index of the line containing `pos` (binary search over line starts). */

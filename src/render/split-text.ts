@@ -14,7 +14,14 @@ import {
   lineIndexAt,
   type MarkdownScan,
   scanMarkdown,
+  stateAt,
 } from './markdown-scan.js';
+
+/** Where a continued split starts scanning: a line start and the fence open there. */
+export interface SplitContext {
+  lineStart: number;
+  fence: Fence | null;
+}
 
 export interface SplitPart {
   /** What to send: the source slice, plus a reopened/closed fence where the cut is in code. */
@@ -51,11 +58,18 @@ export function splitMessage(markdown: string, maxChars: number): string[] {
  * whole text, so a caller streaming a growing answer can keep the parts it already sent fixed and
  * split only the rest (see live-answer.ts).
  */
-export function planSplit(markdown: string, maxChars: number, from = 0): SplitPart[] {
+export function planSplit(
+  markdown: string,
+  maxChars: number,
+  from = 0,
+  context: SplitContext = { lineStart: 0, fence: null },
+): SplitPart[] {
   if (!Number.isFinite(maxChars) || maxChars < MIN_MAX_CHARS) {
     throw new RangeError(`maxChars must be at least ${MIN_MAX_CHARS}, got ${maxChars}`);
   }
-  const splitter = new Splitter(markdown, maxChars, scanMarkdown(markdown));
+  if (context.lineStart > from) throw new RangeError('context must start at or before `from`');
+  const scan = scanMarkdown(markdown, context.lineStart, context.fence);
+  const splitter = new Splitter(markdown, maxChars, scan);
   const parts: SplitPart[] = [];
   let s = splitter.skipJoin(from);
   while (s < markdown.length) {
@@ -65,6 +79,18 @@ export function planSplit(markdown: string, maxChars: number, from = 0): SplitPa
     s = splitter.skipJoin(Math.max(e, s + 1));
   }
   return parts;
+}
+
+/**
+ * The scan state at `pos`, so a streaming caller can continue splitting from there without
+ * rescanning the text before it (pass the previous context to scan only the new stretch).
+ */
+export function splitContextAt(
+  markdown: string,
+  pos: number,
+  previous: SplitContext = { lineStart: 0, fence: null },
+): SplitContext {
+  return stateAt(markdown, pos, previous.lineStart, previous.fence);
 }
 
 class Splitter {
@@ -148,7 +174,7 @@ class Splitter {
         if (fits(line.start)) bestFenceLine = line.start;
         continue;
       }
-      offer(lineTier(prev, line), line.start);
+      offer(lineTier(lines, i), line.start);
     }
 
     // Sentence and word boundaries inside long lines, outside code blocks.
@@ -191,7 +217,13 @@ class Splitter {
   }
 }
 
-function lineTier(prev: LineInfo, line: LineInfo): Tier {
+function lineTier(lines: LineInfo[], i: number): Tier {
+  const line = lines[i]!;
+  const prev = lines[i - 1]!;
+  // A heading belongs with what follows it: never end a part on one.
+  let j = i - 1;
+  while (j > 0 && lines[j]!.blank) j--;
+  if (lines[j]!.heading) return 'word';
   if (prev.blank || line.blank || line.heading || line.isOpener || prev.isCloser) return 'para';
   if (prev.tableRow && line.tableRow) return 'table';
   return 'line';

@@ -59,6 +59,8 @@ export class ThrottledEditor<P, R = unknown> {
   /** Earliest time the next call may start (end of the last call + interval, or a server's delay). */
   #nextAllowedAt = Number.NEGATIVE_INFINITY;
   #lastCallFailed = false;
+  /** Failed calls so far (flush counts its own to know when to give up). */
+  #failures = 0;
   /** The last failure was a rate limit: the same payload is retried after the server's delay. */
   #rateLimitedRetry = false;
   #disposed = false;
@@ -92,14 +94,13 @@ export class ThrottledEditor<P, R = unknown> {
    * failing final call a few times; never throws.
    */
   async flush(): Promise<void> {
-    let failures = 0;
+    const failuresBefore = this.#failures;
     while (!this.#disposed) {
       if (this.#inFlight) {
         await this.#inFlight;
-        if (this.#lastCallFailed) failures++;
         continue;
       }
-      if (!this.#hasUnsent() || failures >= MAX_FLUSH_FAILURES) return;
+      if (!this.#hasUnsent() || this.#failures - failuresBefore >= MAX_FLUSH_FAILURES) return;
       const wait = this.#nextAllowedAt - this.#clock.now();
       if (wait > 0) {
         await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, wait));
@@ -170,6 +171,7 @@ export class ThrottledEditor<P, R = unknown> {
       this.#nextAllowedAt = this.#clock.now() + this.#opts.intervalMs;
     } catch (error) {
       this.#lastCallFailed = true;
+      this.#failures++;
       const retryAfter = retryAfterMsOf(error);
       this.#rateLimitedRetry = retryAfter !== undefined;
       this.#nextAllowedAt = this.#clock.now() + Math.max(this.#opts.intervalMs, retryAfter ?? 0);

@@ -54,13 +54,18 @@ export async function openRedis(url: string, logger: Logger): Promise<RedisConne
     },
   );
   let timer: NodeJS.Timeout | undefined;
+  let onFirstError: (() => void) | undefined;
   const connected = await Promise.race([
     connecting,
+    // A refused connection shows up as an 'error' at once; no need to wait out the timer.
     new Promise<false>((resolve) => {
+      onFirstError = () => resolve(false);
+      client.once('error', onFirstError);
       timer = setTimeout(() => resolve(false), REDIS_STARTUP_WAIT_MS);
     }),
   ]);
   clearTimeout(timer);
+  if (onFirstError) client.off('error', onFirstError);
   if (!connected) logger.warn('redis not reachable at startup; store operations fail until it is');
 
   return {

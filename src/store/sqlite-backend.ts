@@ -3,7 +3,7 @@ import path from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import type { Logger } from '../logger.js';
 import type { RawStore } from './bounded-adapter.js';
-import { bounded, throttledErrorLog } from './bounded.js';
+import { bounded, throttledErrorLog, toStoreError } from './bounded.js';
 
 /** SQLite waits this long for a write lock held by another connection before failing. */
 const SQLITE_BUSY_TIMEOUT_MS = 3_000;
@@ -20,7 +20,11 @@ export interface SqliteBackend {
 }
 
 export async function openSqlite(file: string, logger: Logger, timeoutMs: number): Promise<SqliteBackend> {
-  if (file !== ':memory:') await mkdir(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    await mkdir(path.dirname(file), { recursive: true }).catch((err: unknown) => {
+      throw toStoreError(err, 'sqlite open');
+    });
+  }
   const db = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
   // KeyvSqlite is an EventEmitter: an 'error' without a listener would crash the process.
   db.on(

@@ -72,16 +72,14 @@ export function defaultResults(query: string, count = 5): SearchResult[] {
   }));
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
+/** Titles and snippets go in as HTML, as DuckDuckGo's own markup (with <b> highlights) does. */
 function duckDuckGoHtml(results: SearchResult[]): string {
   const items = results
     .map(
       (r) => `<div class="result results_links results_links_deep web-result">
   <div class="links_main links_deep result__body">
-    <h2 class="result__title"><a rel="nofollow" class="result__a" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(r.url)}&amp;rut=abc">${escapeHtml(r.title)}</a></h2>
-    <a class="result__snippet" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(r.url)}">${escapeHtml(r.snippet)}</a>
+    <h2 class="result__title"><a rel="nofollow" class="result__a" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(r.url)}&amp;rut=abc">${r.title}</a></h2>
+    <a class="result__snippet" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(r.url)}">${r.snippet}</a>
   </div>
 </div>`,
     )

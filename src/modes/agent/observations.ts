@@ -43,7 +43,7 @@ export function toObservation(
     return { tool, input, text: output.text, isError: output.isError === true, isEmpty, sourceNumbers: [] };
   }
   const numbered = numbering.add(sources);
-  return { tool, input, text: formatToolResults(numbered), isError: false, isEmpty: false, sourceNumbers: numbered.map((s) => s.n) };
+  return { tool, input, text: formatToolResults(numbered.map((s) => ({ ...s, snippet: s.snippet ?? '' }))), isError: false, isEmpty: false, sourceNumbers: numbered.map((s) => s.n) };
 }
 
 /** Tool output is data, not instructions: the models see it inside clear delimiters. */

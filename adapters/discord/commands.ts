@@ -1,0 +1,142 @@
+/**
+ * Slash commands, built from the core's command table (`COMMAND_NAMES`/`COMMANDS`), registered at
+ * start by bulk overwrite (to one guild with DISCORD_GUILD_ID: instant; else globally: propagates),
+ * and answered ephemerally: deferred at once (Discord allows 3 s), then edited with the core's reply.
+ */
+import {
+  ApplicationCommandOptionType,
+  type ChatInputCommandInteraction,
+  type Client,
+  InteractionContextType,
+  MessageFlags,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import { COMMAND_NAMES, COMMANDS, type CommandName } from '../../src/core/commands.js';
+import { toLocale } from '../../src/i18n/translate.js';
+import type { Logger } from '../../src/logger.js';
+import { splitMessage } from '../../src/render/split-text.js';
+import type { Locale, ScoutCore } from '../../src/surface.js';
+import { channelKey, conversationKey, type DiscordPlace } from './ids.js';
+import { NO_MENTIONS } from './render.js';
+import { DISCORD_MAX_CHARS } from './steps-text.js';
+import { type DiscordStringKey, ds } from './strings.js';
+
+/** Discord's limit on command and option descriptions. */
+const DESCRIPTION_MAX = 100;
+
+interface OptionSpec {
+  name: string;
+  description: DiscordStringKey;
+  choices?: { value: string; label: DiscordStringKey }[];
+}
+
+/** The one option each command takes; a command the table adds later gets a free-text `args`. */
+const OPTIONS: Partial<Record<CommandName, OptionSpec | null>> = {
+  mode: {
+    name: 'mode',
+    description: 'option.mode',
+    choices: [
+      { value: 'chat', label: 'choice.chat' },
+      { value: 'agent', label: 'choice.agent' },
+      { value: 'plan', label: 'choice.plan' },
+    ],
+  },
+  search: {
+    name: 'state',
+    description: 'option.search',
+    choices: [
+      { value: 'on', label: 'choice.on' },
+      { value: 'off', label: 'choice.off' },
+    ],
+  },
+  model: { name: 'args', description: 'option.args' },
+};
+
+const cut = (text: string) => (text.length <= DESCRIPTION_MAX ? text : `${text.slice(0, DESCRIPTION_MAX - 1)}…`);
+
+export function buildSlashCommands(): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+  return COMMAND_NAMES.map((name) => {
+    const spec = COMMANDS[name];
+    const option = name in OPTIONS ? OPTIONS[name] : spec.usage ? { name: 'args', description: 'option.args' as const } : null;
+    return {
+      name,
+      description: cut(spec.description.en),
+      description_localizations: { 'zh-CN': cut(spec.description.zh) },
+      // Usable in servers and in DMs with the bot.
+      contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
+      options: option
+        ? [
+            {
+              type: ApplicationCommandOptionType.String,
+              name: option.name,
+              description: cut(ds('en', option.description)),
+              description_localizations: { 'zh-CN': cut(ds('zh', option.description)) },
+              required: false,
+              ...(option.choices
+                ? {
+                    choices: option.choices.map((c) => ({
+                      name: ds('en', c.label),
+                      name_localizations: { 'zh-CN': ds('zh', c.label) },
+                      value: c.value,
+                    })),
+                  }
+                : {}),
+            },
+          ]
+        : [],
+    };
+  });
+}
+
+/** Bulk-overwrites the commands: one PUT replaces the whole set, so renamed or removed ones vanish. */
+export async function registerSlashCommands(client: Client<true>, guildId: string | undefined, logger: Logger): Promise<void> {
+  const commands = buildSlashCommands();
+  if (guildId) await client.application.commands.set(commands, guildId);
+  else await client.application.commands.set(commands);
+  logger.info({ count: commands.length, scope: guildId ? 'guild' : 'global' }, 'discord slash commands registered');
+}
+
+export function isScoutCommand(name: string): boolean {
+  return (COMMAND_NAMES as readonly string[]).includes(name);
+}
+
+/** The place of an interaction, from its ids (the channel may not be cached, e.g. in a DM). */
+export function interactionPlace(interaction: {
+  guildId: string | null;
+  channelId: string | null;
+  channel: { isThread(): boolean; parentId?: string | null } | null;
+}): DiscordPlace {
+  const guildId = interaction.guildId ?? undefined;
+  const channelId = interaction.channelId ?? 'unknown';
+  if (interaction.channel?.isThread()) {
+    return { guildId, channelId: interaction.channel.parentId ?? channelId, threadId: channelId };
+  }
+  return { guildId, channelId };
+}
+
+export async function handleSlashCommand(
+  interaction: ChatInputCommandInteraction,
+  core: ScoutCore,
+  logger: Logger,
+): Promise<void> {
+  // Defer first: the core may touch the store, and Discord drops interactions not answered in 3 s.
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const locale: Locale = toLocale(interaction.locale, core.locale);
+  const args = interaction.options.data
+    .map((option) => (option.value === undefined ? '' : String(option.value)))
+    .filter(Boolean)
+    .join(' ');
+  const place = interactionPlace(interaction);
+  const reply = await core.runCommand(interaction.commandName, args, {
+    channelId: channelKey(place),
+    conversationId: conversationKey(place),
+    userId: interaction.user.id,
+    locale,
+  });
+  const [first = '…', ...rest] = splitMessage(reply.text || '…', DISCORD_MAX_CHARS);
+  await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS });
+  for (const part of rest) {
+    await interaction.followUp({ content: part, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  }
+  logger.debug({ command: interaction.commandName, changed: reply.changed }, 'discord slash command answered');
+}

@@ -1,0 +1,128 @@
+/**
+ * The Discord surface: a discord.js client that turns mentions, thread follow-ups and DMs into core
+ * turns (rendered by `DiscordTurnSink`) and answers slash commands and buttons. All state that
+ * outlives a message (thread ownership, finished steps) is in the store, so shards and restarts
+ * share it.
+ */
+import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
+import type { Config } from '../../src/config/env.js';
+import type { Logger } from '../../src/logger.js';
+import type { Stores } from '../../src/store/types.js';
+import type { ScoutCore, Surface } from '../../src/surface.js';
+import { registerSlashCommands } from './commands.js';
+import { DISALLOWED_INTENTS_CLOSE_CODE, MESSAGE_CONTENT_HINT, MessageContentHint } from './intent-hint.js';
+import { handleInteraction } from './interactions.js';
+import { NO_MENTIONS } from './render.js';
+import { ThreadRegistry } from './thread-registry.js';
+import { resolveTrigger } from './triggers.js';
+import { DiscordTurnSink } from './turn-sink.js';
+import { ActiveTurns, StepsArchive } from './turn-state.js';
+
+export interface DiscordSurfaceDeps {
+  core: ScoutCore;
+  config: Config;
+  logger: Logger;
+  stores: Stores;
+  /** Minimum time between edits of one message (default 1 s; tests shrink it). */
+  editIntervalMs?: number;
+  /** Typing indicator refresh (default 8 s). */
+  typingIntervalMs?: number;
+}
+
+export interface DiscordSurface extends Surface {
+  readonly client: Client;
+}
+
+export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
+  const { core, config, stores } = deps;
+  const logger = deps.logger.child({ surface: 'discord' });
+  const apiUrl = config.env.DISCORD_API_URL;
+  const client = new Client({
+    // MessageContent is privileged: needed to read thread follow-ups that do not mention Scout.
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.MessageContent,
+      GatewayIntentBits.DirectMessages,
+    ],
+    // DM channels are not cached until a message arrives: partial channels let those messages through.
+    partials: [Partials.Channel],
+    // Belt and braces: every payload also sets it, so no code path can ping.
+    allowedMentions: NO_MENTIONS,
+    ...(apiUrl ? { rest: { api: apiUrl.replace(/\/+$/, '') } } : {}),
+  });
+  const registry = new ThreadRegistry(stores.meta);
+  const active = new ActiveTurns();
+  const archive = new StepsArchive(stores.meta);
+  const hint = new MessageContentHint(logger);
+  let accepting = false;
+
+  async function onMessage(message: Message): Promise<void> {
+    if (!accepting || !client.user) return;
+    try {
+      const trigger = await resolveTrigger(message, {
+        botId: client.user.id,
+        registry,
+        getSettings: (channelId) => core.getSettings(channelId),
+        logger,
+        onEmptyContent: (m) => hint.warn({ channel: m.channelId }),
+      });
+      if (!trigger) return;
+      const sink = new DiscordTurnSink({
+        channel: trigger.channel,
+        locale: trigger.incoming.locale ?? core.locale,
+        logger,
+        active,
+        archive,
+        editIntervalMs: deps.editIntervalMs,
+        typingIntervalMs: deps.typingIntervalMs,
+      });
+      await core.handleMessage(trigger.incoming, sink);
+    } catch (err) {
+      logger.error({ err, message: message.id }, 'discord message handling failed');
+    }
+  }
+
+  client.on(Events.MessageCreate, (message) => void onMessage(message));
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (!accepting) return;
+    void handleInteraction(interaction, { core, logger, active, archive });
+  });
+  client.on(Events.ShardError, (err, shardId) => logger.error({ err, shardId }, 'discord shard error'));
+  client.on(Events.Warn, (message) => logger.warn(message));
+
+  return {
+    name: 'discord',
+    client,
+    async start() {
+      const token = config.env.DISCORD_TOKEN;
+      if (!token) throw new Error('DISCORD_TOKEN is not set');
+      const ready = new Promise<void>((resolve, reject) => {
+        client.once(Events.ClientReady, () => resolve());
+        client.on(Events.ShardDisconnect, (event, shardId) => {
+          if (event.code === DISALLOWED_INTENTS_CLOSE_CODE) {
+            hint.warn({ shardId, closeCode: event.code });
+            reject(new Error(MESSAGE_CONTENT_HINT));
+          } else {
+            logger.warn({ shardId, closeCode: event.code }, 'discord shard disconnected and will not reconnect');
+          }
+        });
+      });
+      // A disallowed-intents close never resolves login: race it against the disconnect.
+      await Promise.race([client.login(token).then(() => ready), ready]);
+      accepting = true;
+      const user = client.user;
+      logger.info({ user: user?.tag, guilds: client.guilds.cache.size }, 'discord connected');
+      try {
+        await registerSlashCommands(client as Client<true>, config.env.DISCORD_GUILD_ID, logger);
+      } catch (err) {
+        // Commands are a convenience; mentions and DMs still work without them.
+        logger.error({ err }, 'discord slash command registration failed');
+      }
+    },
+    async stop() {
+      accepting = false;
+      await client.destroy();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Routes Discord interactions: slash commands to the core, and Scout's buttons — Show/Hide details
+ * (`scout_steps_toggle:<turn>`), Stop (`scout_stop`), 👍/👎 (`scout_feedback:<up|down>:<turn>`) and
+ * plan Run/Cancel (`scout_plan:<run|cancel>:<turn>`).
+ */
+import { type ButtonInteraction, type Interaction, MessageFlags } from 'discord.js';
+import { toLocale } from '../../src/i18n/translate.js';
+import type { Logger } from '../../src/logger.js';
+import type { Locale, ScoutCore } from '../../src/surface.js';
+import { handleSlashCommand, interactionPlace, isScoutCommand } from './commands.js';
+import { conversationKey } from './ids.js';
+import { CUSTOM_ID, NO_MENTIONS, stepsPayload } from './render.js';
+import { ds } from './strings.js';
+import type { ActiveTurns, StepsArchive } from './turn-state.js';
+
+export interface InteractionDeps {
+  core: ScoutCore;
+  logger: Logger;
+  active: ActiveTurns;
+  archive: StepsArchive;
+}
+
+export async function handleInteraction(interaction: Interaction, deps: InteractionDeps): Promise<void> {
+  try {
+    if (interaction.isChatInputCommand()) {
+      if (isScoutCommand(interaction.commandName)) await handleSlashCommand(interaction, deps.core, deps.logger);
+      return;
+    }
+    if (interaction.isButton()) await handleButton(interaction, deps);
+  } catch (err) {
+    deps.logger.error({ err, interaction: interaction.id }, 'discord interaction failed');
+  }
+}
+
+async function handleButton(interaction: ButtonInteraction, deps: InteractionDeps): Promise<void> {
+  const locale: Locale = toLocale(interaction.locale, deps.core.locale);
+  const [kind, a, b] = interaction.customId.split(':');
+  const ephemeral = (text: string) =>
+    interaction.reply({ content: text, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+
+  switch (kind) {
+    case CUSTOM_ID.toggle: {
+      const turnId = a ?? '';
+      const running = deps.active.get(turnId);
+      if (running) {
+        // The running sink owns the message's edits (throttled); acknowledge without editing here.
+        await interaction.deferUpdate();
+        running.toggleDetails();
+        return;
+      }
+      const archived = await deps.archive.load(turnId);
+      if (!archived) {
+        await ephemeral(ds(locale, 'steps.expired'));
+        return;
+      }
+      archived.expanded = !archived.expanded;
+      await deps.archive.save(turnId, archived);
+      const view = { answer: '', answerFinal: true, sources: [], cancelled: false, ...archived.view };
+      await interaction.update(stepsPayload(view, { turnId, expanded: archived.expanded, locale: archived.locale, running: false }));
+      return;
+    }
+    case CUSTOM_ID.stop: {
+      const conversation = conversationKey(interactionPlace(interaction));
+      const stopped = deps.core.cancel(conversation);
+      deps.logger.info({ conversation, stopped, user: interaction.user.id }, 'discord stop pressed');
+      await ephemeral(ds(locale, stopped ? 'stop.requested' : 'stop.nothing-running'));
+      return;
+    }
+    case CUSTOM_ID.feedback: {
+      deps.logger.info({ turn: b, vote: a, user: interaction.user.id }, 'answer feedback');
+      await ephemeral(ds(locale, 'feedback.thanks'));
+      return;
+    }
+    case CUSTOM_ID.plan: {
+      const resolved = deps.active.get(b ?? '')?.resolvePlan(a === 'run') ?? false;
+      if (resolved) await interaction.deferUpdate();
+      else await ephemeral(ds(locale, 'steps.expired'));
+      return;
+    }
+    default:
+      // Not one of Scout's buttons (another app's message): leave it alone.
+      return;
+  }
+}

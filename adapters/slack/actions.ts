@@ -1,0 +1,89 @@
+/**
+ * Buttons on Scout's messages: Stop (cancels the running turn), Show/Hide details (re-renders the
+ * steps message where containers are not available), 👍/👎 feedback (acknowledged ephemerally and
+ * logged) and the plan's Run / Cancel.
+ */
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { Logger } from '../../src/logger.js';
+import type { Locale, ScoutCore } from '../../src/surface.js';
+import {
+  ACTION_FEEDBACK_DOWN,
+  ACTION_FEEDBACK_UP,
+  ACTION_PLAN_CANCEL,
+  ACTION_PLAN_RUN,
+  ACTION_STOP,
+  ACTION_TOGGLE,
+  renderSteps,
+} from './render-blocks.js';
+import { slackErrorCode } from './slack-client.js';
+import { t } from './strings.js';
+import type { SlackSurfaceState } from './surface-state.js';
+
+export interface ActionDeps {
+  core: ScoutCore;
+  state: SlackSurfaceState;
+  logger: Logger;
+  localeOf: (userId: string) => Promise<Locale>;
+}
+
+type ButtonBody = BlockAction<ButtonAction>;
+
+export function registerActions(app: App, deps: ActionDeps): void {
+  const { core, state, logger } = deps;
+
+  const ephemeral = async (body: ButtonBody, client: App['client'], text: string) => {
+    if (!body.channel?.id) return;
+    const threadTs = body.message?.thread_ts ?? body.message?.ts;
+    await client.chat
+      .postEphemeral({ channel: body.channel.id, user: body.user.id, text, ...(threadTs ? { thread_ts: threadTs } : {}) })
+      .catch((err) => logger.warn({ err: slackErrorCode(err) }, 'ephemeral reply failed'));
+  };
+
+  app.action<ButtonBody>(ACTION_STOP, async ({ ack, action, body, client }) => {
+    await ack();
+    const stopped = core.cancel(action.value ?? '');
+    logger.info({ conversation: action.value, user: body.user.id, stopped }, 'stop pressed');
+    if (!stopped) await ephemeral(body, client, t('nothingToStop', await deps.localeOf(body.user.id)));
+  });
+
+  app.action<ButtonBody>(ACTION_TOGGLE, async ({ ack, body, client }) => {
+    await ack();
+    const channel = body.channel?.id;
+    const ts = body.message?.ts;
+    const remembered = channel && ts ? state.steps(channel, ts) : undefined;
+    if (!remembered) return;
+    remembered.expanded = !remembered.expanded;
+    const payload = renderSteps(remembered.view, {
+      locale: remembered.locale,
+      conversationId: remembered.conversationId,
+      containers: false,
+      expanded: remembered.expanded,
+      stepsElsewhere: remembered.stepsElsewhere,
+    });
+    if (!payload) return;
+    await client.chat
+      .update({ channel: remembered.channel, ts: remembered.ts, text: payload.text, blocks: payload.blocks as never })
+      .catch((err) => logger.warn({ err: slackErrorCode(err) }, 'details toggle failed'));
+  });
+
+  for (const [actionId, rating] of [
+    [ACTION_FEEDBACK_UP, 'up'],
+    [ACTION_FEEDBACK_DOWN, 'down'],
+  ] as const) {
+    app.action<ButtonBody>(actionId, async ({ ack, action, body, client }) => {
+      await ack();
+      logger.info({ conversation: action.value, user: body.user.id, rating, message: body.message?.ts }, 'answer feedback');
+      await ephemeral(body, client, t('feedbackThanks', await deps.localeOf(body.user.id)));
+    });
+  }
+
+  for (const [actionId, run] of [
+    [ACTION_PLAN_RUN, true],
+    [ACTION_PLAN_CANCEL, false],
+  ] as const) {
+    app.action<ButtonBody>(actionId, async ({ ack, action }) => {
+      await ack();
+      if (!state.answerPlan(action.value ?? '', run)) logger.debug({ conversation: action.value }, 'no plan waiting');
+    });
+  }
+}

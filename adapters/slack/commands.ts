@@ -1,0 +1,64 @@
+/**
+ * Slash commands. Slack sends no thread with a slash command and does not allow them in threads,
+ * so they act on the channel's settings; replies are ephemeral. The handler matches by name from one
+ * table, so a workspace that renamed a command (`/help` is often taken) still reaches it: `/scout-help`,
+ * `/scout_help` and `/scouthelp` all map to `help` (see manifest.yml).
+ */
+import type { App } from '@slack/bolt';
+import { COMMAND_NAMES, type CommandName } from '../../src/core/commands.js';
+import type { Logger } from '../../src/logger.js';
+import type { Locale, ScoutCore } from '../../src/surface.js';
+import { channelId } from './ids.js';
+import { neutraliseMentions } from './markdown.js';
+import { slackErrorCode } from './slack-client.js';
+
+/** Prefixes a renamed command may carry in front of the core's name. */
+const RENAME_PREFIXES = ['scout-', 'scout_', 'scout', 'ai-', 'ai_'];
+
+/** Slash command (as typed, with its slash) → the core's command name; undefined when unknown. */
+export function commandNameFor(slashCommand: string): CommandName | undefined {
+  const word = slashCommand.replace(/^\//, '').toLowerCase();
+  const names = COMMAND_NAMES as readonly string[];
+  if (names.includes(word)) return word as CommandName;
+  for (const prefix of RENAME_PREFIXES) {
+    if (word.startsWith(prefix) && names.includes(word.slice(prefix.length))) {
+      return word.slice(prefix.length) as CommandName;
+    }
+  }
+  return undefined;
+}
+
+export interface CommandDeps {
+  core: ScoutCore;
+  logger: Logger;
+  /** The user's locale (Slack's user locale when known). */
+  localeOf: (userId: string) => Promise<Locale>;
+  /** Called after a command changed settings (refreshes the user's App Home panel). */
+  onChanged?: (team: string, userId: string) => Promise<void>;
+}
+
+export function registerCommands(app: App, deps: CommandDeps): void {
+  app.command(/^\/.+/, async ({ command, ack, client }) => {
+    // Ack at once (Slack's 3 s limit); the reply follows as an ephemeral message.
+    await ack();
+    const name = commandNameFor(command.command) ?? command.command.replace(/^\//, '');
+    const locale = await deps.localeOf(command.user_id);
+    const reply = await deps.core.runCommand(name, command.text ?? '', {
+      channelId: channelId(command.team_id, command.channel_id),
+      userId: command.user_id,
+      locale,
+    });
+    const text = neutraliseMentions(reply.text);
+    try {
+      await client.chat.postEphemeral({
+        channel: command.channel_id,
+        user: command.user_id,
+        text,
+        blocks: [{ type: 'markdown', text }] as never,
+      });
+    } catch (err) {
+      deps.logger.warn({ err: slackErrorCode(err) ?? String(err), command: name }, 'slash command reply failed');
+    }
+    if (reply.changed) await deps.onChanged?.(command.team_id, command.user_id).catch(() => undefined);
+  });
+}

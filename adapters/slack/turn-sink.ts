@@ -1,0 +1,278 @@
+/**
+ * The TurnSink of one Slack turn. Renders the view into the thread: a steps message and answer
+ * message(s), each owned by a ThrottledEditor (first text at once, then at most one edit per
+ * EDIT_INTERVAL_MS, last write wins, always a final edit); or, where the workspace has native AI
+ * streaming, one streamed message with task cards plus a small controls message (phase + Stop). The
+ * thread status ("Searching…") is set while working and cleared at the end.
+ */
+import type { Logger } from '../../src/logger.js';
+import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import { splitMessage } from '../../src/render/split-text.js';
+import { ThrottledEditor } from '../../src/render/throttled-editor.js';
+import type { TurnView } from '../../src/render/view.js';
+import type { Locale, TurnSink } from '../../src/surface.js';
+import { neutraliseMentions } from './markdown.js';
+import { NativeStream, toTaskChunk } from './native-stream.js';
+import {
+  ANSWER_CHUNK_CHARS,
+  answerText,
+  renderAnswerChunk,
+  renderClosingBlocks,
+  renderPlan,
+  renderSteps,
+  type SlackPayload,
+} from './render-blocks.js';
+import { type SlackClient, slackErrorCode } from './slack-client.js';
+import { t } from './strings.js';
+import type { SlackSurfaceState } from './surface-state.js';
+
+/** Slack's chat.update is Tier 3 (50+/min); about one edit per second per message stays clear. */
+export const EDIT_INTERVAL_MS = 1000;
+
+export interface SlackTurnTarget {
+  team: string;
+  channel: string;
+  threadTs: string;
+  userId: string;
+  conversationId: string;
+  locale: Locale;
+}
+
+export interface SlackSinkDeps {
+  client: SlackClient;
+  state: SlackSurfaceState;
+  logger: Logger;
+  editIntervalMs?: number;
+  /** Try `chat.startStream` (default true); the workspace's remembered refusal wins. */
+  nativeStreaming?: boolean;
+}
+
+export class SlackTurnSink implements TurnSink {
+  readonly #interval: number;
+  readonly #steps: ThrottledEditor<SlackPayload, string>;
+  readonly #answers: ThrottledEditor<SlackPayload, string>[] = [];
+  #stream: NativeStream | undefined;
+  #view: TurnView | undefined;
+  #renderQueued = false;
+  #finished = false;
+  #status: string | null = null;
+  #statusEverSet = false;
+
+  constructor(
+    private readonly deps: SlackSinkDeps,
+    private readonly target: SlackTurnTarget,
+  ) {
+    this.#interval = deps.editIntervalMs ?? EDIT_INTERVAL_MS;
+    this.#steps = this.#editor();
+    const flags = deps.state.workspace(target.team);
+    if (deps.nativeStreaming !== false && flags.streaming) {
+      this.#stream = new NativeStream(deps.client, target, this.#interval, deps.logger, (code) => {
+        deps.logger.info({ team: target.team, code }, 'slack native streaming refused; using post + update');
+        flags.streaming = false;
+        const stream = this.#stream;
+        this.#stream = undefined;
+        void stream?.discard();
+        this.#queueRender();
+      });
+    }
+  }
+
+  update(view: TurnView): void {
+    this.#view = view;
+    this.#queueRender();
+  }
+
+  async reply(text: string): Promise<void> {
+    const { client } = this.deps;
+    const { channel, threadTs, userId } = this.target;
+    const safe = neutraliseMentions(text);
+    try {
+      await client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, text: safe, blocks: [markdownBlock(safe)] as never });
+    } catch {
+      await client.chat.postMessage({ channel, thread_ts: threadTs, text: safe, blocks: [markdownBlock(safe)] as never });
+    }
+  }
+
+  async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {
+    const { client, state } = this.deps;
+    const { channel, threadTs, conversationId, locale } = this.target;
+    const lines = plan.steps.map((s) => `${s.step}. ${s.description} (\`${s.tool}\`)`);
+    const posted = await client.chat.postMessage({ channel, thread_ts: threadTs, ...asArgs(renderPlan(lines, { locale, conversationId })) });
+    const run = await new Promise<boolean>((resolve) => {
+      const onAbort = () => resolve(false);
+      if (signal.aborted) return resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const unregister = state.waitForPlan(conversationId, (choice) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(choice);
+      });
+      signal.addEventListener('abort', unregister, { once: true });
+    });
+    const outcome = run ? 'run' : 'cancel';
+    await client.chat
+      .update({ channel, ts: posted.ts as string, ...asArgs(renderPlan(lines, { locale, conversationId, outcome })) })
+      .catch((err) => this.deps.logger.warn({ err: slackErrorCode(err) }, 'plan message update failed'));
+    return run;
+  }
+
+  async done(view: TurnView): Promise<void> {
+    this.#view = view;
+    this.#finished = true;
+    const { client } = this.deps;
+    const { channel } = this.target;
+    const steps = this.#renderStepsPayload(view);
+    if (steps) this.#steps.set(steps);
+    await this.#steps.flush();
+    if (!steps && this.#steps.ref) await client.chat.delete({ channel, ts: this.#steps.ref }).catch(() => undefined);
+    this.#steps.dispose();
+
+    const chunks = splitMessage(answerText(view) || ' ', ANSWER_CHUNK_CHARS).filter((c) => c.trim());
+    let first = 0;
+    if (this.#stream) {
+      const closing = { locale: this.target.locale, conversationId: this.target.conversationId, footer: view.footer, feedback: true };
+      const payload = { tasks: view.steps.map(toTaskChunk), text: chunks[0] ?? '' };
+      const streamed = await this.#stream.finish(payload, {
+        ...closing,
+        blocks: chunks.length <= 1 ? renderClosingBlocks(view, closing) : [],
+      });
+      if (streamed) first = 1;
+    }
+    for (let i = first; i < chunks.length; i++) {
+      const editor = this.#answerEditor(i - first);
+      editor.set(this.#answerPayload(chunks[i]!, i === chunks.length - 1, view));
+      await editor.flush();
+    }
+    // Fewer messages than while streaming (the final text is shorter): remove the extra ones.
+    for (let i = Math.max(0, chunks.length - first); i < this.#answers.length; i++) {
+      const editor = this.#answers[i]!;
+      await editor.flush();
+      editor.dispose();
+      if (editor.ref) await client.chat.delete({ channel, ts: editor.ref }).catch(() => undefined);
+    }
+    if (this.#steps.ref) {
+      this.deps.state.rememberSteps({
+        channel,
+        ts: this.#steps.ref,
+        view,
+        expanded: false,
+        conversationId: this.target.conversationId,
+        locale: this.target.locale,
+        stepsElsewhere: this.#stream !== undefined,
+      });
+    }
+    if (this.#statusEverSet) await this.#setStatus('');
+  }
+
+  #editor(): ThrottledEditor<SlackPayload, string> {
+    const { client, logger } = this.deps;
+    const { channel, threadTs } = this.target;
+    return new ThrottledEditor<SlackPayload, string>({
+      intervalMs: this.#interval,
+      post: async (payload) => {
+        const result = await this.#withContainerFallback(payload, (p) =>
+          client.chat.postMessage({ channel, thread_ts: threadTs, ...asArgs(p) }),
+        );
+        return result.ts as string;
+      },
+      edit: async (ts, payload) => {
+        await this.#withContainerFallback(payload, (p) => client.chat.update({ channel, ts, ...asArgs(p) }));
+      },
+      onError: (err, call) => logger.warn({ err: slackErrorCode(err) ?? String(err), call }, 'slack message call failed'),
+    });
+  }
+
+  /** Retries once without `container` blocks when the workspace rejects them, and remembers that. */
+  async #withContainerFallback<T>(payload: SlackPayload, send: (p: SlackPayload) => Promise<T>): Promise<T> {
+    try {
+      return await send(payload);
+    } catch (err) {
+      const hasContainer = payload.blocks.some((b) => b.type === 'container');
+      if (!hasContainer || slackErrorCode(err) !== 'invalid_blocks' || !this.#view) throw err;
+      this.deps.logger.info({ team: this.target.team }, 'slack rejected container blocks; using Show/Hide details');
+      this.deps.state.workspace(this.target.team).containers = false;
+      const again = this.#renderStepsPayload(this.#view);
+      if (!again) throw err;
+      return send(again);
+    }
+  }
+
+  #renderStepsPayload(view: TurnView): SlackPayload | undefined {
+    return renderSteps(view, {
+      locale: this.target.locale,
+      conversationId: this.target.conversationId,
+      containers: this.deps.state.workspace(this.target.team).containers,
+      expanded: false,
+      stepsElsewhere: this.#stream !== undefined,
+    });
+  }
+
+  #answerEditor(i: number): ThrottledEditor<SlackPayload, string> {
+    while (this.#answers.length <= i) this.#answers.push(this.#editor());
+    return this.#answers[i]!;
+  }
+
+  #answerPayload(chunk: string, last: boolean, view: TurnView): SlackPayload {
+    return renderAnswerChunk(chunk, {
+      locale: this.target.locale,
+      conversationId: this.target.conversationId,
+      final: last && view.done,
+      footer: view.footer,
+      feedback: true,
+    });
+  }
+
+  /** Coalesces a burst of updates (one per streamed token) into one render per tick. */
+  #queueRender(): void {
+    if (this.#renderQueued || this.#finished) return;
+    this.#renderQueued = true;
+    setImmediate(() => {
+      this.#renderQueued = false;
+      if (!this.#finished && this.#view) this.#render(this.#view);
+    });
+  }
+
+  #render(view: TurnView): void {
+    const steps = this.#renderStepsPayload(view);
+    if (steps) this.#steps.set(steps);
+    const text = answerText(view);
+    if (view.status !== this.#status && view.status) void this.#setStatus(view.status);
+    else if (!this.#statusEverSet && !text) void this.#setStatus(t('working', this.target.locale));
+    const chunks = text ? splitMessage(text, ANSWER_CHUNK_CHARS) : [];
+    let first = 0;
+    if (this.#stream) {
+      if (view.steps.length > 0 || chunks[0]) this.#stream.set({ tasks: view.steps.map(toTaskChunk), text: chunks[0] ?? '' });
+      first = 1;
+    } else if (this.#steps.ref === undefined && steps) {
+      return; // keep the steps message above the answer: wait until it is posted
+    }
+    for (let i = first; i < chunks.length; i++) {
+      const index = i - first;
+      // Post overflow messages in order: the next one only once the previous one exists.
+      if (index > 0 && !this.#answers[index - 1]?.posted) break;
+      this.#answerEditor(index).set(this.#answerPayload(chunks[i]!, false, view));
+    }
+  }
+
+  async #setStatus(status: string): Promise<void> {
+    this.#status = status || null;
+    this.#statusEverSet = true;
+    try {
+      await this.deps.client.assistant.threads.setStatus({
+        channel_id: this.target.channel,
+        thread_ts: this.target.threadTs,
+        status,
+      });
+    } catch (err) {
+      this.deps.logger.debug({ err: slackErrorCode(err) }, 'assistant.threads.setStatus failed');
+    }
+  }
+}
+
+function markdownBlock(text: string) {
+  return { type: 'markdown', text: text.slice(0, ANSWER_CHUNK_CHARS) || ' ' };
+}
+
+/** Block arrays typed loosely here; the fake Slack API and Slack itself validate them. */
+function asArgs(payload: SlackPayload): { text: string; blocks: never } {
+  return { text: payload.text, blocks: payload.blocks as never };
+}

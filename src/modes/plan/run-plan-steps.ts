@@ -1,0 +1,97 @@
+/**
+ * Runs a confirmed plan's steps in order through the tool registry, each shown as a plan-step
+ * (pending → running → done/failed). A failed step is skipped (PLAN_ON_STEP_ERROR=skip, default)
+ * or stops the plan (stop), leaving the remaining steps marked as not run.
+ */
+import type { Logger } from '../../logger.js';
+import type { TurnEvent } from '../../render/events.js';
+import type { SourceRegistry } from '../../search/citations.js';
+import type { Locale } from '../../surface.js';
+import type { ToolContext, ToolRegistry } from '../../tools/types.js';
+import { t } from '../agent/agent-strings.js';
+import type { TraceRecorder } from '../agent/agent-trace.js';
+import { type Observation, toObservation } from '../agent/observations.js';
+import type { UsageTracker } from '../agent/usage-tracker.js';
+import type { PlanProposal, PlanStep } from './plan-types.js';
+
+const RESULT_PREVIEW_CHARS = 400;
+
+export interface PlanStepsInput {
+  plan: PlanProposal;
+  tools: ToolRegistry;
+  toolContext: ToolContext;
+  onStepError: 'skip' | 'stop';
+  emit(event: TurnEvent): void;
+  locale: Locale;
+  sources: SourceRegistry;
+  tracker: UsageTracker;
+  trace: TraceRecorder;
+  logger: Logger;
+  verbose: boolean;
+}
+
+export interface PlanStepsResult {
+  observations: Observation[];
+  /** The step number that stopped the plan (stop policy), if any. */
+  stoppedAt?: number;
+  failed: number[];
+}
+
+export function planStepId(step: PlanStep): string {
+  return `plan-step-${step.step}`;
+}
+
+export function planStepTitle(step: PlanStep, locale: Locale): string {
+  return t(locale, 'planStepTitle')(step.step, step.description, step.tool);
+}
+
+export async function runPlanSteps(input: PlanStepsInput): Promise<PlanStepsResult> {
+  const { emit, locale, plan } = input;
+  for (const step of plan.steps) {
+    emit({ type: 'step-start', id: planStepId(step), kind: 'plan-step', title: planStepTitle(step, locale), status: 'pending' });
+  }
+  const result: PlanStepsResult = { observations: [], failed: [] };
+  for (const [index, step] of plan.steps.entries()) {
+    const id = planStepId(step);
+    if (input.toolContext.signal.aborted) throw input.toolContext.signal.reason ?? new Error('aborted');
+    emit({ type: 'step-update', id, status: 'running' });
+    const args = JSON.stringify(step.parameters ?? {});
+    if (input.verbose) input.logger.info({ step: step.step, tool: step.tool, input: args }, 'plan step');
+    const started = Date.now();
+    const output = await input.tools.execute(step.tool, args, input.toolContext);
+    const ms = Date.now() - started;
+    input.tracker.toolCalls += 1;
+    if (step.tool === 'web_search') input.tracker.searches += 1;
+    input.trace.recordTool(step.tool, ms, output.isError === true);
+    const observation = toObservation(step.tool, `step ${step.step}: ${step.description}`, output, input.sources);
+    input.trace.addStep({
+      thought: step.description,
+      action: { type: 'action', tool: step.tool, args: step.parameters ?? {} },
+      observation: observation.text,
+      toolOutput: { sources: output.sources?.length ?? 0, cached: output.cached === true },
+      elapsedMs: ms,
+      ...(output.isError ? { error: output.text } : {}),
+    });
+    if (input.verbose) input.logger.info({ step: step.step, output: observation.text }, 'plan step result');
+    if (input.toolContext.signal.aborted) throw input.toolContext.signal.reason ?? new Error('aborted');
+
+    if (!output.isError) {
+      result.observations.push(observation);
+      const preview = observation.text.length > RESULT_PREVIEW_CHARS ? `${observation.text.slice(0, RESULT_PREVIEW_CHARS)}…` : observation.text;
+      emit({ type: 'step-finish', id, status: 'done', body: preview });
+      continue;
+    }
+    result.failed.push(step.step);
+    if (input.onStepError === 'skip') {
+      emit({ type: 'step-finish', id, status: 'failed', body: t(locale, 'planStepSkipped')(output.text), collapse: false });
+      continue;
+    }
+    emit({ type: 'step-finish', id, status: 'failed', body: output.text, collapse: false });
+    for (const rest of plan.steps.slice(index + 1)) {
+      emit({ type: 'step-finish', id: planStepId(rest), status: 'skipped', body: t(locale, 'planNotRun') });
+    }
+    result.stoppedAt = step.step;
+    break;
+  }
+  return result;
+}

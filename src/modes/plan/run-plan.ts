@@ -1,0 +1,195 @@
+/**
+ * Plan mode (SPEC §6, seed 003): the planner model returns a JSON plan, Scout shows it and (where the
+ * surface can ask) waits for Run / Cancel, runs the steps in order, then the answer model writes a
+ * summary of all results with citations. Same time limit, statistics and trace as agent mode.
+ */
+import { LlmError, isAbortError } from '../../errors.js';
+import { toUserMessage } from '../../i18n/user-message.js';
+import type { ChatMessage } from '../../llm/types.js';
+import { SourceRegistry } from '../../search/citations.js';
+import { t } from '../agent/agent-strings.js';
+import { type FinishReason, TraceRecorder } from '../agent/agent-trace.js';
+import { formatObservations, type Observation } from '../agent/observations.js';
+import { emitNotice } from '../agent/tool-phase.js';
+import { UsageTracker } from '../agent/usage-tracker.js';
+import { writeAnswer } from '../agent/write-answer.js';
+import { ANSWER_GRACE_MS } from '../agent/run-agent.js';
+import { finishStats } from '../finish-stats.js';
+import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
+import type { PlanProposal } from './plan-types.js';
+import { requestPlan } from './request-plan.js';
+import { planStepTitle, runPlanSteps } from './run-plan-steps.js';
+
+export interface PlanRunOptions {
+  /** Whole-run time limit in ms (AGENT_MAX_EXECUTION_TIME). */
+  maxExecutionMs?: number;
+  onStepError?: 'skip' | 'stop';
+  answerGraceMs?: number;
+  verbose?: boolean;
+}
+
+export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
+  return async (ctx: TurnContext): Promise<TurnResult> => {
+    const { emit, locale } = ctx;
+    const env = ctx.config.env;
+    const maxExecutionMs = options.maxExecutionMs ?? env.AGENT_MAX_EXECUTION_TIME * 1000;
+    const verbose = options.verbose ?? env.AGENT_VERBOSE;
+    const logger = ctx.logger.child({ mode: 'plan', conversation: ctx.message.conversationId });
+    const tracker = new UsageTracker();
+    const trace = new TraceRecorder('plan');
+    const sources = new SourceRegistry();
+    const planner = ctx.llm.tool;
+    const answerLlm = ctx.llm.answer;
+    const deadline = AbortSignal.timeout(maxExecutionMs);
+    const signal = AbortSignal.any([ctx.signal, deadline]);
+    let observations: Observation[] = [];
+    let finishReason: FinishReason = 'plan_completed';
+    let plan: PlanProposal | undefined;
+
+    const end = (reason: FinishReason, text: string): TurnResult => {
+      emit({ type: 'status', text: null });
+      const stats = finishStats(ctx, tracker);
+      return { answer: text, stats, trace: trace.finish(reason, text, tracker.totalUsage()) };
+    };
+    const fail = (err: unknown, partial = ''): TurnResult => {
+      trace.error(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      logger.error({ err, trace: trace.trace }, 'plan failed');
+      emit({
+        type: 'error',
+        message: err instanceof LlmError ? toUserMessage(err, locale, { suggestChat: true }) : t(locale, 'unexpectedError'),
+      });
+      return end('error', partial);
+    };
+
+    // ── Planning ─────────────────────────────────────────────────────────────
+    emit({ type: 'phase', label: `🔧 ${planner.label}` });
+    emit({ type: 'status', text: t(locale, 'statusThinking') });
+    const planStart = Date.now();
+    try {
+      const requested = await requestPlan({
+        llm: planner,
+        messages: plannerMessages(ctx),
+        tools: ctx.tools,
+        signal,
+        tracker,
+      });
+      tracker.addPhase('plan', Date.now() - planStart);
+      for (const problem of requested.problems) trace.error(`invalid plan: ${problem}`);
+      if (!requested.plan) {
+        emit({ type: 'error', message: t(locale, 'planInvalid')(requested.error ?? '') });
+        return end('plan_invalid', '');
+      }
+      plan = requested.plan;
+    } catch (err) {
+      if (ctx.signal.aborted) return end('cancelled', '');
+      return fail(err);
+    }
+
+    const planBody = plan.steps.map((s) => planStepTitle(s, locale)).join('\n');
+    emit({ type: 'step-start', id: 'plan', kind: 'plan', title: t(locale, 'planTitle'), body: planBody, status: 'info' });
+    emit({ type: 'step-finish', id: 'plan', status: 'info', collapse: false });
+    if (ctx.confirmPlan) {
+      emit({ type: 'status', text: null });
+      const accepted = await ctx.confirmPlan(plan);
+      if (!accepted) {
+        emitNotice(emit, 'notice-plan-cancelled', t(locale, 'planCancelled'));
+        return end('plan_cancelled', '');
+      }
+    }
+
+    // ── Steps ────────────────────────────────────────────────────────────────
+    emit({ type: 'status', text: t(locale, 'statusSearching') });
+    const stepsStart = Date.now();
+    try {
+      const ran = await runPlanSteps({
+        plan,
+        tools: ctx.tools,
+        toolContext: {
+          sessionKey: ctx.sessionKey,
+          signal,
+          ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
+          ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),
+        },
+        onStepError: options.onStepError ?? env.PLAN_ON_STEP_ERROR,
+        emit,
+        locale,
+        sources,
+        tracker,
+        trace,
+        logger,
+        verbose,
+      });
+      observations = ran.observations;
+      if (ran.stoppedAt !== undefined) {
+        finishReason = 'plan_stopped';
+        emitNotice(emit, 'notice-plan-stopped', t(locale, 'planStopped')(ran.stoppedAt));
+      }
+    } catch (err) {
+      if (ctx.signal.aborted) return end('cancelled', '');
+      if (!deadline.aborted) return fail(err);
+      finishReason = 'timeout';
+      trace.error('timeout');
+      emitNotice(emit, 'notice-timeout', t(locale, 'timeout')(Math.round(maxExecutionMs / 1000)));
+    }
+    tracker.addPhase('steps', Date.now() - stepsStart);
+
+    // ── Summary ──────────────────────────────────────────────────────────────
+    emit({ type: 'phase', label: `✍️ ${answerLlm.label}` });
+    emit({ type: 'status', text: t(locale, 'statusAnswering') });
+    const answerStart = Date.now();
+    const answerSignal =
+      finishReason === 'timeout'
+        ? AbortSignal.any([ctx.signal, AbortSignal.timeout(options.answerGraceMs ?? ANSWER_GRACE_MS)])
+        : signal;
+    const answer = await writeAnswer({
+      llm: answerLlm,
+      prompts: ctx.prompts,
+      history: ctx.history,
+      question: ctx.message.text,
+      observations: formatObservations(observations),
+      sources: sources.all(),
+      locale,
+      emit,
+      signal: answerSignal,
+      tracker,
+      variables: { plan: planBody },
+      stepId: 'summary',
+    });
+    tracker.addPhase('answer', Date.now() - answerStart);
+    if (answer.error !== undefined) {
+      if (ctx.signal.aborted) return end('cancelled', answer.text);
+      if (isAbortError(answer.error) && answer.text) {
+        emitNotice(emit, 'notice-answer-cut', t(locale, 'partialAnswerNote'));
+        return end(finishReason, answer.text);
+      }
+      return fail(answer.error, answer.text);
+    }
+    trace.addStep({ action: { type: 'final' }, elapsedMs: Date.now() - answerStart });
+    return end(finishReason, answer.text);
+  };
+}
+
+/** The planner prompt lists every registered tool with its parameters (JSON Schema). */
+function plannerMessages(ctx: TurnContext): ChatMessage[] {
+  const definitions = ctx.tools.definitions();
+  const toolList = definitions
+    .map((d) => `- ${d.name}: ${d.description}\n  parameters: ${JSON.stringify(d.parameters)}`)
+    .join('\n');
+  const system = ctx.prompts.render(
+    'plan.system',
+    {
+      tools: toolList || '(none)',
+      tool_definitions: toolList || '(none)',
+      tool_names: definitions.map((d) => d.name).join(', '),
+      user_message: ctx.message.text,
+      question: ctx.message.text,
+      date: new Date().toISOString().slice(0, 10),
+      locale: ctx.locale,
+    },
+    ctx.llm.tool.config.provider,
+  );
+  return [{ role: 'system', content: system }, ...ctx.history, { role: 'user', content: ctx.message.text }];
+}
+
+/** Plan mode as the turn runner calls it: limits and the step-error policy from the configuration. */
+export const runPlan: ModeRunner = createPlanRunner();

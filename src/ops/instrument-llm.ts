@@ -1,0 +1,56 @@
+/**
+ * Wraps an LlmClient so every call is counted: calls, provider-reported tokens and failures by
+ * error code. Passed to `buildScout({ wrapLlm })`; the client itself is untouched.
+ */
+import { LlmError } from '../errors.js';
+import type { LlmClient, LlmRequest, StreamPart, Usage } from '../llm/types.js';
+import type { ScoutMetrics } from './metrics.js';
+
+export function instrumentLlm(metrics: ScoutMetrics): (client: LlmClient) => LlmClient {
+  return (client) => {
+    const model = client.label;
+    const countUsage = (usage: Usage | undefined) => {
+      if (!usage) return;
+      metrics.llmTokens.inc({ model, type: 'input' }, usage.inputTokens);
+      metrics.llmTokens.inc({ model, type: 'output' }, usage.outputTokens);
+      metrics.llmTokens.inc({ model, type: 'reasoning' }, usage.reasoningTokens);
+    };
+    const countError = (err: unknown) => {
+      metrics.llmErrors.inc({ model, code: err instanceof LlmError ? err.code : 'unknown' });
+    };
+
+    async function* stream(request: LlmRequest): AsyncGenerator<StreamPart> {
+      metrics.llmCalls.inc({ model });
+      // Providers send usage once at the end (Anthropic's is cumulative): keep the latest, count once.
+      let usage: Usage | undefined;
+      try {
+        for await (const part of client.stream(request)) {
+          if (part.type === 'usage') usage = part.usage;
+          yield part;
+        }
+      } catch (err) {
+        countError(err);
+        throw err;
+      } finally {
+        countUsage(usage);
+      }
+    }
+
+    return {
+      config: client.config,
+      label: client.label,
+      stream,
+      async complete(request) {
+        metrics.llmCalls.inc({ model });
+        try {
+          const response = await client.complete(request);
+          countUsage(response.usage);
+          return response;
+        } catch (err) {
+          countError(err);
+          throw err;
+        }
+      },
+    };
+  };
+}

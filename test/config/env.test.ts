@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/env.js';
+import { ConfigError } from '../../src/errors.js';
+
+const base = { DEEPSEEK_API_KEY: 'sk-deepseek-secret' };
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(base);
+    expect(config.toolModel).toEqual({ provider: 'deepseek', model: 'deepseek-chat', temperature: 0.7, maxTokens: 2000 });
+    expect(config.answerModel).toBeNull();
+    expect(config.env.DEFAULT_MODE).toBe('chat');
+    expect(config.env.AGENT_MAX_ITERATIONS).toBe(5);
+    expect(config.env.AGENT_MAX_EXECUTION_TIME).toBe(60);
+    expect(config.env.SESSION_TTL).toBe(24 * 3_600_000);
+    expect(config.env.STORE_URL).toBe('sqlite://data/scout.sqlite');
+    expect(config.surfaces).toEqual({ slack: false, discord: false, console: true });
+  });
+
+  it('says exactly which variable to set when no LLM key is configured', () => {
+    const lines = problems({});
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/DEEPSEEK_API_KEY/);
+    expect(lines[0]).toMatch(/OPENAI_API_KEY/);
+  });
+
+  it('rejects out-of-range agent limits naming the variable', () => {
+    expect(problems({ ...base, AGENT_MAX_ITERATIONS: '11' })).toEqual([
+      expect.stringMatching(/^AGENT_MAX_ITERATIONS: must be between 1 and 10/),
+    ]);
+    expect(problems({ ...base, AGENT_MAX_EXECUTION_TIME: '5' })[0]).toMatch(/^AGENT_MAX_EXECUTION_TIME: .*10 and 300/);
+  });
+
+  it('stops on an invalid AGENT_FUNCTION_CALL_MODEL with a message naming it', () => {
+    expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{not json' })[0]).toMatch(/^AGENT_FUNCTION_CALL_MODEL: invalid JSON/);
+    expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: 'nosuch/model' })[0]).toMatch(
+      /^AGENT_FUNCTION_CALL_MODEL: unknown provider "nosuch"/,
+    );
+    expect(problems({ ...base, AGENT_ANSWER_MODEL: 'deepseek/deepseek-coder-9000' })[0]).toMatch(
+      /^AGENT_ANSWER_MODEL: unknown DeepSeek model/,
+    );
+  });
+
+  it('parses both model syntaxes and validates parameters', () => {
+    const config = loadConfig({
+      ...base,
+      ANTHROPIC_API_KEY: 'sk-ant',
+      AGENT_FUNCTION_CALL_MODEL: '{"provider":"deepseek","model":"deepseek-reasoner","temperature":0.3}',
+      AGENT_ANSWER_MODEL: 'anthropic/claude-sonnet-4-5',
+    });
+    expect(config.toolModel).toMatchObject({ provider: 'deepseek', model: 'deepseek-reasoner', temperature: 0.3 });
+    expect(config.answerModel).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{"provider":"deepseek","temperature":2}' })[0]).toMatch(
+      /temperature must be at least 0 and below 2/,
+    );
+    expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{"provider":"deepseek","max_tokens":-5}' })[0]).toMatch(
+      /max_tokens must be a positive integer/,
+    );
+  });
+
+  it('requires the key of the provider a model names', () => {
+    expect(problems({ ...base, AGENT_ANSWER_MODEL: 'openai/gpt-4.1' })).toEqual([
+      'OPENAI_API_KEY: required by AGENT_ANSWER_MODEL (openai) but not set',
+    ]);
+  });
+
+  it('never echoes a secret in its problems', () => {
+    const lines = problems({ ...base, SLACK_APP_TOKEN: 'xapp-very-secret', LOG_LEVEL: 'loud' });
+    expect(lines.join('\n')).not.toContain('xapp-very-secret');
+    expect(lines.some((l) => l.startsWith('SLACK_BOT_TOKEN:'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('LOG_LEVEL:'))).toBe(true);
+  });
+
+  it('picks surfaces from the tokens present', () => {
+    expect(loadConfig({ ...base, DISCORD_TOKEN: 'd' }).surfaces).toEqual({ slack: false, discord: true, console: false });
+    expect(
+      loadConfig({ ...base, SLACK_BOT_TOKEN: 'xoxb', SLACK_SIGNING_SECRET: 's', DISCORD_TOKEN: 'd' }).surfaces,
+    ).toEqual({ slack: true, discord: true, console: false });
+  });
+});

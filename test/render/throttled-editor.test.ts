@@ -1,0 +1,234 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ThrottledEditor } from '../../src/render/throttled-editor.js';
+import { type Call, fakePlatform } from './fake-platform.js';
+
+const INTERVAL = 1000;
+
+/** Every call starts no sooner than INTERVAL after the previous one ended, and after it started. */
+function expectSpaced(calls: Call[], interval = INTERVAL): void {
+  for (let i = 1; i < calls.length; i++) {
+    const prev = calls[i - 1]!;
+    const call = calls[i]!;
+    expect(prev.end, `call ${i - 1} ended before call ${i} started`).toBeDefined();
+    expect(call.start - prev.end!).toBeGreaterThanOrEqual(interval);
+  }
+}
+
+async function settle<T>(promise: Promise<T>): Promise<T> {
+  await vi.runAllTimersAsync();
+  return promise;
+}
+
+describe('ThrottledEditor', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('posts the first visible text immediately', () => {
+    const platform = fakePlatform({ latencyMs: 200 });
+    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+    editor.set('Hello');
+    expect(platform.calls).toHaveLength(1);
+    expect(platform.calls[0]).toMatchObject({ kind: 'post', payload: 'Hello', start: 1_000_000 });
+  });
+
+  it('sends at most one edit per interval under a flood of 1,000 updates, one call at a time', async () => {
+    const platform = fakePlatform({ latencyMs: 150 });
+    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+    for (let i = 0; i < 1000; i++) {
+      editor.set(`update ${i}`);
+      await vi.advanceTimersByTimeAsync(7);
+    }
+    await settle(editor.flush());
+
+    // 7 s of updates: a post, then one edit per 1.15 s at most, plus the final edit.
+    expect(platform.calls.length).toBeGreaterThanOrEqual(5);
+    expect(platform.calls.length).toBeLessThanOrEqual(8);
+    expect(platform.maxInFlight).toBe(1);
+    expectSpaced(platform.calls);
+    expect(platform.messages.get(1)).toBe('update 999');
+    expect(platform.calls.every((c) => c.ok)).toBe(true);
+    expect(editor.ref).toBe(1);
+  });
+
+  it('coalesces rapid sets and lands the last one on flush', async () => {
+    const platform = fakePlatform();
+    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+    editor.set('a');
+    editor.set('b');
+    editor.set('c');
+    await settle(editor.flush());
+    expect(platform.calls.map((c) => [c.kind, c.payload])).toEqual([
+      ['post', 'a'],
+      ['edit', 'c'],
+    ]);
+    expectSpaced(platform.calls);
+  });
+
+  it('flush while an edit is in flight waits for it, then sends the latest payload', async () => {
+    const platform = fakePlatform({ latencyMs: 400 });
+    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+    editor.set('one');
+    await vi.advanceTimersByTimeAsync(400 + INTERVAL);
+    editor.set('two'); // the edit starts now and is in flight for 400 ms
+    expect(platform.calls).toHaveLength(2);
+    editor.set('three');
+    let flushed = false;
+    const flush = editor.flush().then(() => {
+      flushed = true;
+    });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(flushed).toBe(false);
+    await settle(flush);
+    expect(platform.calls.map((c) => c.payload)).toEqual(['one', 'two', 'three']);
+    expect(platform.messages.get(1)).toBe('three');
+    expect(platform.maxInFlight).toBe(1);
+    expectSpaced(platform.calls);
+  });
+
+  it('does not re-send an identical payload (compared by key)', async () => {
+    const platform = fakePlatform();
+    const editor = new ThrottledEditor({
+      post: (p: { text: string; at: number }) => platform.post(p.text),
+      edit: (ref, p) => platform.edit(ref, p.text),
+      intervalMs: INTERVAL,
+      key: (p) => p.text,
+    });
+    editor.set({ text: 'same', at: 1 });
+    await settle(editor.flush());
+    editor.set({ text: 'same', at: 2 });
+    await settle(editor.flush());
+    expect(platform.calls).toHaveLength(1);
+  });
+
+  it('a failed edit is reported and later edits still land', async () => {
+    const errors: unknown[] = [];
+    const platform = fakePlatform({
+      failCall: (i) => (i === 1 ? new Error('edit failed') : undefined),
+    });
+    const editor = new ThrottledEditor({
+      post: platform.post,
+      edit: platform.edit,
+      intervalMs: INTERVAL,
+      onError: (e, call) => errors.push([call, (e as Error).message]),
+    });
+    editor.set('v1');
+    await vi.advanceTimersByTimeAsync(10);
+    editor.set('v2'); // scheduled, fails
+    await vi.advanceTimersByTimeAsync(INTERVAL + 10);
+    expect(errors).toEqual([['edit', 'edit failed']]);
+    editor.set('v3');
+    await vi.advanceTimersByTimeAsync(INTERVAL + 10);
+    expect(platform.messages.get(1)).toBe('v3');
+    editor.set('v4');
+    await settle(editor.flush());
+    expect(platform.messages.get(1)).toBe('v4');
+    expectSpaced(platform.calls);
+  });
+
+  it('flush retries a failed final edit', async () => {
+    const platform = fakePlatform({ failCall: (i) => (i === 1 ? new Error('blip') : undefined) });
+    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+    editor.set('draft');
+    await vi.advanceTimersByTimeAsync(10);
+    editor.set('final');
+    await settle(editor.flush());
+    expect(platform.calls.map((c) => [c.payload, c.ok])).toEqual([
+      ['draft', true],
+      ['final', false],
+      ['final', true],
+    ]);
+    expect(platform.messages.get(1)).toBe('final');
+  });
+
+  it('flush gives up without throwing when every edit fails', async () => {
+    const platform = fakePlatform({ failCall: (i) => (i > 0 ? new Error('gone') : undefined) });
+    const onError = vi.fn();
+    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL, onError });
+    editor.set('a');
+    await vi.advanceTimersByTimeAsync(10);
+    editor.set('b');
+    await settle(editor.flush());
+    // the post, then three attempts at the final edit
+    expect(platform.calls.length).toBe(4);
+    expect(onError).toHaveBeenCalled();
+  });
+
+  it('honours retryAfterMs from a rate-limit error and retries the same payload', async () => {
+    const platform = fakePlatform({
+      failCall: (i) => (i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: 5000 }) : undefined),
+    });
+    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+    editor.set('a');
+    await vi.advanceTimersByTimeAsync(INTERVAL);
+    editor.set('b'); // sent now, rate-limited
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(platform.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(platform.calls).toHaveLength(3);
+    expect(platform.calls[2]!.start - platform.calls[1]!.end!).toBeGreaterThanOrEqual(5000);
+    expect(platform.messages.get(1)).toBe('b');
+  });
+
+  it('re-posts on the next set when the first post failed', async () => {
+    const platform = fakePlatform({ failCall: (i) => (i === 0 ? new Error('down') : undefined) });
+    const editor = new ThrottledEditor({
+      post: platform.post,
+      edit: platform.edit,
+      intervalMs: INTERVAL,
+      onError: () => {},
+    });
+    editor.set('a');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(editor.ref).toBeUndefined();
+    editor.set('b');
+    await settle(editor.flush());
+    expect(platform.calls.map((c) => [c.kind, c.payload, c.ok])).toEqual([
+      ['post', 'a', false],
+      ['post', 'b', true],
+    ]);
+    expect(editor.ref).toBe(2);
+  });
+
+  it('works with an injected clock', async () => {
+    let now = 0;
+    const timers: { at: number; fn: () => void }[] = [];
+    const clock = {
+      now: () => now,
+      setTimeout: (fn: () => void, ms: number) => {
+        const t = { at: now + ms, fn };
+        timers.push(t);
+        return t;
+      },
+      clearTimeout: (t: unknown) => {
+        timers.splice(timers.indexOf(t as (typeof timers)[number]), 1);
+      },
+    };
+    const sent: string[] = [];
+    const editor = new ThrottledEditor<string, number>({
+      post: async (p) => {
+        sent.push(p);
+        return 1;
+      },
+      edit: async (_r, p) => {
+        sent.push(p);
+      },
+      intervalMs: 500,
+      clock,
+    });
+    editor.set('x');
+    await Promise.resolve();
+    await Promise.resolve();
+    editor.set('y');
+    editor.set('z');
+    expect(sent).toEqual(['x']);
+    expect(timers).toHaveLength(1);
+    expect(timers[0]!.at).toBe(500);
+    now = 500;
+    timers.shift()!.fn();
+    expect(sent).toEqual(['x', 'z']);
+  });
+});

@@ -1,0 +1,214 @@
+import net from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/errors.js';
+import { silentLogger } from '../../src/logger.js';
+import { createStores } from '../../src/store/create-stores.js';
+import { LockTimeoutError } from '../../src/store/lock-service.js';
+import type { Stores } from '../../src/store/types.js';
+import { randomPrefix, sleep } from './store-suite.js';
+
+const redisUrl = process.env.REDIS_URL;
+/** Short operation bound so the outage tests stay fast. */
+const OP_TIMEOUT_MS = 1_000;
+
+/** Records unhandled failures: a store outage must never produce one. */
+function trackUnhandled() {
+  const seen: unknown[] = [];
+  const record = (err: unknown) => seen.push(err);
+  beforeEach(() => {
+    seen.length = 0;
+    process.on('unhandledRejection', record);
+    process.on('uncaughtException', record);
+  });
+  afterEach(() => {
+    process.off('unhandledRejection', record);
+    process.off('uncaughtException', record);
+  });
+  return seen;
+}
+
+describe.skipIf(!redisUrl)('two instances on one Redis', () => {
+  const namespacePrefix = randomPrefix();
+  let a: Stores;
+  let b: Stores;
+  beforeAll(async () => {
+    const open = () => createStores({ url: redisUrl!, sessionTtlMs: 60_000, logger: silentLogger, namespacePrefix });
+    [a, b] = await Promise.all([open(), open()]);
+    expect(await a.ping()).toBe(true);
+  });
+  afterAll(async () => {
+    await a.meta.clear();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('never lets both hold the same lock', async () => {
+    const held = await a.locks.acquire('conv-shared', { ttlMs: 2_000 });
+    await expect(b.locks.acquire('conv-shared', { waitMs: 150 })).rejects.toBeInstanceOf(LockTimeoutError);
+    const bWaiting = b.locks.acquire('conv-shared', { waitMs: 3_000 });
+    await sleep(50);
+    await held.release();
+    await (await bWaiting).release();
+
+    let inside = 0;
+    let maxInside = 0;
+    let runs = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const lease = await (i % 2 ? a : b).locks.acquire('conv-race', { ttlMs: 2_000, waitMs: 5_000 });
+        inside++;
+        maxInside = Math.max(maxInside, inside);
+        await sleep(5);
+        inside--;
+        runs++;
+        await lease.release();
+      }),
+    );
+    expect(runs).toBe(8);
+    expect(maxInside).toBe(1);
+  });
+
+  it('shares state: what one instance writes, the other reads', async () => {
+    await a.meta.set('answered:thread-1', true, 5_000);
+    expect(await b.meta.get('answered:thread-1')).toBe(true);
+  });
+
+  it('dedupes across instances: exactly one true out of many concurrent calls', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).dedupe.firstSeen('slack-event-Ev123', 10_000)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('unreachable Redis', () => {
+  const unhandled = trackUnhandled();
+
+  it('starts, then every operation rejects with StoreError within the bound', async () => {
+    const started = Date.now();
+    const stores = await createStores({
+      url: 'redis://127.0.0.1:1',
+      sessionTtlMs: 60_000,
+      logger: silentLogger,
+      operationTimeoutMs: OP_TIMEOUT_MS,
+    });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const checks: Array<[string, () => Promise<unknown>]> = [
+      ['get', () => stores.settings.get('c')],
+      ['set', () => stores.conversations.set('c', { messages: [] })],
+      ['delete', () => stores.meta.delete('c')],
+      ['has', () => stores.meta.has('c')],
+      ['lock', () => stores.locks.acquire('c', { waitMs: 500 })],
+      ['dedupe', () => stores.dedupe.firstSeen('e', 1_000)],
+    ];
+    for (const [name, op] of checks) {
+      const t0 = Date.now();
+      await expect(op(), name).rejects.toBeInstanceOf(StoreError);
+      expect(Date.now() - t0, name).toBeLessThanOrEqual(OP_TIMEOUT_MS + 200);
+    }
+    expect(await stores.ping()).toBe(false);
+    await stores.close();
+    await sleep(50);
+    expect(unhandled).toEqual([]);
+  });
+});
+
+/** A TCP relay to the real Redis that the test can cut and restore, standing in for an outage. */
+function createRelay(target: URL) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  const start = (port = 0) =>
+    new Promise<number>((resolve, reject) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port || 6379), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('error', () => {});
+          s.on('close', () => sockets.delete(s));
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server!.address() as net.AddressInfo).port));
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server ? server.close(() => resolve()) : resolve();
+    });
+  return { start, stop };
+}
+
+describe.skipIf(!redisUrl)('Redis outage and return', () => {
+  const unhandled = trackUnhandled();
+
+  it('fails fast while Redis is away and works again when it returns, without a restart', async () => {
+    const target = new URL(redisUrl!);
+    const relay = createRelay(target);
+    const port = await relay.start();
+    const relayUrl = new URL(redisUrl!);
+    relayUrl.hostname = '127.0.0.1';
+    relayUrl.port = String(port);
+    const stores = await createStores({
+      url: relayUrl.toString(),
+      sessionTtlMs: 60_000,
+      logger: silentLogger,
+      namespacePrefix: randomPrefix(),
+      operationTimeoutMs: OP_TIMEOUT_MS,
+    });
+    try {
+      await stores.meta.set('before', 1);
+      expect(await stores.meta.get('before')).toBe(1);
+
+      await relay.stop();
+      await sleep(50);
+      const t0 = Date.now();
+      await expect(stores.meta.get('before')).rejects.toBeInstanceOf(StoreError);
+      expect(Date.now() - t0).toBeLessThanOrEqual(OP_TIMEOUT_MS + 200);
+      expect(await stores.ping()).toBe(false);
+
+      await relay.start(port);
+      const deadline = Date.now() + 5_000;
+      while (!(await stores.ping()) && Date.now() < deadline) await sleep(50);
+      expect(await stores.meta.get('before')).toBe(1);
+      await stores.meta.clear();
+    } finally {
+      await stores.close();
+      await relay.stop();
+    }
+    expect(unhandled).toEqual([]);
+  });
+});
+
+describe('Redis that accepts connections but never answers', () => {
+  const unhandled = trackUnhandled();
+
+  it('bounds each operation instead of hanging', async () => {
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((s) => {
+      sockets.add(s);
+      s.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const stores = await createStores({
+      url: `redis://127.0.0.1:${port}`,
+      sessionTtlMs: 60_000,
+      logger: silentLogger,
+      operationTimeoutMs: 300,
+    });
+    try {
+      const t0 = Date.now();
+      await expect(stores.settings.get('c')).rejects.toThrow(/timed out/);
+      await expect(stores.dedupe.firstSeen('e', 1_000)).rejects.toBeInstanceOf(StoreError);
+      expect(Date.now() - t0).toBeLessThan(1_500);
+      expect(await stores.ping()).toBe(false);
+    } finally {
+      const t1 = Date.now();
+      await stores.close();
+      expect(Date.now() - t1).toBeLessThan(3_000);
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(unhandled).toEqual([]);
+  });
+});

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CancelledError, StoreError } from '../../src/errors.js';
+import type { ChatMessage } from '../../src/llm/types.js';
+import {
+  appendTurn,
+  clearChannelConversations,
+  clearConversation,
+  loadHistory,
+} from '../../src/store/conversation-store.js';
+import { LockTimeoutError, type ManagedLease } from '../../src/store/lock-service.js';
+import type { Stores } from '../../src/store/types.js';
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Short lease so renewal and expiry are exercised within a fast test. */
+const SHORT_TTL_MS = 300;
+
+export function randomPrefix(): string {
+  return `scout-test-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** The same behaviour, whatever the backend. `open` may be called several times (e.g. to close one). */
+export function storeBehaviourSuite(name: string, open: () => Promise<Stores>): void {
+  describe(`${name} store`, () => {
+    let stores: Stores;
+    beforeAll(async () => {
+      stores = await open();
+    });
+    afterAll(async () => {
+      for (const ns of [stores.settings, stores.conversations, stores.searchCache, stores.meta]) {
+        await ns.clear().catch(() => {});
+      }
+      await stores.close();
+    });
+
+    it('reports its backend and answers ping', async () => {
+      expect(stores.backend).toBe(name);
+      expect(await stores.ping()).toBe(true);
+    });
+
+    it('stores values and expires them after their TTL', async () => {
+      await stores.settings.set('channel-a', { mode: 'agent', search: true });
+      expect(await stores.settings.get('channel-a')).toEqual({ mode: 'agent', search: true });
+      await stores.meta.set('short', 'soon gone', 150);
+      expect(await stores.meta.get('short')).toBe('soon gone');
+      await sleep(250);
+      expect(await stores.meta.get('short')).toBeUndefined();
+      expect(await stores.meta.has('short')).toBe(false);
+      expect(await stores.settings.has('channel-a')).toBe(true);
+    });
+
+    it('keeps namespaces apart', async () => {
+      await stores.settings.set('same-key', 'settings');
+      await stores.meta.set('same-key', 'meta');
+      expect(await stores.conversations.get('same-key')).toBeUndefined();
+      expect(await stores.searchCache.get('same-key')).toBeUndefined();
+      await stores.meta.clear();
+      expect(await stores.meta.get('same-key')).toBeUndefined();
+      expect(await stores.settings.get('same-key')).toBe('settings');
+    });
+
+    it('locks exclusively and hands the lock over in arrival order', async () => {
+      const order: number[] = [];
+      let inside = 0;
+      let maxInside = 0;
+      const first = await stores.locks.acquire('conv-fifo', { ttlMs: 2_000 });
+      const waiters = [0, 1, 2, 3, 4].map(async (i) => {
+        const lease = await stores.locks.acquire('conv-fifo', { ttlMs: 2_000 });
+        inside++;
+        maxInside = Math.max(maxInside, inside);
+        order.push(i);
+        await sleep(5);
+        inside--;
+        await lease.release();
+      });
+      await sleep(30);
+      expect(order).toEqual([]);
+      await first.release();
+      await Promise.all(waiters);
+      expect(order).toEqual([0, 1, 2, 3, 4]);
+      expect(maxInside).toBe(1);
+    });
+
+    it('keeps a lease held past its TTL by renewing it', async () => {
+      const lease = await stores.locks.acquire('conv-long', { ttlMs: SHORT_TTL_MS });
+      await sleep(SHORT_TTL_MS * 2.5);
+      await expect(stores.locks.acquire('conv-long', { waitMs: 100 })).rejects.toBeInstanceOf(LockTimeoutError);
+      await lease.release();
+      const next = await stores.locks.acquire('conv-long', { waitMs: 500 });
+      await next.release();
+    });
+
+    it('frees an abandoned lock after its TTL', async () => {
+      const crashed = (await stores.locks.acquire('conv-crash', { ttlMs: SHORT_TTL_MS })) as ManagedLease;
+      crashed.abandon();
+      const started = Date.now();
+      const next = await stores.locks.acquire('conv-crash', { waitMs: 3_000 });
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(SHORT_TTL_MS - 100);
+      expect(waited).toBeLessThan(SHORT_TTL_MS + 1_000);
+      await next.release();
+      // A late release by the crashed holder must not free the new holder's lock.
+      const holder = await stores.locks.acquire('conv-crash', { ttlMs: 2_000 });
+      await crashed.release();
+      await expect(stores.locks.acquire('conv-crash', { waitMs: 100 })).rejects.toBeInstanceOf(StoreError);
+      await holder.release();
+    });
+
+    it('stops waiting when the signal aborts, without blocking later waiters', async () => {
+      const holder = await stores.locks.acquire('conv-abort', { ttlMs: 2_000 });
+      const controller = new AbortController();
+      const cancelled = stores.locks.acquire('conv-abort', { signal: controller.signal });
+      const later = stores.locks.acquire('conv-abort', { waitMs: 2_000 });
+      setTimeout(() => controller.abort(), 30);
+      await expect(cancelled).rejects.toBeInstanceOf(CancelledError);
+      await holder.release();
+      await (await later).release();
+      const aborted = AbortSignal.abort();
+      await expect(stores.locks.acquire('conv-abort', { signal: aborted })).rejects.toBeInstanceOf(CancelledError);
+    });
+
+    it('dedupes: true the first time only, again after the TTL', async () => {
+      expect(await stores.dedupe.firstSeen('event-1', 5_000)).toBe(true);
+      expect(await stores.dedupe.firstSeen('event-1', 5_000)).toBe(false);
+      expect(await stores.dedupe.firstSeen('event-2', 5_000)).toBe(true);
+      expect(await stores.dedupe.firstSeen('event-3', 100)).toBe(true);
+      await sleep(200);
+      expect(await stores.dedupe.firstSeen('event-3', 100)).toBe(true);
+    });
+
+    it('appends, loads and clears conversation history', async () => {
+      const turn1: ChatMessage[] = [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello', reasoning: 'greet back' },
+      ];
+      const turn2: ChatMessage[] = [
+        { role: 'user', content: '天气如何？' },
+        { role: 'assistant', content: '晴' },
+      ];
+      expect(await loadHistory(stores, 'c1')).toEqual([]);
+      await appendTurn(stores, 'c1', 'chan-x', turn1, 60_000);
+      await appendTurn(stores, 'c1', 'chan-x', turn2, 60_000);
+      await appendTurn(stores, 'c2', 'chan-x', turn1, 60_000);
+      await appendTurn(stores, 'c3', 'chan-y', turn2, 60_000);
+      expect(await loadHistory(stores, 'c1')).toEqual([...turn1, ...turn2]);
+
+      await clearConversation(stores, 'c2');
+      expect(await loadHistory(stores, 'c2')).toEqual([]);
+
+      expect(await clearChannelConversations(stores, 'chan-x')).toBe(1);
+      expect(await loadHistory(stores, 'c1')).toEqual([]);
+      expect(await loadHistory(stores, 'c3')).toEqual(turn2);
+    });
+
+    it('expires history with its TTL', async () => {
+      await appendTurn(stores, 'c-ttl', 'chan-z', [{ role: 'user', content: 'x' }], 150);
+      expect(await loadHistory(stores, 'c-ttl')).toHaveLength(1);
+      await sleep(250);
+      expect(await loadHistory(stores, 'c-ttl')).toEqual([]);
+    });
+
+    it('rejects with StoreError after close and pings false', async () => {
+      const other = await open();
+      await other.close();
+      await other.close();
+      expect(await other.ping()).toBe(false);
+      await expect(other.settings.get('x')).rejects.toBeInstanceOf(StoreError);
+      await expect(other.settings.set('x', 1)).rejects.toBeInstanceOf(StoreError);
+    });
+  });
+}
