@@ -10,6 +10,10 @@ import { buildScout } from './core/build-scout.js';
 import type { Scout } from './core/scout.js';
 import { ConfigError } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
+import { startOpsServer } from './ops/http-server.js';
+import { instrumentation } from './ops/instrumentation.js';
+import { createMetrics, type ScoutMetrics } from './ops/metrics.js';
+import { createOpsEndpoints } from './ops/ops-endpoints.js';
 import type { Surface } from './surface.js';
 
 const USAGE = `Usage: npm start [-- options]
@@ -67,7 +71,9 @@ async function main(): Promise<number> {
     level: consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL,
     pretty: consoleOnly || undefined,
   });
-  const scout = await buildScout({ config, logger });
+  // Metrics only where someone can scrape them: the terminal chat has no ops server.
+  const metrics = consoleOnly ? undefined : createMetrics();
+  const scout = await buildScout({ config, logger, ...(metrics ? instrumentation(metrics) : {}) });
 
   if (values.once !== undefined) {
     const { runOnce } = await import('../adapters/console/console-surface.js');
@@ -75,18 +81,32 @@ async function main(): Promise<number> {
     await scout.stores.close();
     return code;
   }
-  return runServer(config, scout, logger, values.conversation);
+  return runServer(config, scout, logger, metrics, values.conversation);
 }
 
-async function runServer(config: Config, scout: Scout, logger: Logger, conversation?: string): Promise<number> {
+/** Past the grace period plus this, a shutdown that still hangs (a stuck store close) is forced. */
+const FORCE_EXIT_MARGIN_MS = 10_000;
+
+async function runServer(
+  config: Config,
+  scout: Scout,
+  logger: Logger,
+  metrics: ScoutMetrics | undefined,
+  conversation?: string,
+): Promise<number> {
   const surfaces: Surface[] = [];
   let finished: () => void = () => {};
   const exited = new Promise<void>((resolve) => {
     finished = resolve;
   });
+  // /healthz and /metrics on PORT. In Slack HTTP mode Bolt's receiver owns PORT, so they ride
+  // along as its custom routes; otherwise our own small server serves them.
+  const slackHttp = config.surfaces.slack && !config.env.SLACK_APP_TOKEN;
+  const opsRoutes = metrics && slackHttp ? createOpsEndpoints({ stores: scout.stores, metrics, logger }) : undefined;
   if (config.surfaces.slack) {
     const { createSlackSurface } = await import('../adapters/slack/slack-surface.js');
-    surfaces.push(createSlackSurface({ core: scout, config, logger, stores: scout.stores }));
+    const routes = opsRoutes ? { routes: opsRoutes.routes } : {};
+    surfaces.push(createSlackSurface({ core: scout, config, logger, stores: scout.stores, ...routes }));
   }
   if (config.surfaces.discord) {
     const { createDiscordSurface } = await import('../adapters/discord/discord-surface.js');
@@ -96,14 +116,27 @@ async function runServer(config: Config, scout: Scout, logger: Logger, conversat
     const { createConsoleSurface } = await import('../adapters/console/console-surface.js');
     surfaces.push(createConsoleSurface({ core: scout, conversation, onExit: () => finished() }));
   }
+  const opsServer =
+    metrics && !slackHttp
+      ? await startOpsServer({ port: config.env.PORT, stores: scout.stores, metrics, logger })
+      : undefined;
   for (const surface of surfaces) {
     await surface.start();
     logger.info({ surface: surface.name }, 'surface started');
   }
 
+  // Stopped once: by the signal handler, or after the terminal chat quits.
+  let stopping: Promise<unknown> | undefined;
+  const stopSurfaces = () => (stopping ??= Promise.allSettled(surfaces.map((s) => s.stop())));
   const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down: no new messages, finishing running turns');
-    await Promise.allSettled(surfaces.map((s) => s.stop()));
+    logger.info({ signal, graceMs: config.env.SHUTDOWN_GRACE_MS }, 'shutting down: no new messages, finishing running turns');
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, config.env.SHUTDOWN_GRACE_MS + FORCE_EXIT_MARGIN_MS).unref();
+    (opsServer ?? opsRoutes)?.markDraining();
+    await stopSurfaces();
+    // Turns still running after the grace period are cancelled and end as "Stopped".
     await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
     finished();
   };
@@ -111,8 +144,10 @@ async function runServer(config: Config, scout: Scout, logger: Logger, conversat
   process.once('SIGINT', () => void shutdown('SIGINT'));
   await exited;
   if (config.surfaces.console) await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
-  await Promise.allSettled(surfaces.map((s) => s.stop()));
+  await stopSurfaces();
+  await opsServer?.close();
   await scout.stores.close();
+  logger.info('stopped');
   return 0;
 }
 

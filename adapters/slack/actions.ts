@@ -35,7 +35,12 @@ export function registerActions(app: App, deps: ActionDeps): void {
     if (!body.channel?.id) return;
     const threadTs = body.message?.thread_ts ?? body.message?.ts;
     await client.chat
-      .postEphemeral({ channel: body.channel.id, user: body.user.id, text, ...(threadTs ? { thread_ts: threadTs } : {}) })
+      .postEphemeral({
+        channel: body.channel.id,
+        user: body.user.id,
+        text,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      })
       .catch((err) => logger.warn({ err: slackErrorCode(err) }, 'ephemeral reply failed'));
   };
 
@@ -62,7 +67,12 @@ export function registerActions(app: App, deps: ActionDeps): void {
     });
     if (!payload) return;
     await client.chat
-      .update({ channel: remembered.channel, ts: remembered.ts, text: payload.text, blocks: payload.blocks as never })
+      .update({
+        channel: remembered.channel,
+        ts: remembered.ts,
+        text: payload.text,
+        blocks: payload.blocks as never,
+      })
       .catch((err) => logger.warn({ err: slackErrorCode(err) }, 'details toggle failed'));
   });
 
@@ -72,7 +82,10 @@ export function registerActions(app: App, deps: ActionDeps): void {
   ] as const) {
     app.action<ButtonBody>(actionId, async ({ ack, action, body, client }) => {
       await ack();
-      logger.info({ conversation: action.value, user: body.user.id, rating, message: body.message?.ts }, 'answer feedback');
+      logger.info(
+        { conversation: action.value, user: body.user.id, rating, message: body.message?.ts },
+        'answer feedback',
+      );
       await ephemeral(body, client, t('feedbackThanks', await deps.localeOf(body.user.id)));
     });
   }
@@ -83,7 +96,8 @@ export function registerActions(app: App, deps: ActionDeps): void {
   ] as const) {
     app.action<ButtonBody>(actionId, async ({ ack, action }) => {
       await ack();
-      if (!state.answerPlan(action.value ?? '', run)) logger.debug({ conversation: action.value }, 'no plan waiting');
+      if (!state.answerPlan(action.value ?? '', run))
+        logger.debug({ conversation: action.value }, 'no plan waiting');
     });
   }
 }

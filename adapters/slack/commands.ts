@@ -57,7 +57,10 @@ export function registerCommands(app: App, deps: CommandDeps): void {
         blocks: [{ type: 'markdown', text }] as never,
       });
     } catch (err) {
-      deps.logger.warn({ err: slackErrorCode(err) ?? String(err), command: name }, 'slash command reply failed');
+      deps.logger.warn(
+        { err: slackErrorCode(err) ?? String(err), command: name },
+        'slash command reply failed',
+      );
     }
     if (reply.changed) await deps.onChanged?.(command.team_id, command.user_id).catch(() => undefined);
   });

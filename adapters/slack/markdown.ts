@@ -64,7 +64,7 @@ function convertInline(text: string): string {
   });
   s = escapeMrkdwn(s);
   s = s
-    .replace(/^#{1,6}\s+(.+)$/gm, '*$1*')
+    .replace(/^#{1,6}\s+(.+)$/gm, '\u0002$1\u0002')
     .replace(/\*\*(.+?)\*\*/g, '\u0002$1\u0002')
     .replace(/__(.+?)__/g, '\u0002$1\u0002')
     .replace(/(^|[^*\w])\*(?!\s)([^*\n]+?)\*(?!\w)/g, '$1_$2_')

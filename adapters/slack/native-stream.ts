@@ -8,6 +8,7 @@
  */
 import type { Logger } from '../../src/logger.js';
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
+import type { Source } from '../../src/render/events.js';
 import type { StepView } from '../../src/render/view.js';
 import { truncate } from './markdown.js';
 import { type Block, renderAnswerChunk } from './render-blocks.js';
@@ -50,18 +51,27 @@ const TASK_STATUS: Record<StepView['status'], TaskChunk['status']> = {
   info: 'complete',
 };
 
-/** Links in a step body (`[title](url)` or bare URLs), as task-card sources. */
-function sourcesOf(body: string): TaskChunk['sources'] {
+/**
+ * A search step's sources: `[n]` markers in its body matched to the answer's numbered sources (known
+ * once the answer is final), plus any links written in the body itself.
+ */
+function sourcesOf(body: string, numbered: Source[]): TaskChunk['sources'] {
   const found = new Map<string, string>();
+  for (const m of body.matchAll(/^\[(\d+)\]/gm)) {
+    const source = numbered.find((s) => s.n === Number(m[1]));
+    if (source) found.set(source.url, truncate(source.title || source.url, MAX_TASK_TITLE));
+  }
   for (const m of body.matchAll(/\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)|(https?:\/\/[^\s)>\]]+)/g)) {
     const url = m[2] ?? m[3];
     if (url && !found.has(url)) found.set(url, truncate(m[1] ?? url, MAX_TASK_TITLE));
-    if (found.size >= MAX_TASK_SOURCES) break;
   }
-  return found.size > 0 ? [...found].map(([url, text]) => ({ type: 'url' as const, url, text })) : undefined;
+  const list = [...found]
+    .slice(0, MAX_TASK_SOURCES)
+    .map(([url, text]) => ({ type: 'url' as const, url, text }));
+  return list.length > 0 ? list : undefined;
 }
 
-export function toTaskChunk(step: StepView): TaskChunk {
+export function toTaskChunk(step: StepView, sources: Source[] = []): TaskChunk {
   const chunk: TaskChunk = {
     type: 'task_update',
     id: step.id,
@@ -70,8 +80,8 @@ export function toTaskChunk(step: StepView): TaskChunk {
   };
   if (step.body.trim()) chunk.details = truncate(step.body.trim(), MAX_TASK_DETAILS);
   if (step.kind === 'search' || step.kind === 'search-results') {
-    const sources = sourcesOf(step.body);
-    if (sources) chunk.sources = sources;
+    const found = sourcesOf(step.body, sources);
+    if (found) chunk.sources = found;
   }
   return chunk;
 }
@@ -170,7 +180,13 @@ export class NativeStream {
    */
   async finish(
     payload: StreamPayload,
-    closing: { blocks: Block[]; locale: 'en' | 'zh'; conversationId: string; footer?: string; feedback: boolean },
+    closing: {
+      blocks: Block[];
+      locale: 'en' | 'zh';
+      conversationId: string;
+      footer?: string;
+      feedback: boolean;
+    },
   ): Promise<boolean> {
     this.#editor.set({ tasks: payload.tasks, text: this.#sentText });
     await this.#editor.flush();
@@ -188,7 +204,12 @@ export class NativeStream {
       });
       if (!extends_) {
         const final = renderAnswerChunk(payload.text, { ...closing, final: true });
-        await this.client.chat.update({ channel: this.target.channel, ts, text: final.text, blocks: final.blocks as never });
+        await this.client.chat.update({
+          channel: this.target.channel,
+          ts,
+          text: final.text,
+          blocks: final.blocks as never,
+        });
       }
       return true;
     } catch (err) {

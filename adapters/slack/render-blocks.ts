@@ -71,7 +71,13 @@ function mrkdwn(text: string) {
 }
 
 function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Block {
-  return { type: 'button', text: plain(truncate(text, 75)), action_id: actionId, value, ...(style ? { style } : {}) };
+  return {
+    type: 'button',
+    text: plain(truncate(text, 75)),
+    action_id: actionId,
+    value,
+    ...(style ? { style } : {}),
+  };
 }
 
 function stepTitle(step: StepView): string {
@@ -107,10 +113,12 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
   const { locale } = options;
   const steps = options.stepsElsewhere ? [] : view.steps;
   const running = !view.done;
-  if (steps.length === 0 && !(running && view.phase)) return undefined;
+  // Without steps there is no steps message, except as the controls (phase + Stop) of a native stream.
+  if (steps.length === 0 && !(running && options.stepsElsewhere)) return undefined;
   const blocks: Block[] = [];
   const { hidden, shown } = visibleSteps(steps);
-  if (hidden > 0) blocks.push({ type: 'context', elements: [mrkdwn(`… ${hidden} ${t('earlierSteps', locale)}`)] });
+  if (hidden > 0)
+    blocks.push({ type: 'context', elements: [mrkdwn(`… ${hidden} ${t('earlierSteps', locale)}`)] });
   const budget = bodyBudget(shown);
   let collapsible = false;
   for (const step of shown) {
@@ -137,7 +145,11 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
       blocks.push({ type: 'context', elements: [mrkdwn(`*${stepTitle(step)}*`)] });
     }
   }
-  if (view.phase && running) blocks.push({ type: 'context', elements: [mrkdwn(truncate(neutraliseMentions(view.phase), MAX_CONTEXT_CHARS))] });
+  if (view.phase && running)
+    blocks.push({
+      type: 'context',
+      elements: [mrkdwn(truncate(neutraliseMentions(view.phase), MAX_CONTEXT_CHARS))],
+    });
   const actions: Block[] = [];
   if (running) actions.push(button(t('stop', locale), ACTION_STOP, options.conversationId, 'danger'));
   if (collapsible) {
@@ -145,7 +157,10 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
     actions.push(button(label, ACTION_TOGGLE, options.conversationId));
   }
   if (actions.length > 0) blocks.push({ type: 'actions', elements: actions });
-  const text = truncate(shown.map((s) => s.title).join(' · ') || view.phase || t('working', locale), FALLBACK_TEXT_CHARS);
+  const text = truncate(
+    shown.map((s) => s.title).join(' · ') || view.phase || t('working', locale),
+    FALLBACK_TEXT_CHARS,
+  );
   return { text, blocks };
 }
 
@@ -163,6 +178,8 @@ export interface AnswerRenderOptions {
   final: boolean;
   footer?: string;
   feedback: boolean;
+  /** Show the Stop button (a running turn whose steps message does not carry one). */
+  stop?: boolean;
 }
 
 /** One answer message holding `chunk` (≤ ANSWER_CHUNK_CHARS of Markdown). */
@@ -171,7 +188,16 @@ export function renderAnswerChunk(chunk: string, options: AnswerRenderOptions): 
   const body = chunk.trim() || '…';
   blocks.push({ type: 'markdown', text: body });
   if (options.final && options.footer) {
-    blocks.push({ type: 'context', elements: [mrkdwn(truncate(toMrkdwn(options.footer), MAX_CONTEXT_CHARS))] });
+    blocks.push({
+      type: 'context',
+      elements: [mrkdwn(truncate(toMrkdwn(options.footer), MAX_CONTEXT_CHARS))],
+    });
+  }
+  if (options.stop && !options.final) {
+    blocks.push({
+      type: 'actions',
+      elements: [button(t('stop', options.locale), ACTION_STOP, options.conversationId, 'danger')],
+    });
   }
   if (options.final && options.feedback) {
     blocks.push({

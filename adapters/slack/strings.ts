@@ -46,7 +46,10 @@ export const SLACK_STRINGS = {
   homeSearch: { en: '🔍 Web search', zh: '🔍 联网搜索' },
   searchOn: { en: 'On', zh: '开' },
   searchOff: { en: 'Off', zh: '关' },
-  searchAgentNote: { en: 'In agent mode the AI decides when to search', zh: 'Agent 模式下由 AI 自动决策搜索' },
+  searchAgentNote: {
+    en: 'In agent mode the AI decides when to search',
+    zh: 'Agent 模式下由 AI 自动决策搜索',
+  },
   homeToolModel: { en: '🔧 Function-call model', zh: '🔧 函数调用模型' },
   homeAnswerModel: { en: '✍️ Answer model', zh: '✍️ 回答模型' },
   sameAsTool: { en: 'Same as the function-call model', zh: '与函数调用模型相同' },

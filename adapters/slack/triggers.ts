@@ -31,11 +31,16 @@ export interface Trigger {
   threadTs: string;
   userId: string;
   text: string;
+  /** The message's own ts (its id). */
+  ts: string;
 }
 
 export function stripMention(text: string, botUserId: string | undefined): string {
   if (!botUserId) return text.trim();
-  return text.replace(new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g'), '').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g'), '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function fromPerson(event: SlackMessageEvent, botUserId: string | undefined): boolean {
@@ -52,6 +57,7 @@ export function mentionTrigger(event: SlackMessageEvent, botUserId: string | und
     threadTs: event.thread_ts ?? event.ts,
     userId: event.user!,
     text: stripMention(event.text ?? '', botUserId),
+    ts: event.ts,
   };
 }
 
@@ -70,7 +76,13 @@ export async function messageTrigger(
 ): Promise<Trigger | undefined> {
   if (!fromPerson(event, botUserId)) return undefined;
   const text = event.text ?? '';
-  const trigger = { channel: event.channel, threadTs: event.thread_ts ?? event.ts, userId: event.user!, text: stripMention(text, botUserId) };
+  const trigger: Trigger = {
+    channel: event.channel,
+    threadTs: event.thread_ts ?? event.ts,
+    userId: event.user!,
+    text: stripMention(text, botUserId),
+    ts: event.ts,
+  };
   if (isDirectMessage(event)) return trigger;
   if (botUserId && text.includes(`<@${botUserId}`)) return undefined;
   if (!event.thread_ts) return undefined;

@@ -87,9 +87,20 @@ export class SlackTurnSink implements TurnSink {
     const { channel, threadTs, userId } = this.target;
     const safe = neutraliseMentions(text);
     try {
-      await client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, text: safe, blocks: [markdownBlock(safe)] as never });
+      await client.chat.postEphemeral({
+        channel,
+        user: userId,
+        thread_ts: threadTs,
+        text: safe,
+        blocks: [markdownBlock(safe)] as never,
+      });
     } catch {
-      await client.chat.postMessage({ channel, thread_ts: threadTs, text: safe, blocks: [markdownBlock(safe)] as never });
+      await client.chat.postMessage({
+        channel,
+        thread_ts: threadTs,
+        text: safe,
+        blocks: [markdownBlock(safe)] as never,
+      });
     }
   }
 
@@ -97,7 +108,11 @@ export class SlackTurnSink implements TurnSink {
     const { client, state } = this.deps;
     const { channel, threadTs, conversationId, locale } = this.target;
     const lines = plan.steps.map((s) => `${s.step}. ${s.description} (\`${s.tool}\`)`);
-    const posted = await client.chat.postMessage({ channel, thread_ts: threadTs, ...asArgs(renderPlan(lines, { locale, conversationId })) });
+    const posted = await client.chat.postMessage({
+      channel,
+      thread_ts: threadTs,
+      ...asArgs(renderPlan(lines, { locale, conversationId })),
+    });
     const run = await new Promise<boolean>((resolve) => {
       const onAbort = () => resolve(false);
       if (signal.aborted) return resolve(false);
@@ -110,7 +125,11 @@ export class SlackTurnSink implements TurnSink {
     });
     const outcome = run ? 'run' : 'cancel';
     await client.chat
-      .update({ channel, ts: posted.ts as string, ...asArgs(renderPlan(lines, { locale, conversationId, outcome })) })
+      .update({
+        channel,
+        ts: posted.ts as string,
+        ...asArgs(renderPlan(lines, { locale, conversationId, outcome })),
+      })
       .catch((err) => this.deps.logger.warn({ err: slackErrorCode(err) }, 'plan message update failed'));
     return run;
   }
@@ -123,14 +142,23 @@ export class SlackTurnSink implements TurnSink {
     const steps = this.#renderStepsPayload(view);
     if (steps) this.#steps.set(steps);
     await this.#steps.flush();
-    if (!steps && this.#steps.ref) await client.chat.delete({ channel, ts: this.#steps.ref }).catch(() => undefined);
+    if (!steps && this.#steps.ref)
+      await client.chat.delete({ channel, ts: this.#steps.ref }).catch(() => undefined);
     this.#steps.dispose();
 
     const chunks = splitMessage(answerText(view) || ' ', ANSWER_CHUNK_CHARS).filter((c) => c.trim());
     let first = 0;
     if (this.#stream) {
-      const closing = { locale: this.target.locale, conversationId: this.target.conversationId, footer: view.footer, feedback: true };
-      const payload = { tasks: view.steps.map(toTaskChunk), text: chunks[0] ?? '' };
+      const closing = {
+        locale: this.target.locale,
+        conversationId: this.target.conversationId,
+        footer: view.footer,
+        feedback: true,
+      };
+      const payload = {
+        tasks: view.steps.map((step) => toTaskChunk(step, view.sources)),
+        text: chunks[0] ?? '',
+      };
       const streamed = await this.#stream.finish(payload, {
         ...closing,
         blocks: chunks.length <= 1 ? renderClosingBlocks(view, closing) : [],
@@ -177,7 +205,8 @@ export class SlackTurnSink implements TurnSink {
       edit: async (ts, payload) => {
         await this.#withContainerFallback(payload, (p) => client.chat.update({ channel, ts, ...asArgs(p) }));
       },
-      onError: (err, call) => logger.warn({ err: slackErrorCode(err) ?? String(err), call }, 'slack message call failed'),
+      onError: (err, call) =>
+        logger.warn({ err: slackErrorCode(err) ?? String(err), call }, 'slack message call failed'),
     });
   }
 
@@ -188,7 +217,10 @@ export class SlackTurnSink implements TurnSink {
     } catch (err) {
       const hasContainer = payload.blocks.some((b) => b.type === 'container');
       if (!hasContainer || slackErrorCode(err) !== 'invalid_blocks' || !this.#view) throw err;
-      this.deps.logger.info({ team: this.target.team }, 'slack rejected container blocks; using Show/Hide details');
+      this.deps.logger.info(
+        { team: this.target.team },
+        'slack rejected container blocks; using Show/Hide details',
+      );
       this.deps.state.workspace(this.target.team).containers = false;
       const again = this.#renderStepsPayload(this.#view);
       if (!again) throw err;
@@ -218,6 +250,8 @@ export class SlackTurnSink implements TurnSink {
       final: last && view.done,
       footer: view.footer,
       feedback: true,
+      // Chat turns have no steps message: the streaming answer carries the Stop button.
+      stop: last && !view.done && !this.#steps.posted,
     });
   }
 
@@ -240,7 +274,11 @@ export class SlackTurnSink implements TurnSink {
     const chunks = text ? splitMessage(text, ANSWER_CHUNK_CHARS) : [];
     let first = 0;
     if (this.#stream) {
-      if (view.steps.length > 0 || chunks[0]) this.#stream.set({ tasks: view.steps.map(toTaskChunk), text: chunks[0] ?? '' });
+      if (view.steps.length > 0 || chunks[0])
+        this.#stream.set({
+          tasks: view.steps.map((step) => toTaskChunk(step, view.sources)),
+          text: chunks[0] ?? '',
+        });
       first = 1;
     } else if (this.#steps.ref === undefined && steps) {
       return; // keep the steps message above the answer: wait until it is posted
@@ -249,7 +287,7 @@ export class SlackTurnSink implements TurnSink {
       const index = i - first;
       // Post overflow messages in order: the next one only once the previous one exists.
       if (index > 0 && !this.#answers[index - 1]?.posted) break;
-      this.#answerEditor(index).set(this.#answerPayload(chunks[i]!, false, view));
+      this.#answerEditor(index).set(this.#answerPayload(chunks[i]!, i === chunks.length - 1, view));
     }
   }
 

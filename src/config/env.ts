@@ -242,8 +242,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Slack needs its bot token plus one way in (Socket Mode app token or HTTP signing secret). */
-function slackProblems(env: Record<string, string | undefined>): string[] {
-  const set = (name: string) => Boolean(env[name]?.trim());
+function slackProblems(env: Record<string, unknown>): string[] {
+  const set = (name: string) => typeof env[name] === 'string' && (env[name] as string).trim() !== '';
   if (set('SLACK_BOT_TOKEN') && !set('SLACK_APP_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
     return ['SLACK_APP_TOKEN or SLACK_SIGNING_SECRET: one is required with SLACK_BOT_TOKEN (Socket Mode or HTTP mode)'];
   }

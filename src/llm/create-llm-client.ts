@@ -114,7 +114,9 @@ export function createLlmClient(config: ModelConfig, options: LlmClientOptions =
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   const driver =
-    checked.provider === 'anthropic' ? createAnthropicDriver(checked, driverOptions) : createOpenAIDriver(checked, driverOptions);
+    checked.provider === 'anthropic'
+      ? createAnthropicDriver(checked, driverOptions)
+      : createOpenAIDriver(checked, driverOptions);
   return createStreamingClient(checked, modelLabel(checked), driver, {
     logger,
     timeoutMs,

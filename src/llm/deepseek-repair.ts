@@ -16,7 +16,10 @@ export interface RepairResult {
  * Gives every assistant message with tool calls (or every assistant message when `all`) a
  * `reasoning` string: its own, the wire-named `reasoning_content` of a plain object, or "".
  */
-export function repairDeepSeekHistory(messages: ChatMessage[], scope: 'tool-calls' | 'all' = 'tool-calls'): RepairResult {
+export function repairDeepSeekHistory(
+  messages: ChatMessage[],
+  scope: 'tool-calls' | 'all' = 'tool-calls',
+): RepairResult {
   const fixed: string[] = [];
   const repaired = messages.map((message, index) => {
     if (message.role !== 'assistant') return message;

@@ -19,7 +19,12 @@ export interface FailureContext {
 const MAX_PROVIDER_MESSAGE_CHARS = 500;
 
 /** Which codes the retry wrapper may retry (429, 5xx, 529, network). Timeouts are not retried: the user already waited. */
-export const RETRYABLE_CODES: ReadonlySet<LlmErrorCode> = new Set(['rate_limited', 'overloaded', 'server', 'network']);
+export const RETRYABLE_CODES: ReadonlySet<LlmErrorCode> = new Set([
+  'rate_limited',
+  'overloaded',
+  'server',
+  'network',
+]);
 
 export function codeForStatus(status: number): LlmErrorCode {
   if (status === 401 || status === 403) return 'auth';
@@ -31,7 +36,11 @@ export function codeForStatus(status: number): LlmErrorCode {
   return 'bad_request';
 }
 
-export function httpFailure(status: number, providerMessage: string | undefined, ctx: FailureContext): LlmError {
+export function httpFailure(
+  status: number,
+  providerMessage: string | undefined,
+  ctx: FailureContext,
+): LlmError {
   const code = codeForStatus(status);
   const details = { provider: ctx.provider, model: ctx.model, status };
   const who = `${ctx.provider}/${ctx.model}`;
@@ -40,7 +49,9 @@ export function httpFailure(status: number, providerMessage: string | undefined,
     const hint = ctx.keyVariable ? ` (check ${ctx.keyVariable})` : '';
     return new LlmError('auth', `${who}: authentication failed, HTTP ${status}${hint}`, details);
   }
-  const clean = redactSecrets(providerMessage ?? '', ctx.secrets).slice(0, MAX_PROVIDER_MESSAGE_CHARS).trim();
+  const clean = redactSecrets(providerMessage ?? '', ctx.secrets)
+    .slice(0, MAX_PROVIDER_MESSAGE_CHARS)
+    .trim();
   const suffix = clean ? `: ${clean}` : '';
   const label: Record<LlmErrorCode, string> = {
     auth: 'authentication failed',
@@ -59,7 +70,8 @@ export function httpFailure(status: number, providerMessage: string | undefined,
 }
 
 export function networkFailure(cause: unknown, ctx: FailureContext): LlmError {
-  const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : '';
+  const reason =
+    cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : '';
   const clean = redactSecrets(reason, ctx.secrets).slice(0, MAX_PROVIDER_MESSAGE_CHARS);
   return new LlmError(
     'network',

@@ -18,7 +18,8 @@ const STREAM_ERROR_STATUS: Record<string, number> = {
 export function mapAnthropicError(err: unknown, ctx: FailureContext): LlmError {
   if (err instanceof LlmError) return err;
   const details = { provider: ctx.provider, model: ctx.model };
-  if (err instanceof APIUserAbortError) return new LlmError('cancelled', `${ctx.provider}/${ctx.model}: cancelled`, details);
+  if (err instanceof APIUserAbortError)
+    return new LlmError('cancelled', `${ctx.provider}/${ctx.model}: cancelled`, details);
   if (err instanceof APIConnectionError) return networkFailure(err, ctx);
   if (err instanceof APIError) {
     const message = err.apiMessage ?? err.message;

@@ -7,7 +7,8 @@ import { parseRetryAfter } from './retry-after.js';
 export function mapOpenAIError(err: unknown, ctx: FailureContext): LlmError {
   if (err instanceof LlmError) return err;
   const details = { provider: ctx.provider, model: ctx.model };
-  if (err instanceof APIUserAbortError) return new LlmError('cancelled', `${ctx.provider}/${ctx.model}: cancelled`, details);
+  if (err instanceof APIUserAbortError)
+    return new LlmError('cancelled', `${ctx.provider}/${ctx.model}: cancelled`, details);
   if (err instanceof APIConnectionError) return networkFailure(err, ctx);
   if (err instanceof APIError) {
     if (err.status === undefined) {

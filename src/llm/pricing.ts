@@ -70,13 +70,18 @@ export function findPrice(label: string, table: PriceTable = BUILT_IN_PRICES): P
   for (const key of Object.keys(table)) {
     const keyModel = key.includes('/') ? key.slice(key.indexOf('/') + 1) : key;
     const keyProvider = key.includes('/') ? key.slice(0, key.indexOf('/')) : provider;
-    if (keyProvider === provider && model.startsWith(keyModel) && (!best || key.length > best.length)) best = key;
+    if (keyProvider === provider && model.startsWith(keyModel) && (!best || key.length > best.length))
+      best = key;
   }
   return best ? table[best] : undefined;
 }
 
 /** USD for one usage record, or undefined when the model has no known price. */
-export function estimateCost(label: string, usage: Usage, table: PriceTable = BUILT_IN_PRICES): number | undefined {
+export function estimateCost(
+  label: string,
+  usage: Usage,
+  table: PriceTable = BUILT_IN_PRICES,
+): number | undefined {
   const price = findPrice(label, table);
   if (!price) return undefined;
   return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;

@@ -6,8 +6,8 @@
 /** Shapes of keys and tokens we know: OpenAI/DeepSeek `sk-…`, Anthropic `sk-ant-…`, Google `AIza…`, Bearer headers. */
 const SECRET_PATTERNS: RegExp[] = [
   /\bsk-[A-Za-z0-9_\-*.]{4,}/g,
-  /\bAIza[0-9A-Za-z_\-]{10,}/g,
-  /\b(?:xox[abpr]|xapp|tvly)-[A-Za-z0-9_\-]{4,}/g,
+  /\bAIza[0-9A-Za-z_-]{10,}/g,
+  /\b(?:xox[abpr]|xapp|tvly)-[A-Za-z0-9_-]{4,}/g,
   /Bearer\s+[A-Za-z0-9_\-.=]+/gi,
 ];
 

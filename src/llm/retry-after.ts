@@ -21,7 +21,8 @@ function readHeader(headers: HeaderSource, name: string): string | undefined {
 export function parseRetryAfter(headers: HeaderSource, now: number = Date.now()): number | undefined {
   for (const name of ['retry-after-ms', BODY_HINT_HEADER]) {
     const raw = readHeader(headers, name);
-    if (raw !== undefined && raw.trim() !== '' && Number.isFinite(Number(raw))) return Math.max(0, Number(raw));
+    if (raw !== undefined && raw.trim() !== '' && Number.isFinite(Number(raw)))
+      return Math.max(0, Number(raw));
   }
   const raw = readHeader(headers, 'retry-after')?.trim();
   if (!raw) return undefined;
@@ -50,7 +51,11 @@ export function findBodyRetryDelay(body: unknown, depth = 0): number | undefined
 export function withRetryHintFetch(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await inner(input, init);
-    if (response.status !== 429 || response.headers.has('retry-after') || response.headers.has('retry-after-ms')) {
+    if (
+      response.status !== 429 ||
+      response.headers.has('retry-after') ||
+      response.headers.has('retry-after-ms')
+    ) {
       return response;
     }
     const text = await response.text();

@@ -75,8 +75,7 @@ export async function* withRetry(
       }
       return;
     } catch (err) {
-      const error =
-        err instanceof LlmError ? err : new LlmError('network', String(err), {}, { cause: err });
+      const error = err instanceof LlmError ? err : new LlmError('network', String(err), {}, { cause: err });
       const retryable = RETRYABLE_CODES.has(error.code) && !committed && n < ctx.policy.maxRetries;
       if (!retryable) throw withRetryCount(error, n);
       const delay = retryDelay(error, n, ctx.policy);

@@ -104,7 +104,8 @@ export function createStreamingClient(
         });
         for await (const part of parts) {
           if (part.type === 'text' && part.text.trim() !== '') answered = true;
-          if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call') committed = true;
+          if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
+            committed = true;
           if (part.type === 'tool-call') toolCalls++;
           if (part.type === 'finish') {
             const latencyMs = Math.round(performance.now() - started);

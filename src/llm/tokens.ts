@@ -33,7 +33,8 @@ export function countMessageTokens(messages: ChatMessage[]): number {
     total += TOKENS_PER_MESSAGE + countTokens(message.content);
     if (message.role === 'assistant') {
       total += countTokens(message.reasoning ?? '');
-      for (const call of message.toolCalls ?? []) total += countTokens(call.name) + countTokens(call.arguments);
+      for (const call of message.toolCalls ?? [])
+        total += countTokens(call.name) + countTokens(call.arguments);
     }
   }
   return total;

@@ -29,14 +29,25 @@ export async function streamAnswer(
     thinkingOpen = false;
     ctx.emit({ type: 'step-finish', id: thinkingId, status, title: t(ctx.locale, 'step.thought') });
   };
-  const result: StreamedAnswer = { text: '', reasoning: '', usage: ZERO_USAGE, model: client.config.model, latencyMs: 0 };
+  const result: StreamedAnswer = {
+    text: '',
+    reasoning: '',
+    usage: ZERO_USAGE,
+    model: client.config.model,
+    latencyMs: 0,
+  };
   try {
     for await (const part of client.stream({ messages, signal: ctx.signal })) {
       switch (part.type) {
         case 'reasoning':
           if (!thinkingOpen && result.text === '') {
             thinkingOpen = true;
-            ctx.emit({ type: 'step-start', id: thinkingId, kind: 'thinking', title: t(ctx.locale, 'step.thinking') });
+            ctx.emit({
+              type: 'step-start',
+              id: thinkingId,
+              kind: 'thinking',
+              title: t(ctx.locale, 'step.thinking'),
+            });
           }
           result.reasoning += part.text;
           if (thinkingOpen) ctx.emit({ type: 'step-update', id: thinkingId, append: part.text });

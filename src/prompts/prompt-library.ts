@@ -10,7 +10,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProviderName } from '../llm/types.js';
 
-export type PromptName = 'chat.system' | 'agent.system' | 'answer.system' | 'plan.system' | 'summary.system' | 'error';
+export type PromptName =
+  | 'chat.system'
+  | 'agent.system'
+  | 'answer.system'
+  | 'plan.system'
+  | 'summary.system'
+  | 'error';
 
 export const PROMPT_NAMES: readonly PromptName[] = [
   'chat.system',
@@ -59,7 +65,11 @@ function withDerived(variables: Record<string, string | number>): Record<string,
 }
 
 /** Fills one template's text. Exported for tests and for callers holding their own text. */
-export function renderTemplate(text: string, variables: Record<string, string | number>, templateName = 'template'): string {
+export function renderTemplate(
+  text: string,
+  variables: Record<string, string | number>,
+  templateName = 'template',
+): string {
   return text.replace(LEADING_COMMENT, '').replace(TOKEN, (match, variable: string | undefined) => {
     if (match === '{{') return '{';
     if (match === '}}') return '}';
@@ -127,7 +137,10 @@ export async function loadPromptLibrary(dir: string = defaultPromptDir()): Promi
   }
   const missing = PROMPT_NAMES.filter((name) => !files.has(`${name}.md`));
   if (missing.length > 0) {
-    throw new PromptError(`prompts missing in ${dir}: ${missing.map((n) => `${n}.md`).join(', ')}`, missing[0]!);
+    throw new PromptError(
+      `prompts missing in ${dir}: ${missing.map((n) => `${n}.md`).join(', ')}`,
+      missing[0]!,
+    );
   }
   return libraryFrom((file) => files.get(file), dir);
 }

@@ -13,6 +13,7 @@ export const STATS_STRINGS = {
     seconds: 's',
     minutes: 'min',
     models: 'Models',
+    call: 'call',
     calls: 'calls',
     input: 'in',
     output: 'out',
@@ -32,6 +33,7 @@ export const STATS_STRINGS = {
     seconds: '秒',
     minutes: '分',
     models: '模型',
+    call: '次调用',
     calls: '次调用',
     input: '输入',
     output: '输出',
@@ -116,7 +118,7 @@ export function formatStatsDetail(stats: TurnStats, locale: StatsLocale): string
     lines.push(`${t.models}:`);
     for (const model of stats.models) {
       const parts = [
-        `${model.calls} ${t.calls}`,
+        `${model.calls} ${model.calls === 1 ? t.call : t.calls}`,
         `${t.input} ${formatInteger(model.inputTokens)}`,
         `${t.output} ${formatInteger(model.outputTokens)}`,
       ];
@@ -127,7 +129,9 @@ export function formatStatsDetail(stats: TurnStats, locale: StatsLocale): string
   }
   const phases = Object.entries(stats.phases);
   if (phases.length > 0) {
-    lines.push(`${t.phases}: ${phases.map(([name, ms]) => `${name} ${formatDuration(ms, locale)}`).join(DOT)}`);
+    lines.push(
+      `${t.phases}: ${phases.map(([name, ms]) => `${name} ${formatDuration(ms, locale)}`).join(DOT)}`,
+    );
   }
   lines.push(`${t.totalTokens}: ${formatInteger(stats.totalTokens)}`);
   lines.push(`${t.cost}: ${stats.costUsd === undefined ? t.costUnknown : formatCost(stats.costUsd)}`);

@@ -5,7 +5,7 @@
  * order. `finish` lands the final text, which may differ from what streamed (citations linked):
  * earlier parts are edited only where their final content changed. Every message is ≤ maxChars.
  */
-import { planSplit } from './split-text.js';
+import { planSplit, type SplitContext, splitContextAt } from './split-text.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
 
 export interface LiveAnswerOptions<P, R> {
@@ -47,6 +47,8 @@ export class LiveAnswer<P = string, R = unknown> {
   /** Parts before this index are complete and not edited while streaming. */
   #finalised = 0;
   #text = '';
+  /** Scan state where the frozen parts end, so each `set` only scans the open tail. */
+  #context: SplitContext = { lineStart: 0, fence: null };
   #finished = false;
 
   constructor(options: LiveAnswerOptions<P, R>) {
@@ -68,14 +70,21 @@ export class LiveAnswer<P = string, R = unknown> {
   set(fullText: string): void {
     if (this.#finished) return;
     this.#text = fullText;
-    const from = this.#finalised > 0 ? this.#parts[this.#finalised - 1]!.end : 0;
-    const plan = planSplit(fullText, this.#opts.maxChars, from);
+    const from = this.#frozenEnd();
+    if (this.#context.lineStart > from) this.#context = splitContextAt(fullText, from);
+    const plan = planSplit(fullText, this.#opts.maxChars, from, this.#context);
     plan.forEach((chunk, i) => {
-      const index = this.#finalised + i;
-      this.#show(index, chunk.text, chunk.start, chunk.end);
+      this.#show(this.#finalised + i, chunk.text, chunk.start, chunk.end);
     });
     // Every part but the last is complete: freeze its boundary so later text never moves it.
-    if (plan.length > 1) this.#finalised += plan.length - 1;
+    if (plan.length > 1) {
+      this.#finalised += plan.length - 1;
+      this.#context = splitContextAt(fullText, this.#frozenEnd(), this.#context);
+    }
+  }
+
+  #frozenEnd(): number {
+    return this.#finalised > 0 ? this.#parts[this.#finalised - 1]!.end : 0;
   }
 
   /**
@@ -89,8 +98,10 @@ export class LiveAnswer<P = string, R = unknown> {
     let keep = 0;
     while (keep < this.#finalised && text.startsWith(this.#text.slice(0, this.#parts[keep]!.end))) keep++;
     const from = keep > 0 ? this.#parts[keep - 1]!.end : 0;
-    const plan = planSplit(text, this.#opts.maxChars, from);
-    plan.forEach((chunk, i) => this.#show(keep + i, chunk.text, chunk.start, chunk.end));
+    const plan = planSplit(text, this.#opts.maxChars, from, splitContextAt(text, from));
+    plan.forEach((chunk, i) => {
+      this.#show(keep + i, chunk.text, chunk.start, chunk.end);
+    });
     this.#finalised = keep + plan.length;
     this.#text = text;
 
@@ -112,7 +123,7 @@ export class LiveAnswer<P = string, R = unknown> {
       }
       return;
     }
-    const previous = this.#parts[index - 1]?.posted ?? Promise.resolve();
+    const previous = this.#parts[index - 1]?.posted;
     let settled!: () => void;
     const posted = new Promise<void>((resolve) => {
       settled = resolve;
@@ -120,7 +131,7 @@ export class LiveAnswer<P = string, R = unknown> {
     const editor = new ThrottledEditor<P, R>({
       // A follow-up is posted only after the message before it, so the thread reads in order.
       post: async (payload) => {
-        await previous;
+        if (previous) await previous;
         try {
           return await this.#opts.post(payload);
         } finally {

@@ -44,10 +44,11 @@ const TABLE_ROW = /^\s*\|.*\|\s*$/;
 
 /**
  * Spans a cut must not enter: Markdown links and images (`[text](url "title")`), inline code,
- * autolinks and Slack-style links (`<url|text>`), bare URLs.
+ * autolinks and Slack-style links (`<url|text>`), bare URLs — and a link or inline code still open
+ * at the end of the text (a streamed answer's frontier), so a part frozen mid-stream never cuts one.
  */
 const PROTECTED =
-  /!?\[[^\]\n]*\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\)|`[^`\n]+`|<(?:https?|mailto):[^>\s]*(?:\|[^>\n]*)?>|https?:\/\/[^\s<>()[\]]+/g;
+  /!?\[[^\]\n]*\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\)|`[^`\n]+`|<(?:https?|mailto):[^>\s]*(?:\|[^>\n]*)?>|https?:\/\/[^\s<>()[\]]+|!?\[[^\]\n]*(?:\]\([^)\n]*)?$|`[^`\n]*$/g;
 
 /**
  * Scans `text` from `startAt` (a line start) on, with `fence` open there. A caller that already

@@ -6,8 +6,8 @@
 import type { Source } from '../render/events.js';
 import type { SearchResult } from './types.js';
 
-/** A result with its answer-wide number; without `n` the position (1-based) is used. */
-export type NumberedResult = SearchResult & { n?: number };
+/** A result (or a Source) with its answer-wide number; without `n` the position (1-based) is used. */
+export type NumberedResult = Omit<SearchResult, 'snippet'> & { n?: number; snippet?: string };
 
 /** What the model reads when a search found nothing, so it does not invent sources. */
 export const NO_RESULTS_TEXT = 'No results found.';
@@ -23,7 +23,9 @@ export const NO_RESULTS_TEXT = 'No results found.';
  * ```
  */
 export function formatSearchContext(sources: Source[], options: { query?: string } = {}): string {
-  const header = options.query ? `Web search results for "${oneLine(options.query)}":` : 'Web search results:';
+  const header = options.query
+    ? `Web search results for "${oneLine(options.query)}":`
+    : 'Web search results:';
   if (sources.length === 0) return `${header}\n\n${NO_RESULTS_TEXT}`;
   const blocks = sources.map((s) => {
     const lines = [`[${s.n}] ${oneLine(s.title)}`, `URL: ${s.url}`];

@@ -14,14 +14,19 @@ export interface ProviderHttpOptions {
 }
 
 function defaultStatusMessage(provider: string, status: number): string {
-  if (status === 401 || status === 403) return `${provider} rejected the request (HTTP ${status}): check the API key`;
+  if (status === 401 || status === 403)
+    return `${provider} rejected the request (HTTP ${status}): check the API key`;
   if (status === 429) return `${provider} rate limit reached (HTTP 429)`;
   if (status >= 500) return `${provider} server error (HTTP ${status})`;
   return `${provider} request failed (HTTP ${status})`;
 }
 
 /** Fetches and returns the response; throws SearchError / CancelledError. */
-export async function providerFetch(url: URL, init: RequestInit, options: ProviderHttpOptions): Promise<Response> {
+export async function providerFetch(
+  url: URL,
+  init: RequestInit,
+  options: ProviderHttpOptions,
+): Promise<Response> {
   const { provider, timeoutMs, signal } = options;
   if (signal?.aborted) throw new CancelledError('search cancelled');
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -32,13 +37,15 @@ export async function providerFetch(url: URL, init: RequestInit, options: Provid
   } catch (err) {
     if (signal?.aborted) throw new CancelledError('search cancelled');
     if (timeout.aborted) throw new SearchError(`${provider} did not answer within ${timeoutMs} ms`, provider);
-    const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+    const reason =
+      err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
     throw new SearchError(`${provider} unreachable: ${reason}`, provider, undefined, { cause: err });
   }
   if (!response.ok) {
     // Drain the body so the connection can be reused.
     await response.body?.cancel().catch(() => {});
-    const message = options.statusMessage?.(response.status) ?? defaultStatusMessage(provider, response.status);
+    const message =
+      options.statusMessage?.(response.status) ?? defaultStatusMessage(provider, response.status);
     throw new SearchError(message, provider, response.status);
   }
   return response;
@@ -60,6 +67,8 @@ export async function readText(response: Response, provider: SearchProviderName)
   try {
     return await response.text();
   } catch (err) {
-    throw new SearchError(`${provider} response could not be read`, provider, response.status, { cause: err });
+    throw new SearchError(`${provider} response could not be read`, provider, response.status, {
+      cause: err,
+    });
   }
 }

@@ -14,7 +14,13 @@ import { createDuckDuckGoProvider } from './providers/duckduckgo.js';
 import { createSearxngProvider } from './providers/searxng.js';
 import { createTavilyProvider } from './providers/tavily.js';
 import { SessionSearchCache } from './session-cache.js';
-import type { SearchOutcome, SearchProvider, SearchProviderName, SearchResult, SearchService } from './types.js';
+import type {
+  SearchOutcome,
+  SearchProvider,
+  SearchProviderName,
+  SearchResult,
+  SearchService,
+} from './types.js';
 
 /** SPEC §4: at most 5 results per search. */
 export const DEFAULT_RESULT_LIMIT = 5;
@@ -45,25 +51,38 @@ export function selectProvider(env: SearchEnv): { provider?: SearchProvider; rea
     env.BRAVE_API_KEY
       ? createBraveProvider({ apiKey: env.BRAVE_API_KEY, baseUrl: env.BRAVE_BASE_URL ?? '', timeoutMs })
       : undefined;
-  const searxng = () => (env.SEARXNG_URL ? createSearxngProvider({ baseUrl: env.SEARXNG_URL, timeoutMs }) : undefined);
+  const searxng = () =>
+    env.SEARXNG_URL ? createSearxngProvider({ baseUrl: env.SEARXNG_URL, timeoutMs }) : undefined;
   switch (env.SEARCH_PROVIDER) {
     case 'none':
       return { reason: 'SEARCH_PROVIDER=none' };
     case 'tavily':
-      return tavily() ? { provider: tavily() } : { reason: 'SEARCH_PROVIDER=tavily but TAVILY_API_KEY is not set' };
+      return tavily()
+        ? { provider: tavily() }
+        : { reason: 'SEARCH_PROVIDER=tavily but TAVILY_API_KEY is not set' };
     case 'brave':
-      return brave() ? { provider: brave() } : { reason: 'SEARCH_PROVIDER=brave but BRAVE_API_KEY is not set' };
+      return brave()
+        ? { provider: brave() }
+        : { reason: 'SEARCH_PROVIDER=brave but BRAVE_API_KEY is not set' };
     case 'searxng':
-      return searxng() ? { provider: searxng() } : { reason: 'SEARCH_PROVIDER=searxng but SEARXNG_URL is not set' };
+      return searxng()
+        ? { provider: searxng() }
+        : { reason: 'SEARCH_PROVIDER=searxng but SEARXNG_URL is not set' };
     case 'duckduckgo':
       return {
-        provider: createDuckDuckGoProvider({ baseUrl: env.DUCKDUCKGO_BASE_URL ?? 'https://html.duckduckgo.com', timeoutMs }),
+        provider: createDuckDuckGoProvider({
+          baseUrl: env.DUCKDUCKGO_BASE_URL ?? 'https://html.duckduckgo.com',
+          timeoutMs,
+        }),
       };
     default: {
       const provider = tavily() ?? brave() ?? searxng();
       return provider
         ? { provider }
-        : { reason: 'no TAVILY_API_KEY, BRAVE_API_KEY or SEARXNG_URL set (SEARCH_PROVIDER=duckduckgo enables keyless search)' };
+        : {
+            reason:
+              'no TAVILY_API_KEY, BRAVE_API_KEY or SEARXNG_URL set (SEARCH_PROVIDER=duckduckgo enables keyless search)',
+          };
     }
   }
 }
@@ -77,7 +96,11 @@ export function createSearchService(
   const log = logger.child({ component: 'search' });
   if (provider) log.info({ provider: provider.name }, 'web search enabled');
   else log.info({ reason }, 'web search unavailable');
-  return new CachedSearchService(provider, new SessionSearchCache(stores.searchCache, config.env.SESSION_TTL), log);
+  return new CachedSearchService(
+    provider,
+    new SessionSearchCache(stores.searchCache, config.env.SESSION_TTL),
+    log,
+  );
 }
 
 export class CachedSearchService implements SearchService {
@@ -141,7 +164,12 @@ export class CachedSearchService implements SearchService {
     const started = performance.now();
     const results = await provider.search(query, { limit, signal: options.signal });
     this.logger.debug(
-      { provider: provider.name, query: normalized, results: results.length, ms: Math.round(performance.now() - started) },
+      {
+        provider: provider.name,
+        query: normalized,
+        results: results.length,
+        ms: Math.round(performance.now() - started),
+      },
       'search done',
     );
     try {
@@ -153,7 +181,11 @@ export class CachedSearchService implements SearchService {
     return results;
   }
 
-  private async cacheGet(sessionKey: string, normalized: string, limit: number): Promise<SearchResult[] | undefined> {
+  private async cacheGet(
+    sessionKey: string,
+    normalized: string,
+    limit: number,
+  ): Promise<SearchResult[] | undefined> {
     try {
       return await this.cache.get(sessionKey, normalized, limit);
     } catch (err) {

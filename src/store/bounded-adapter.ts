@@ -30,7 +30,8 @@ export class BoundedAdapter extends EventEmitter implements KeyvStoreAdapter {
   }
 
   private run<T>(what: string, op: () => Promise<T>): Promise<T> {
-    if (this.options.isClosed()) return Promise.reject(new StoreError(`store ${what} failed: store is closed`));
+    if (this.options.isClosed())
+      return Promise.reject(new StoreError(`store ${what} failed: store is closed`));
     return bounded(`${this.options.label} ${what}`, this.options.timeoutMs, op);
   }
 

@@ -38,10 +38,7 @@ export async function bounded<T>(what: string, timeoutMs: number, op: () => Prom
 }
 
 /** Logs store errors at most once per message per window, so a Redis outage does not flood the log. */
-export function throttledErrorLog(
-  log: (err: unknown, message: string) => void,
-  windowMs = 30_000,
-): (err: unknown) => void {
+export function throttledErrorLog(log: (message: string) => void, windowMs = 30_000): (err: unknown) => void {
   const lastLogged = new Map<string, number>();
   return (err) => {
     const message = err instanceof Error ? err.message : String(err);
@@ -50,6 +47,6 @@ export function throttledErrorLog(
     if (last !== undefined && now - last < windowMs) return;
     if (lastLogged.size > 100) lastLogged.clear();
     lastLogged.set(message, now);
-    log(err, message);
+    log(message);
   };
 }

@@ -80,7 +80,9 @@ async function addToChannelIndex(stores: Stores, channelId: string, conversation
     const key = channelIndexKey(channelId);
     const ids = ((await stores.meta.get(key)) as string[] | undefined) ?? [];
     // Most recent last, each id once; the oldest fall off (their histories still expire by TTL).
-    const next = [...ids.filter((id) => id !== conversationId), conversationId].slice(-MAX_INDEXED_CONVERSATIONS);
+    const next = [...ids.filter((id) => id !== conversationId), conversationId].slice(
+      -MAX_INDEXED_CONVERSATIONS,
+    );
     await stores.meta.set(key, next, ttlMs);
   } finally {
     await lease.release();

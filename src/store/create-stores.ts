@@ -51,7 +51,7 @@ export async function createStores(options: CreateStoresOptions): Promise<Stores
   let closed = false;
 
   const parts = await openBackend(target, prefix, logger, timeoutMs);
-  const logKeyvError = throttledErrorLog((_err, message) =>
+  const logKeyvError = throttledErrorLog((message) =>
     logger.warn({ err: message, backend: target.backend }, 'store operation failed'),
   );
 
@@ -124,10 +124,14 @@ async function openBackend(
       close: () => sqlite.close(),
     };
   }
-  const redis = await openRedis(target.url, logger);
+  const redis = await openRedis(target.url, logger, timeoutMs);
   return {
     rawStore: (ns) => {
-      const adapter = new KeyvRedis(redis.client, { namespace: ns, throwOnErrors: true, throwOnConnectError: true });
+      const adapter = new KeyvRedis(redis.client, {
+        namespace: ns,
+        throwOnErrors: true,
+        throwOnConnectError: true,
+      });
       // Connection errors are logged once by the shared client; the adapter re-emits them.
       adapter.on('error', () => {});
       return adapter;

@@ -10,7 +10,10 @@ const FALLBACK_DEDUPE_TTL_MS = 60 * 60_000;
 
 /** In-process dedupe for memory:// and sqlite:// (one instance): check-and-set is synchronous. */
 export class MemoryDedupe implements DedupeService {
-  private readonly seen = new LRUCache<string, true>({ max: MEMORY_DEDUPE_MAX_KEYS, ttl: FALLBACK_DEDUPE_TTL_MS });
+  private readonly seen = new LRUCache<string, true>({
+    max: MEMORY_DEDUPE_MAX_KEYS,
+    ttl: FALLBACK_DEDUPE_TTL_MS,
+  });
 
   async firstSeen(key: string, ttlMs: number): Promise<boolean> {
     if (this.seen.has(key)) return false;

@@ -75,12 +75,18 @@ export class ManagedLease implements Lease {
     try {
       const stillHeld = await this.service.backend.renew(this.key, this.token, ttlMs);
       if (!stillHeld && !this.released) {
-        this.service.logger.warn({ lock: this.key }, 'lock lease lost before release (renewal came too late)');
+        this.service.logger.warn(
+          { lock: this.key },
+          'lock lease lost before release (renewal came too late)',
+        );
         this.abandon();
       }
     } catch (err) {
       // Keep trying: the store may be back before the lease runs out.
-      this.service.logger.warn({ lock: this.key, err: toStoreError(err, 'lock renew').message }, 'lock renewal failed');
+      this.service.logger.warn(
+        { lock: this.key, err: toStoreError(err, 'lock renew').message },
+        'lock renewal failed',
+      );
     }
   }
 
@@ -98,7 +104,10 @@ export class ManagedLease implements Lease {
       await this.service.backend.release(this.key, this.token);
     } catch (err) {
       // The lease expires by itself; throwing here would hide the turn's own outcome in a `finally`.
-      this.service.logger.warn({ lock: this.key, err: toStoreError(err, 'lock release').message }, 'lock release failed');
+      this.service.logger.warn(
+        { lock: this.key, err: toStoreError(err, 'lock release').message },
+        'lock release failed',
+      );
     }
     this.service.wakeNext(this.key);
   }
@@ -118,7 +127,10 @@ export class QueuedLockService implements LockService {
     readonly logger: Logger,
   ) {}
 
-  async acquire(key: string, options: { ttlMs?: number; signal?: AbortSignal; waitMs?: number } = {}): Promise<Lease> {
+  async acquire(
+    key: string,
+    options: { ttlMs?: number; signal?: AbortSignal; waitMs?: number } = {},
+  ): Promise<Lease> {
     const ttlMs = options.ttlMs ?? DEFAULT_LOCK_TTL_MS;
     const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
     const { signal } = options;

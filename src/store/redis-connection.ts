@@ -8,7 +8,7 @@ export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
 export const REDIS_MAX_RECONNECT_DELAY_MS = 2_000;
 /** First reconnect delay; doubles per attempt up to the cap. */
 const REDIS_FIRST_RECONNECT_DELAY_MS = 100;
-/** createStores waits this long for the first connection before starting anyway (ops then fail fast). */
+/** createStores waits at most this long (or one operation bound) for the first connection, then starts anyway. */
 const REDIS_STARTUP_WAIT_MS = 2_000;
 
 export type RedisClient = ReturnType<typeof createRedisClient>;
@@ -37,9 +37,9 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-export async function openRedis(url: string, logger: Logger): Promise<RedisConnection> {
+export async function openRedis(url: string, logger: Logger, timeoutMs: number): Promise<RedisConnection> {
   const client = createRedisClient(url);
-  const logError = throttledErrorLog((err, message) =>
+  const logError = throttledErrorLog((message) =>
     logger.warn({ err: message }, 'redis connection error (retrying in the background)'),
   );
   // Without an 'error' listener node-redis would crash the process on the first socket error.
@@ -61,7 +61,7 @@ export async function openRedis(url: string, logger: Logger): Promise<RedisConne
     new Promise<false>((resolve) => {
       onFirstError = () => resolve(false);
       client.once('error', onFirstError);
-      timer = setTimeout(() => resolve(false), REDIS_STARTUP_WAIT_MS);
+      timer = setTimeout(() => resolve(false), Math.min(REDIS_STARTUP_WAIT_MS, timeoutMs));
     }),
   ]);
   clearTimeout(timer);
@@ -91,20 +91,33 @@ export async function openRedis(url: string, logger: Logger): Promise<RedisConne
       if (!client.isOpen) return;
       if (!client.isReady) {
         // Nothing to flush; close() would wait for a connection that may never come.
-        client.destroy();
+        destroyQuietly(client);
         return;
       }
+      // close() waits for pending replies; a server that stopped answering would hold it forever.
       let closeTimer: NodeJS.Timeout | undefined;
       await Promise.race([
-        client.close().catch(() => client.destroy()),
+        client.close().catch(() => destroyQuietly(client)),
         new Promise<void>((resolve) => {
-          closeTimer = setTimeout(() => {
-            client.destroy();
-            resolve();
-          }, REDIS_CONNECT_TIMEOUT_MS);
+          closeTimer = setTimeout(
+            () => {
+              destroyQuietly(client);
+              resolve();
+            },
+            Math.min(REDIS_CONNECT_TIMEOUT_MS, timeoutMs),
+          );
         }),
       ]);
       clearTimeout(closeTimer);
     },
   };
+}
+
+/** destroy() throws when close() already began; either way the socket ends up gone. */
+function destroyQuietly(client: RedisClient): void {
+  try {
+    client.destroy();
+  } catch {
+    // already closing
+  }
 }

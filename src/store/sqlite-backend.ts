@@ -29,7 +29,7 @@ export async function openSqlite(file: string, logger: Logger, timeoutMs: number
   // KeyvSqlite is an EventEmitter: an 'error' without a listener would crash the process.
   db.on(
     'error',
-    throttledErrorLog((_err, message) => logger.error({ err: message }, 'sqlite store error')),
+    throttledErrorLog((message) => logger.error({ err: message }, 'sqlite store error')),
   );
   // Fails startup with a clear StoreError when the file cannot be opened (bad path, permissions).
   await bounded('sqlite open', timeoutMs, () => db.query('SELECT 1'));

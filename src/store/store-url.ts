@@ -17,14 +17,23 @@ export function parseStoreUrl(url: string, cwd = process.cwd()): StoreTarget {
   const trimmed = url.trim();
   const scheme = /^([a-z]+):/i.exec(trimmed)?.[1]?.toLowerCase();
   const backend: StoreBackend | undefined =
-    scheme === 'memory' ? 'memory' : scheme === 'sqlite' ? 'sqlite' : scheme === 'redis' || scheme === 'rediss' ? 'redis' : undefined;
+    scheme === 'memory'
+      ? 'memory'
+      : scheme === 'sqlite'
+        ? 'sqlite'
+        : scheme === 'redis' || scheme === 'rediss'
+          ? 'redis'
+          : undefined;
   if (backend === 'memory') return { backend };
   if (backend === 'redis') return { backend, url: trimmed };
   if (backend === 'sqlite') {
     const rest = trimmed.replace(/^sqlite:(\/\/)?/i, '');
-    if (rest === '') throw new ConfigError(['STORE_URL: sqlite:// needs a file path, e.g. sqlite://data/scout.sqlite']);
+    if (rest === '')
+      throw new ConfigError(['STORE_URL: sqlite:// needs a file path, e.g. sqlite://data/scout.sqlite']);
     if (rest === ':memory:') return { backend, file: rest };
     return { backend, file: path.resolve(cwd, rest) };
   }
-  throw new ConfigError([`STORE_URL: unsupported scheme "${scheme ?? trimmed.slice(0, 12)}" (use memory://, sqlite:// or redis://)`]);
+  throw new ConfigError([
+    `STORE_URL: unsupported scheme "${scheme ?? trimmed.slice(0, 12)}" (use memory://, sqlite:// or redis://)`,
+  ]);
 }

@@ -6,9 +6,12 @@ export const CURRENT_CONTEXT_TOOL_NAME = 'current_context';
 
 const inputSchema = z.object({});
 
-/** "Monday, 3 March 2025 at 14:05 (Asia/Shanghai, GMT+08:00)" plus the ISO date, for the model. */
+/**
+ * "Monday, 3 March 2025, 04:30 (Asia/Shanghai, GMT+08:00)" plus the ISO date, for the model. Built
+ * from parts because ICU's joining words and commas differ between Node versions.
+ */
 export function describeNow(now: Date, timeZone: string): string {
-  const human = new Intl.DateTimeFormat('en-GB', {
+  const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     weekday: 'long',
     day: 'numeric',
@@ -17,19 +20,21 @@ export function describeNow(now: Date, timeZone: string): string {
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-  }).format(now);
-  const offset =
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
-      .formatToParts(now)
-      .find((p) => p.type === 'timeZoneName')?.value ?? '';
-  // en-CA formats dates as YYYY-MM-DD.
-  const isoDate = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    now,
-  );
+    timeZoneName: 'longOffset',
+  }).formatToParts(now);
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const monthNumber = new Intl.DateTimeFormat('en-US', { timeZone, month: '2-digit' }).format(now);
+  const day = get('day');
+  const isoDate = `${get('year')}-${monthNumber}-${day.padStart(2, '0')}`;
+  const human = `${get('weekday')}, ${day} ${get('month')} ${get('year')}, ${get('hour')}:${get('minute')}`;
+  const offset = get('timeZoneName');
   return `Current date and time: ${human} (${timeZone}${offset ? `, ${offset}` : ''})\nDate: ${isoDate}`;
 }
 
-export function createCurrentContextTool(options: { timeZone: string; now?: () => Date }): Tool<Record<string, never>> {
+export function createCurrentContextTool(options: {
+  timeZone: string;
+  now?: () => Date;
+}): Tool<Record<string, never>> {
   const now = options.now ?? (() => new Date());
   return {
     name: CURRENT_CONTEXT_TOOL_NAME,

@@ -68,9 +68,13 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
       } catch (err) {
         if (context.signal.aborted) throw err;
         if (timeout.aborted || isAbortError(err)) {
-          return { isError: true, text: `Could not fetch ${url}: no complete answer within ${timeoutMs} ms.` };
+          return {
+            isError: true,
+            text: `Could not fetch ${url}: no complete answer within ${timeoutMs} ms.`,
+          };
         }
-        const reason = err instanceof FetchProblem || err instanceof BlockedAddressError ? err.message : describe(err);
+        const reason =
+          err instanceof FetchProblem || err instanceof BlockedAddressError ? err.message : describe(err);
         return { isError: true, text: `Could not fetch ${url}: ${reason}` };
       }
     },
@@ -87,7 +91,8 @@ async function fetchFollowing(
     const page = await fetchOnce(url, signal, options);
     const location = page.headers.location;
     if (page.status >= 300 && page.status < 400 && location) {
-      if (redirects >= FETCH_MAX_REDIRECTS) throw new FetchProblem(`more than ${FETCH_MAX_REDIRECTS} redirects`);
+      if (redirects >= FETCH_MAX_REDIRECTS)
+        throw new FetchProblem(`more than ${FETCH_MAX_REDIRECTS} redirects`);
       url = parseHttpUrl(new URL(location, url).href);
       continue;
     }
@@ -116,7 +121,9 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
   // Pin the connection to the address we checked (no second DNS query, so no rebinding).
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
     if ((lookupOptions as { all?: boolean }).all) {
-      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target]);
+      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+        target,
+      ]);
     } else {
       callback(null, target.address, target.family);
     }
@@ -137,7 +144,12 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
         let size = 0;
         let truncated = false;
         const finish = () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), truncated });
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+            truncated,
+          });
         response.on('data', (chunk: Buffer) => {
           if (truncated) return;
           const room = maxBytes - size;
@@ -162,7 +174,8 @@ function renderPage(page: RawPage, url: URL, maxChars: number) {
   const type = String(page.headers['content-type'] ?? '').toLowerCase();
   const isHtml = type.includes('html') || (type === '' && /^\s*</.test(page.body.subarray(0, 64).toString()));
   const isText = isHtml || type.startsWith('text/') || /json|xml|javascript/.test(type);
-  if (!isText) throw new FetchProblem(`unsupported content type ${type || 'unknown'} (only web pages and text)`);
+  if (!isText)
+    throw new FetchProblem(`unsupported content type ${type || 'unknown'} (only web pages and text)`);
   const raw = decodeBody(page.body, type);
   const title = (isHtml ? extractTitle(raw) : undefined) ?? url.hostname;
   const { text, truncated } = truncateText(isHtml ? htmlToText(raw) : raw.trim(), maxChars);

@@ -2,14 +2,28 @@
 import { decodeEntities } from '../search/clean-results.js';
 
 /** Elements whose content is never readable text. */
-const DROP_ELEMENTS = ['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'canvas', 'select'];
+const DROP_ELEMENTS = [
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'iframe',
+  'head',
+  'canvas',
+  'select',
+];
 /** Elements that start a new line when their markup is removed. */
 const BLOCK_TAGS =
   /<\/?(?:p|div|br|hr|li|ul|ol|h[1-6]|tr|table|section|article|header|footer|nav|aside|main|blockquote|pre|dd|dt|figcaption)\b[^>]*>/gi;
 
 export function extractTitle(html: string): string | undefined {
   const match = /<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(html);
-  const title = match ? decodeEntities(match[1] ?? '').replace(/\s+/g, ' ').trim() : '';
+  const title = match
+    ? decodeEntities(match[1] ?? '')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
   return title || undefined;
 }
 
@@ -22,13 +36,21 @@ export function htmlToText(html: string): string {
     .replace(BLOCK_TAGS, '\n')
     .replace(/<[^>]*>/g, ' ')
     .replace(/[ \t\f\v\r\u00a0]+/g, ' ');
-  return decodeEntities(text)
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line, i, lines) => line !== '' || (i > 0 && lines[i - 1] !== ''))
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return (
+    decodeEntities(text)
+      .split('\n')
+      // Inline tags became spaces; "<b>bold</b>." should still read "bold.".
+      .map((line) =>
+        line
+          .replace(/\s+/g, ' ')
+          .replace(/ ([.,;:!?)\]])/g, '$1')
+          .trim(),
+      )
+      .filter((line, i, lines) => line !== '' || (i > 0 && lines[i - 1] !== ''))
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
 }
 
 /** Cuts to `max` characters with a marker the model can see. */

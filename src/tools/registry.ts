@@ -29,7 +29,10 @@ export function filterTools(tools: Tool[], allow: string[] = []): Tool[] {
 
 /** JSON Schema for the model: zod 4's converter, input side, without the `$schema` marker. */
 export function toolParameters(tool: Tool): Record<string, unknown> {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' });
+  const { $schema: _drop, ...schema } = z.toJSONSchema(tool.inputSchema, {
+    io: 'input',
+    unrepresentable: 'any',
+  });
   return schema as Record<string, unknown>;
 }
 
@@ -119,10 +122,14 @@ async function runWithTimeout(
       return { isError: true, text: `${tool.name} timed out after ${timeoutMs} ms.` };
     }
     if (outcome === 'cancelled') return { isError: true, text: `${tool.name} was cancelled.` };
-    log.debug({ tool: tool.name, ms: Math.round(performance.now() - started), isError: outcome.isError }, 'tool done');
+    log.debug(
+      { tool: tool.name, ms: Math.round(performance.now() - started), isError: outcome.isError },
+      'tool done',
+    );
     return outcome;
   } catch (err) {
-    if (controller.signal.aborted || isAbortError(err)) return { isError: true, text: `${tool.name} was cancelled.` };
+    if (controller.signal.aborted || isAbortError(err))
+      return { isError: true, text: `${tool.name} was cancelled.` };
     log.warn({ err, tool: tool.name }, 'tool call failed');
     const message = err instanceof Error ? err.message : String(err);
     return { isError: true, text: `${tool.name} failed: ${message}` };

@@ -327,7 +327,7 @@ export class FakeDiscord {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const path = url.pathname.replace(/^\/api(\/v\d+)?/, '');
+    const path = decodeURIComponent(url.pathname).replace(/^\/api(\/v\d+)?/, '');
     const method = (req.method ?? 'GET').toUpperCase();
     const call: RecordedCall = {
       method,

@@ -64,7 +64,11 @@ export interface FakeSearchServer {
 
 /** Deterministic results: `count` distinct pages per query. */
 export function defaultResults(query: string, count = 5): SearchResult[] {
-  const slug = query.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'q';
+  const slug =
+    query
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'q';
   return Array.from({ length: count }, (_, i) => ({
     title: `Result ${i + 1} for ${query}`,
     url: `https://example.com/${slug}/${i + 1}`,
@@ -137,26 +141,45 @@ export async function startFakeSearchServer(options: { latencyMs?: number } = {}
       query = url.searchParams.get('q') ?? '';
     }
     if (!provider) return send(res, 404, { error: 'not found' });
-    server.requests.push({ provider, method: req.method ?? '', path: req.url ?? '', query, count, headers: req.headers, body });
+    server.requests.push({
+      provider,
+      method: req.method ?? '',
+      path: req.url ?? '',
+      query,
+      count,
+      headers: req.headers,
+      body,
+    });
 
     if (server.latencyMs > 0) await new Promise((r) => setTimeout(r, server.latencyMs));
-    if (server.failWith) return send(res, server.failWith.status, server.failWith.body ?? { error: 'scripted failure' });
+    if (server.failWith)
+      return send(res, server.failWith.status, server.failWith.body ?? { error: 'scripted failure' });
 
     const results = resultsFor(query, count);
     switch (provider) {
       case 'tavily':
-        if (req.headers.authorization !== `Bearer ${FAKE_TAVILY_KEY}`) return send(res, 401, { detail: 'Unauthorized' });
+        if (req.headers.authorization !== `Bearer ${FAKE_TAVILY_KEY}`)
+          return send(res, 401, { detail: 'Unauthorized' });
         return send(res, 200, {
           query,
-          results: results.map((r, i) => ({ title: r.title, url: r.url, content: r.snippet, score: 1 - i / 10 })),
+          results: results.map((r, i) => ({
+            title: r.title,
+            url: r.url,
+            content: r.snippet,
+            score: 1 - i / 10,
+          })),
           response_time: 0.1,
         });
       case 'brave':
-        if (req.headers['x-subscription-token'] !== FAKE_BRAVE_KEY) return send(res, 401, { type: 'ErrorResponse' });
+        if (req.headers['x-subscription-token'] !== FAKE_BRAVE_KEY)
+          return send(res, 401, { type: 'ErrorResponse' });
         return send(res, 200, {
           type: 'search',
           query: { original: query },
-          web: { type: 'search', results: results.map((r) => ({ title: r.title, url: r.url, description: r.snippet })) },
+          web: {
+            type: 'search',
+            results: results.map((r) => ({ title: r.title, url: r.url, description: r.snippet })),
+          },
         });
       case 'searxng':
         if (url.searchParams.get('format') === 'json' && server.searxngJsonDisabled) {

@@ -26,7 +26,15 @@ const MAX_CONTAINER_CHILDREN = 10;
 /** Observed: whole messages are rejected (`msg_blocks_too_long`) near this many characters. */
 const MAX_MESSAGE_CHARS = 13_200;
 /** JSON-encoded form fields (the WebClient stringifies objects); everything else stays a string. */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'chunks', 'view', 'metadata', 'prompts', 'loading_messages']);
+const JSON_FIELDS = new Set([
+  'blocks',
+  'attachments',
+  'chunks',
+  'view',
+  'metadata',
+  'prompts',
+  'loading_messages',
+]);
 
 export interface RecordedCall {
   method: string;
@@ -156,7 +164,8 @@ function checkBlocks(blocks: any[], max: number, rejectContainers: boolean): Vio
           return bad('invalid_blocks', `actions has ${b.elements?.length} elements`);
         for (const e of b.elements) {
           if (e.type !== 'button') continue;
-          if (!e.text?.text || e.text.text.length > MAX_BUTTON_TEXT) return bad('invalid_blocks', 'button text');
+          if (!e.text?.text || e.text.text.length > MAX_BUTTON_TEXT)
+            return bad('invalid_blocks', 'button text');
           if (e.value !== undefined && String(e.value).length > MAX_BUTTON_VALUE)
             return bad('invalid_blocks', 'button value too long');
         }
@@ -195,7 +204,8 @@ function checkBlocks(blocks: any[], max: number, rejectContainers: boolean): Vio
     const v = checkOne(b, false);
     if (v) return v;
   }
-  if (markdown > MAX_MARKDOWN_TOTAL) return bad('invalid_blocks', `markdown total ${markdown} > ${MAX_MARKDOWN_TOTAL}`);
+  if (markdown > MAX_MARKDOWN_TOTAL)
+    return bad('invalid_blocks', `markdown total ${markdown} > ${MAX_MARKDOWN_TOTAL}`);
   return undefined;
 }
 
@@ -260,7 +270,11 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       if (v) return { ...v, method };
       const total = text.length + (args.blocks as any[]).reduce((n, b) => n + blockChars(b), 0);
       if (total > MAX_MESSAGE_CHARS)
-        return { method, error: 'msg_blocks_too_long', detail: `message ${total} chars > ${MAX_MESSAGE_CHARS}` };
+        return {
+          method,
+          error: 'msg_blocks_too_long',
+          detail: `message ${total} chars > ${MAX_MESSAGE_CHARS}`,
+        };
     }
     return undefined;
   }
@@ -276,10 +290,20 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     };
     switch (method) {
       case 'auth.test':
-        return { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'scout', team_id: teamId, user_id: botUserId, bot_id: botId, is_enterprise_install: false };
+        return {
+          ok: true,
+          url: 'https://fake.slack.test/',
+          team: 'Fake',
+          user: 'scout',
+          team_id: teamId,
+          user_id: botUserId,
+          bot_id: botId,
+          is_enterprise_install: false,
+        };
       case 'chat.postMessage': {
         if (!args.channel) return fail({ method, error: 'channel_not_found', detail: 'no channel' });
-        if (!args.text && !args.blocks && !args.markdown_text) return fail({ method, error: 'no_text', detail: '' });
+        if (!args.text && !args.blocks && !args.markdown_text)
+          return fail({ method, error: 'no_text', detail: '' });
         const v = checkMessage(method, args);
         if (v) return fail(v);
         const ts = nextTs();
@@ -315,16 +339,22 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         return { ok: true, channel: m.channel, ts: m.ts };
       }
       case 'chat.postEphemeral': {
-        if (!args.user || !args.channel) return fail({ method, error: 'invalid_arguments', detail: 'user/channel' });
+        if (!args.user || !args.channel)
+          return fail({ method, error: 'invalid_arguments', detail: 'user/channel' });
         const v = checkMessage(method, args);
         if (v) return fail(v);
         return { ok: true, message_ts: nextTs() };
       }
       case 'chat.startStream': {
         if (api.streamingError) return { ok: false, error: api.streamingError };
-        if (!args.thread_ts) return fail({ method, error: 'invalid_arguments', detail: 'thread_ts required' });
+        if (!args.thread_ts)
+          return fail({ method, error: 'invalid_arguments', detail: 'thread_ts required' });
         if (!String(args.channel).startsWith('D') && (!args.recipient_user_id || !args.recipient_team_id))
-          return fail({ method, error: 'invalid_arguments', detail: 'recipient_user_id/team_id required in channels' });
+          return fail({
+            method,
+            error: 'invalid_arguments',
+            detail: 'recipient_user_id/team_id required in channels',
+          });
         const v = checkMessage(method, args);
         if (v) return fail(v);
         const ts = nextTs();
@@ -378,12 +408,22 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       case 'conversations.info':
         return {
           ok: true,
-          channel: { id: args.channel, name: String(args.channel).startsWith('D') ? undefined : 'general', is_im: String(args.channel).startsWith('D') },
+          channel: {
+            id: args.channel,
+            name: String(args.channel).startsWith('D') ? undefined : 'general',
+            is_im: String(args.channel).startsWith('D'),
+          },
         };
       case 'users.info':
         return {
           ok: true,
-          user: { id: args.user, name: `user-${args.user}`, real_name: 'Test User', locale: options.userLocales?.[args.user] ?? 'en-US', tz: 'UTC' },
+          user: {
+            id: args.user,
+            name: `user-${args.user}`,
+            real_name: 'Test User',
+            locale: options.userLocales?.[args.user] ?? 'en-US',
+            tz: 'UTC',
+          },
         };
       default:
         return { ok: false, error: 'unknown_method' };

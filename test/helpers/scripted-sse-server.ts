@@ -113,10 +113,18 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method !== 'POST' || !options.paths.includes(path)) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${path}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no route ${path}` } }));
       return;
     }
-    const recorded: RecordedRequest = { method: req.method, path, headers: { ...req.headers }, body, at: Date.now() - started };
+    const recorded: RecordedRequest = {
+      method: req.method,
+      path,
+      headers: { ...req.headers },
+      body,
+      at: Date.now() - started,
+    };
     requests.push(recorded);
     let script = queue.shift();
     if (!script && server.fallback) {
@@ -124,7 +132,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
     if (!script) {
       const message = `${options.name}: script queue is empty (request ${requests.length})`;
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(options.emptyQueueBody(message)));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify(options.emptyQueueBody(message)));
       return;
     }
     await play(script, res);
@@ -148,14 +158,18 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
     if (stream.delayMs) await sleep(stream.delayMs);
     if (closed) return;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...stream.headers });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      ...stream.headers,
+    });
     res.flushHeaders();
     for (const [index, chunk] of stream.chunks.entries()) {
+      if (index > 0 && stream.chunkDelayMs) await sleep(stream.chunkDelayMs);
       if (stream.dropAfter !== undefined && index >= stream.dropAfter) {
         res.socket?.destroy();
         return;
       }
-      if (index > 0 && stream.chunkDelayMs) await sleep(stream.chunkDelayMs);
       if (closed || res.destroyed) return;
       res.write(typeof chunk === 'string' ? chunk : options.formatEvent(chunk));
     }

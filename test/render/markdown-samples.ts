@@ -12,12 +12,20 @@ export function prng(seed: number): () => number {
   };
 }
 
-const WORDS = 'the quick brown fox jumps over lazy dogs while rust async runtimes schedule futures on executors'.split(' ');
+const WORDS =
+  'the quick brown fox jumps over lazy dogs while rust async runtimes schedule futures on executors'.split(
+    ' ',
+  );
 
 function sentence(rand: () => number): string {
   const n = 6 + Math.floor(rand() * 14);
   const words = Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]!);
-  if (rand() < 0.2) words.splice(2, 0, `[source ${Math.floor(rand() * 9)}](https://example.com/a/${Math.floor(rand() * 1e6)}?q=x)`);
+  if (rand() < 0.2)
+    words.splice(
+      2,
+      0,
+      `[source ${Math.floor(rand() * 9)}](https://example.com/a/${Math.floor(rand() * 1e6)}?q=x)`,
+    );
   if (rand() < 0.1) words.splice(1, 0, '`inline_code()`');
   const text = words.join(' ');
   return text[0]!.toUpperCase() + text.slice(1) + '.';
@@ -28,12 +36,19 @@ function paragraph(rand: () => number): string {
 }
 
 export function codeBlock(rand: () => number, lines: number, lang = 'ts'): string {
-  const body = Array.from({ length: lines }, (_, i) => `  const value${i} = compute(${i}, "${'x'.repeat(Math.floor(rand() * 30))}");`);
+  const body = Array.from(
+    { length: lines },
+    (_, i) => `  const value${i} = compute(${i}, "${'x'.repeat(Math.floor(rand() * 30))}");`,
+  );
   return ['```' + lang, ...body, '```'].join('\n');
 }
 
 /** A long answer: headings, paragraphs, lists and code blocks that each fit in `maxBlock` chars. */
-export function longAnswer(targetChars: number, seed = 1, maxCodeLines = 30): { text: string; codeBlocks: string[] } {
+export function longAnswer(
+  targetChars: number,
+  seed = 1,
+  maxCodeLines = 30,
+): { text: string; codeBlocks: string[] } {
   const rand = prng(seed);
   const blocks: string[] = [];
   const codeBlocks: string[] = [];

@@ -77,7 +77,9 @@ describe('splitMessage', () => {
   });
 
   it('cuts one long line at a sentence end rather than mid-sentence', () => {
-    const text = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} is here and has words.`).join(' ');
+    const text = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} is here and has words.`).join(
+      ' ',
+    );
     const parts = splitMessage(text, 500);
     expectValidParts(text, parts, 500);
     for (const part of parts.slice(0, -1)) expect(part.endsWith('words.')).toBe(true);

@@ -147,7 +147,12 @@ describe('ThrottledEditor', () => {
   it('flush gives up without throwing when every edit fails', async () => {
     const platform = fakePlatform({ failCall: (i) => (i > 0 ? new Error('gone') : undefined) });
     const onError = vi.fn();
-    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL, onError });
+    const editor = new ThrottledEditor({
+      post: platform.post,
+      edit: platform.edit,
+      intervalMs: INTERVAL,
+      onError,
+    });
     editor.set('a');
     await vi.advanceTimersByTimeAsync(10);
     editor.set('b');
@@ -159,7 +164,8 @@ describe('ThrottledEditor', () => {
 
   it('honours retryAfterMs from a rate-limit error and retries the same payload', async () => {
     const platform = fakePlatform({
-      failCall: (i) => (i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: 5000 }) : undefined),
+      failCall: (i) =>
+        i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: 5000 }) : undefined,
     });
     const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
     editor.set('a');

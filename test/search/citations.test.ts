@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SourceRegistry, linkCitations } from '../../src/search/citations.js';
 
-const r = (id: string) => ({ title: `Title ${id}`, url: `https://example.com/${id}`, snippet: `snippet ${id}` });
+const r = (id: string) => ({
+  title: `Title ${id}`,
+  url: `https://example.com/${id}`,
+  snippet: `snippet ${id}`,
+});
 
 describe('SourceRegistry', () => {
   it('numbers sources once per answer across searches; the same URL keeps its number', () => {

@@ -25,7 +25,11 @@ function service(env: Record<string, string>) {
 }
 
 const RESULTS = [
-  { title: 'Rust &amp; <b>async</b>', url: 'https://rust-lang.org/async', snippet: 'The <strong>async</strong> book.' },
+  {
+    title: 'Rust &amp; <b>async</b>',
+    url: 'https://rust-lang.org/async',
+    snippet: 'The <strong>async</strong> book.',
+  },
   { title: 'Tokio', url: 'https://tokio.rs/', snippet: 'A runtime.' },
 ];
 
@@ -82,7 +86,11 @@ describe('search providers against the fake server', () => {
     fake.script('rust async', RESULTS);
     const search = service(fake.env('duckduckgo'));
     const { results } = await search.search('rust async', { sessionKey: 's1' });
-    expect(results[0]).toEqual({ title: 'Rust & async', url: 'https://rust-lang.org/async', snippet: 'The async book.' });
+    expect(results[0]).toEqual({
+      title: 'Rust & async',
+      url: 'https://rust-lang.org/async',
+      snippet: 'The async book.',
+    });
     expect(results).toHaveLength(2);
     expect(fake.requests[0]?.path).toMatch(/^\/html\/\?q=rust\+async/);
   });

@@ -4,7 +4,11 @@ import { loadConfig } from '../../src/config/env.js';
 import { type Logger, createLogger, silentLogger } from '../../src/logger.js';
 import { SNIPPET_MAX_CHARS } from '../../src/search/clean-results.js';
 import { createSearchService } from '../../src/search/search-service.js';
-import { type FakeSearchServer, defaultResults, startFakeSearchServer } from '../helpers/fake-search-server.js';
+import {
+  type FakeSearchServer,
+  defaultResults,
+  startFakeSearchServer,
+} from '../helpers/fake-search-server.js';
 
 let fake: FakeSearchServer;
 beforeAll(async () => {
@@ -91,7 +95,8 @@ describe('per-session cache', () => {
     const outcomes = await Promise.all(queries.map((q) => search.search(q, { sessionKey: 's' })));
     expect(outcomes.every((o) => o.results.length === 5)).toBe(true);
     expect(fake.requests).toHaveLength(4);
-    for (const q of ['a', 'b', 'c', 'd']) expect((await search.search(q, { sessionKey: 's' })).cached).toBe(true);
+    for (const q of ['a', 'b', 'c', 'd'])
+      expect((await search.search(q, { sessionKey: 's' })).cached).toBe(true);
     expect(fake.requests).toHaveLength(4);
   });
 

@@ -32,7 +32,8 @@ describe.skipIf(!redisUrl)('two instances on one Redis', () => {
   let a: Stores;
   let b: Stores;
   beforeAll(async () => {
-    const open = () => createStores({ url: redisUrl!, sessionTtlMs: 60_000, logger: silentLogger, namespacePrefix });
+    const open = () =>
+      createStores({ url: redisUrl!, sessionTtlMs: 60_000, logger: silentLogger, namespacePrefix });
     [a, b] = await Promise.all([open(), open()]);
     expect(await a.ping()).toBe(true);
   });
@@ -179,14 +180,21 @@ describe.skipIf(!redisUrl)('Redis outage and return', () => {
   });
 });
 
-describe('Redis that accepts connections but never answers', () => {
+describe('Redis that stops answering after the handshake', () => {
   const unhandled = trackUnhandled();
 
   it('bounds each operation instead of hanging', async () => {
     const sockets = new Set<net.Socket>();
+    let answering = true;
+    // Replies +OK to each command while `answering` (enough for the client's handshake), then goes silent.
     const server = net.createServer((s) => {
       sockets.add(s);
       s.on('error', () => {});
+      s.on('data', (chunk) => {
+        if (!answering) return;
+        const commands = chunk.toString('latin1').match(/(^|\r\n)\*\d+\r\n/g)?.length ?? 0;
+        s.write('+OK\r\n'.repeat(commands));
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as net.AddressInfo;
@@ -197,6 +205,8 @@ describe('Redis that accepts connections but never answers', () => {
       operationTimeoutMs: 300,
     });
     try {
+      await stores.settings.set('c', 1);
+      answering = false;
       const t0 = Date.now();
       await expect(stores.settings.get('c')).rejects.toThrow(/timed out/);
       await expect(stores.dedupe.firstSeen('e', 1_000)).rejects.toBeInstanceOf(StoreError);

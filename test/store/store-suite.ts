@@ -84,7 +84,9 @@ export function storeBehaviourSuite(name: string, open: () => Promise<Stores>): 
     it('keeps a lease held past its TTL by renewing it', async () => {
       const lease = await stores.locks.acquire('conv-long', { ttlMs: SHORT_TTL_MS });
       await sleep(SHORT_TTL_MS * 2.5);
-      await expect(stores.locks.acquire('conv-long', { waitMs: 100 })).rejects.toBeInstanceOf(LockTimeoutError);
+      await expect(stores.locks.acquire('conv-long', { waitMs: 100 })).rejects.toBeInstanceOf(
+        LockTimeoutError,
+      );
       await lease.release();
       const next = await stores.locks.acquire('conv-long', { waitMs: 500 });
       await next.release();
@@ -116,7 +118,9 @@ export function storeBehaviourSuite(name: string, open: () => Promise<Stores>): 
       await holder.release();
       await (await later).release();
       const aborted = AbortSignal.abort();
-      await expect(stores.locks.acquire('conv-abort', { signal: aborted })).rejects.toBeInstanceOf(CancelledError);
+      await expect(stores.locks.acquire('conv-abort', { signal: aborted })).rejects.toBeInstanceOf(
+        CancelledError,
+      );
     });
 
     it('dedupes: true the first time only, again after the TTL', async () => {

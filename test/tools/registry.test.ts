@@ -9,7 +9,10 @@ const context = (signal = new AbortController().signal): ToolContext => ({ sessi
 const echo: Tool<{ text: string; times?: number }> = {
   name: 'echo',
   description: 'Repeats text.',
-  inputSchema: z.object({ text: z.string().describe('What to repeat'), times: z.number().int().min(1).optional() }),
+  inputSchema: z.object({
+    text: z.string().describe('What to repeat'),
+    times: z.number().int().min(1).optional(),
+  }),
   async run({ text, times }) {
     return { text: text.repeat(times ?? 1) };
   },

@@ -33,7 +33,13 @@ describe('web_search tool', () => {
         'Search the internet for real-time information. Use it for recent events, live data, current news, or to verify facts.',
       parameters: {
         type: 'object',
-        properties: { query: { type: 'string', minLength: 1, description: 'Search keywords; specific, clear and targeted' } },
+        properties: {
+          query: {
+            type: 'string',
+            minLength: 1,
+            description: 'Search keywords; specific, clear and targeted',
+          },
+        },
         required: ['query'],
       },
     });
@@ -71,6 +77,10 @@ describe('web_search tool', () => {
   it('is only offered when search is available', () => {
     const { tools } = setup({ SEARCH_PROVIDER: 'none' });
     expect(tools.map((t) => t.name)).toEqual(['fetch_url', 'current_context']);
-    expect(setup(fake.env('brave')).tools.map((t) => t.name)).toEqual(['web_search', 'fetch_url', 'current_context']);
+    expect(setup(fake.env('brave')).tools.map((t) => t.name)).toEqual([
+      'web_search',
+      'fetch_url',
+      'current_context',
+    ]);
   });
 });

@@ -59,7 +59,11 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
     else body['temperature'] = config.temperature;
     if (system) body['system'] = system;
     if (request.tools && request.tools.length > 0) {
-      body['tools'] = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+      body['tools'] = request.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: t.parameters,
+      }));
       if (request.toolChoice) body['tool_choice'] = TOOL_CHOICE[request.toolChoice];
     }
     return body;
@@ -69,10 +73,14 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
     apiModel: config.model,
     async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
       if (!client) {
-        throw new LlmError('auth', `anthropic/${config.model}: no API key configured (set ${options.keyVariable})`, {
-          provider: config.provider,
-          model: config.model,
-        });
+        throw new LlmError(
+          'auth',
+          `anthropic/${config.model}: no API key configured (set ${options.keyVariable})`,
+          {
+            provider: config.provider,
+            model: config.model,
+          },
+        );
       }
       const params = buildBody(request) as unknown as Anthropic.MessageCreateParamsStreaming;
       const stream = await client.messages.create(params, { signal: io.signal });

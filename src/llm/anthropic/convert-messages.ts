@@ -19,7 +19,9 @@ export interface AnthropicPrompt {
 function parseInput(args: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(args || '{}');
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -49,7 +51,11 @@ export function toAnthropicPrompt(messages: ChatMessage[]): AnthropicPrompt {
         const blocks: AnthropicBlock[] = [];
         // A thinking block is only accepted back with the signature the API gave it.
         if (message.reasoning && message.reasoningSignature) {
-          blocks.push({ type: 'thinking', thinking: message.reasoning, signature: message.reasoningSignature });
+          blocks.push({
+            type: 'thinking',
+            thinking: message.reasoning,
+            signature: message.reasoningSignature,
+          });
         }
         if (message.content) blocks.push({ type: 'text', text: message.content });
         for (const call of message.toolCalls ?? []) {

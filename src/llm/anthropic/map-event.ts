@@ -47,7 +47,10 @@ export class AnthropicEventMapper {
         return [];
       }
       case 'content_block_start':
-        return this.startBlock(num(event['index']) ?? 0, isObject(event['content_block']) ? event['content_block'] : {});
+        return this.startBlock(
+          num(event['index']) ?? 0,
+          isObject(event['content_block']) ? event['content_block'] : {},
+        );
       case 'content_block_delta':
         return this.delta(num(event['index']) ?? 0, isObject(event['delta']) ? event['delta'] : {});
       case 'content_block_stop':
@@ -69,7 +72,12 @@ export class AnthropicEventMapper {
   end(): StreamPart[] {
     const parts: StreamPart[] = [];
     if (this.sawUsage) parts.push({ type: 'usage', usage: { ...this.usage } });
-    parts.push({ type: 'finish', reason: mapFinishReason(this.stopReason, this.toolCalls > 0), model: this.model, latencyMs: 0 });
+    parts.push({
+      type: 'finish',
+      reason: mapFinishReason(this.stopReason, this.toolCalls > 0),
+      model: this.model,
+      latencyMs: 0,
+    });
     return parts;
   }
 
@@ -77,7 +85,8 @@ export class AnthropicEventMapper {
     this.sawUsage = true;
     const input = num(raw['input_tokens']);
     // Cache reads and writes are input too; Anthropic reports them apart.
-    const cached = (num(raw['cache_read_input_tokens']) ?? 0) + (num(raw['cache_creation_input_tokens']) ?? 0);
+    const cached =
+      (num(raw['cache_read_input_tokens']) ?? 0) + (num(raw['cache_creation_input_tokens']) ?? 0);
     if (input !== undefined) this.usage.inputTokens = input + cached;
     const output = num(raw['output_tokens']);
     if (output !== undefined) this.usage.outputTokens = output;
@@ -92,7 +101,8 @@ export class AnthropicEventMapper {
       open.initialInput = block['input'];
     }
     this.blocks.set(index, open);
-    if (type === 'text' && typeof block['text'] === 'string' && block['text']) return [{ type: 'text', text: block['text'] }];
+    if (type === 'text' && typeof block['text'] === 'string' && block['text'])
+      return [{ type: 'text', text: block['text'] }];
     if (type === 'thinking' && typeof block['thinking'] === 'string' && block['thinking']) {
       return [{ type: 'reasoning', text: block['thinking'] }];
     }
@@ -103,11 +113,16 @@ export class AnthropicEventMapper {
     const block = this.blocks.get(index);
     switch (delta['type']) {
       case 'text_delta':
-        return typeof delta['text'] === 'string' && delta['text'] ? [{ type: 'text', text: delta['text'] }] : [];
+        return typeof delta['text'] === 'string' && delta['text']
+          ? [{ type: 'text', text: delta['text'] }]
+          : [];
       case 'thinking_delta':
-        return typeof delta['thinking'] === 'string' && delta['thinking'] ? [{ type: 'reasoning', text: delta['thinking'] }] : [];
+        return typeof delta['thinking'] === 'string' && delta['thinking']
+          ? [{ type: 'reasoning', text: delta['thinking'] }]
+          : [];
       case 'signature_delta':
-        if (block && typeof delta['signature'] === 'string') block.signature = (block.signature ?? '') + delta['signature'];
+        if (block && typeof delta['signature'] === 'string')
+          block.signature = (block.signature ?? '') + delta['signature'];
         return [];
       case 'input_json_delta':
         if (block && typeof delta['partial_json'] === 'string') block.json += delta['partial_json'];
@@ -121,7 +136,8 @@ export class AnthropicEventMapper {
     const block = this.blocks.get(index);
     this.blocks.delete(index);
     if (!block) return [];
-    if (block.type === 'thinking' && block.signature) return [{ type: 'reasoning', text: '', signature: block.signature }];
+    if (block.type === 'thinking' && block.signature)
+      return [{ type: 'reasoning', text: '', signature: block.signature }];
     if (block.type !== 'tool_use' || !block.name) return [];
     let args = block.json.trim();
     if (!args) {
@@ -129,15 +145,24 @@ export class AnthropicEventMapper {
       args = isObject(initial) && Object.keys(initial).length > 0 ? JSON.stringify(initial) : '{}';
     }
     this.toolCalls++;
-    return [{ type: 'tool-call', toolCall: { id: block.id || generateToolCallId(), name: block.name, arguments: args } }];
+    return [
+      {
+        type: 'tool-call',
+        toolCall: { id: block.id || generateToolCallId(), name: block.name, arguments: args },
+      },
+    ];
   }
 
   private unexpected(event: unknown): StreamPart[] {
     if (!this.warned) {
       this.warned = true;
-      this.logger.warn({ event: JSON.stringify(event)?.slice(0, 200) }, 'Anthropic stream event of unexpected shape; treating its text as answer');
+      this.logger.warn(
+        { event: JSON.stringify(event)?.slice(0, 200) },
+        'Anthropic stream event of unexpected shape; treating its text as answer',
+      );
     }
-    if (isObject(event) && typeof event['text'] === 'string' && event['text']) return [{ type: 'text', text: event['text'] }];
+    if (isObject(event) && typeof event['text'] === 'string' && event['text'])
+      return [{ type: 'text', text: event['text'] }];
     return [];
   }
 }

@@ -15,7 +15,10 @@ export interface OpenAIConvertOptions {
 
 export type OpenAIMessage = Record<string, unknown> & { role: string };
 
-export function toOpenAIMessages(messages: ChatMessage[], options: OpenAIConvertOptions = {}): OpenAIMessage[] {
+export function toOpenAIMessages(
+  messages: ChatMessage[],
+  options: OpenAIConvertOptions = {},
+): OpenAIMessage[] {
   const mode = options.reasoningContent ?? 'none';
   return messages.map((message): OpenAIMessage => {
     switch (message.role) {
@@ -24,9 +27,12 @@ export function toOpenAIMessages(messages: ChatMessage[], options: OpenAIConvert
         return { role: message.role, content: message.content };
       case 'tool':
         return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
-      case 'assistant': {
+      default: {
         const hasCalls = (message.toolCalls?.length ?? 0) > 0;
-        const out: OpenAIMessage = { role: 'assistant', content: hasCalls && !message.content ? null : message.content };
+        const out: OpenAIMessage = {
+          role: 'assistant',
+          content: hasCalls && !message.content ? null : message.content,
+        };
         if (hasCalls) {
           out['tool_calls'] = message.toolCalls!.map((call) => {
             const wire: Record<string, unknown> = {

@@ -57,11 +57,17 @@ export class OpenAIChunkMapper {
       // A usage-only chunk without `choices` is fine; anything else is unexpected.
       return isObject(chunk['usage']) ? parts : this.unexpected(chunk);
     }
-    const choice = choices.find((c) => isObject(c) && (c['index'] === 0 || c['index'] === undefined)) ?? choices[0];
+    const choice =
+      choices.find((c) => isObject(c) && (c['index'] === 0 || c['index'] === undefined)) ?? choices[0];
     if (!isObject(choice)) return parts;
-    const delta = isObject(choice['delta']) ? choice['delta'] : isObject(choice['message']) ? choice['message'] : undefined;
+    const delta = isObject(choice['delta'])
+      ? choice['delta']
+      : isObject(choice['message'])
+        ? choice['message']
+        : undefined;
     if (!delta) {
-      if (typeof choice['text'] === 'string' && choice['text']) parts.push({ type: 'text', text: choice['text'] });
+      if (typeof choice['text'] === 'string' && choice['text'])
+        parts.push({ type: 'text', text: choice['text'] });
       else if (choice['finish_reason'] == null) return this.unexpected(chunk);
     } else {
       // DeepSeek says reasoning_content; vLLM/OpenRouter/Ollama say reasoning.
@@ -98,11 +104,19 @@ export class OpenAIChunkMapper {
     if (!this.warned) {
       this.warned = true;
       const preview = JSON.stringify(chunk)?.slice(0, 200);
-      this.logger.warn({ chunk: preview }, 'LLM stream chunk of unexpected shape; treating its text as answer');
+      this.logger.warn(
+        { chunk: preview },
+        'LLM stream chunk of unexpected shape; treating its text as answer',
+      );
     }
     if (typeof chunk === 'string') return chunk ? [{ type: 'text', text: chunk }] : [];
     if (!isObject(chunk)) return [];
-    const text = textOf(chunk['text'] ?? chunk['content'] ?? chunk['response'] ?? (isObject(chunk['message']) ? chunk['message']['content'] : undefined));
+    const text = textOf(
+      chunk['text'] ??
+        chunk['content'] ??
+        chunk['response'] ??
+        (isObject(chunk['message']) ? chunk['message']['content'] : undefined),
+    );
     return text ? [{ type: 'text', text }] : [];
   }
 }

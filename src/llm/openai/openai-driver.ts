@@ -52,11 +52,15 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
       })
     : undefined;
 
-  function buildBody(request: LlmRequest, reasoningScope: 'tool-calls' | 'all' | undefined): Record<string, unknown> {
+  function buildBody(
+    request: LlmRequest,
+    reasoningScope: 'tool-calls' | 'all' | undefined,
+  ): Record<string, unknown> {
     let messages = request.messages;
     if (isDeepSeek && (thinking || reasoningScope === 'all')) {
       const repair = repairDeepSeekHistory(messages, reasoningScope ?? 'tool-calls');
-      if (repair.fixed.length > 0) logger.info({ llm: `deepseek/${config.model}`, fixed: repair.fixed }, 'repaired DeepSeek history');
+      if (repair.fixed.length > 0)
+        logger.info({ llm: `deepseek/${config.model}`, fixed: repair.fixed }, 'repaired DeepSeek history');
       messages = repair.messages;
     }
     const body: Record<string, unknown> = {
@@ -90,10 +94,14 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
     apiModel,
     async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
       if (!client) {
-        throw new LlmError('auth', `${config.provider}/${config.model}: no API key configured (set ${options.keyVariable})`, {
-          provider: config.provider,
-          model: config.model,
-        });
+        throw new LlmError(
+          'auth',
+          `${config.provider}/${config.model}: no API key configured (set ${options.keyVariable})`,
+          {
+            provider: config.provider,
+            model: config.model,
+          },
+        );
       }
       const body = buildBody(request, repairedRequests.has(request) ? 'all' : undefined);
       const params = body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming;
@@ -107,15 +115,24 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
     },
     mapError: (err) => mapOpenAIError(err, ctx),
     recover(error: LlmError, request: LlmRequest): RecoveryPlan | undefined {
-      if (!isDeepSeek || error.code !== 'bad_request' || !isReasoningContentError(error.message)) return undefined;
-      logger.warn({ llm: `deepseek/${config.model}` }, 'DeepSeek rejected reasoning_content; resending once with every assistant message repaired');
+      if (!isDeepSeek || error.code !== 'bad_request' || !isReasoningContentError(error.message))
+        return undefined;
+      logger.warn(
+        { llm: `deepseek/${config.model}` },
+        'DeepSeek rejected reasoning_content; resending once with every assistant message repaired',
+      );
       const repaired: LlmRequest = { ...request };
       repairedRequests.add(repaired);
       return {
         request: repaired,
         failed: (again) =>
           again.code === 'bad_request' && isReasoningContentError(again.message)
-            ? new LlmError('reasoning_content', `${again.message} (after one repaired resend)`, again.details, { cause: again })
+            ? new LlmError(
+                'reasoning_content',
+                `${again.message} (after one repaired resend)`,
+                again.details,
+                { cause: again },
+              )
             : again,
       };
     },

@@ -72,6 +72,10 @@ export const AGENT_STRINGS = {
     en: '_(The answer was cut short.)_',
     zh: '_（回答未能完整生成。）_',
   },
+  searchUnavailable: {
+    en: 'ℹ️ Web search is not configured, so the agent answers from the model’s own knowledge.',
+    zh: 'ℹ️ 未配置网络搜索，Agent 将基于模型自身的知识回答。',
+  },
   statusThinking: { en: 'Thinking…', zh: '思考中...' },
   statusSearching: { en: 'Searching…', zh: '搜索中...' },
   statusAnswering: { en: 'Writing the answer…', zh: '正在生成回答...' },

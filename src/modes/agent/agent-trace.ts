@@ -72,13 +72,18 @@ export class TraceRecorder {
   }
 
   addStep(step: Omit<AgentStep, 'step' | 'timestamp'>): AgentStep {
-    const full: AgentStep = { step: this.trace.steps.length + 1, timestamp: new Date().toISOString(), ...step };
+    const full: AgentStep = {
+      step: this.trace.steps.length + 1,
+      timestamp: new Date().toISOString(),
+      ...step,
+    };
     this.trace.steps.push(full);
     return full;
   }
 
   recordTool(name: string, ms: number, failed: boolean): void {
-    const stats = (this.trace.usedTools[name] ??= { count: 0, totalMs: 0, errors: 0 });
+    const stats = this.trace.usedTools[name] ?? { count: 0, totalMs: 0, errors: 0 };
+    this.trace.usedTools[name] = stats;
     stats.count += 1;
     stats.totalMs += ms;
     if (failed) stats.errors += 1;
@@ -101,7 +106,9 @@ export class TraceRecorder {
 export function parseArgs(raw: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(raw || '{}');
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { value };
   } catch {
     return { raw };
   }

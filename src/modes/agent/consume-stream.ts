@@ -24,7 +24,15 @@ export interface StreamResult {
 
 /** Mutable so a caller can read what arrived before a failure (partial answer on timeout). */
 export function emptyStreamResult(): StreamResult {
-  return { text: '', reasoning: '', toolCalls: [], finishReason: 'other', usage: { ...ZERO_USAGE }, model: '', ms: 0 };
+  return {
+    text: '',
+    reasoning: '',
+    toolCalls: [],
+    finishReason: 'other',
+    usage: { ...ZERO_USAGE },
+    model: '',
+    ms: 0,
+  };
 }
 
 export async function consumeStream(

@@ -26,7 +26,10 @@ export interface Evaluation {
 }
 
 /** A custom evaluator passed in code; `results` are this round's observations. */
-export type ResultEvaluator = (results: Observation[], state: EvaluationState) => Evaluation | Promise<Evaluation>;
+export type ResultEvaluator = (
+  results: Observation[],
+  state: EvaluationState,
+) => Evaluation | Promise<Evaluation>;
 
 export interface EvaluationLimits {
   maxToolCalls: number;
@@ -37,7 +40,11 @@ export interface EvaluationLimits {
 export function defaultEvaluation(limits: EvaluationLimits, state: EvaluationState): Evaluation {
   const { locale } = state;
   if (state.totalToolCalls >= limits.maxToolCalls) {
-    return { decision: 'stop', reason: t(locale, 'maxToolCalls')(limits.maxToolCalls), code: 'max_tool_calls' };
+    return {
+      decision: 'stop',
+      reason: t(locale, 'maxToolCalls')(limits.maxToolCalls),
+      code: 'max_tool_calls',
+    };
   }
   const chars = resultChars(state.allObservations);
   if (chars === 0 || chars < limits.minResultChars) {

@@ -42,7 +42,9 @@ export class LoopDetector {
 
   private signature(call: ToolCall): string {
     const query = queryOf(call);
-    return query !== undefined ? `${call.name}\u0000q:${normaliseQuery(query)}` : `${call.name}\u0000${canonicalArguments(call.arguments)}`;
+    return query !== undefined
+      ? `${call.name}\u0000q:${normaliseQuery(query)}`
+      : `${call.name}\u0000${canonicalArguments(call.arguments)}`;
   }
 
   /**

@@ -23,8 +23,8 @@ export interface Observation {
   isError: boolean;
   /** A search that found nothing: its text ("No results found.") is no result at all. */
   isEmpty: boolean;
-  /** Global numbers of the sources this observation brought, in order. */
-  sourceNumbers: number[];
+  /** The sources this observation brought, with their answer-wide numbers, in order. */
+  sources: Source[];
 }
 
 /**
@@ -40,10 +40,17 @@ export function toObservation(
   const sources = output.isError ? [] : (output.sources ?? []);
   if (sources.length === 0) {
     const isEmpty = !output.isError && (output.sources !== undefined || output.text.trim() === '');
-    return { tool, input, text: output.text, isError: output.isError === true, isEmpty, sourceNumbers: [] };
+    return { tool, input, text: output.text, isError: output.isError === true, isEmpty, sources: [] };
   }
   const numbered = numbering.add(sources);
-  return { tool, input, text: formatToolResults(numbered.map((s) => ({ ...s, snippet: s.snippet ?? '' }))), isError: false, isEmpty: false, sourceNumbers: numbered.map((s) => s.n) };
+  return {
+    tool,
+    input,
+    text: formatToolResults(numbered.map((s) => ({ ...s, snippet: s.snippet ?? '' }))),
+    isError: false,
+    isEmpty: false,
+    sources: numbered,
+  };
 }
 
 /** Tool output is data, not instructions: the models see it inside clear delimiters. */
@@ -62,5 +69,7 @@ export function formatObservations(observations: Observation[]): string {
 
 /** Characters of usable result text in a set of observations (for the quality evaluation). */
 export function resultChars(observations: Observation[]): number {
-  return observations.filter((o) => !o.isError && !o.isEmpty).reduce((sum, o) => sum + o.text.trim().length, 0);
+  return observations
+    .filter((o) => !o.isError && !o.isEmpty)
+    .reduce((sum, o) => sum + o.text.trim().length, 0);
 }

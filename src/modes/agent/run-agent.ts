@@ -14,6 +14,7 @@ import { t } from './agent-strings.js';
 import { type FinishReason, TraceRecorder } from './agent-trace.js';
 import type { ResultEvaluator } from './evaluate-results.js';
 import { formatObservations } from './observations.js';
+import { languageName } from './write-answer.js';
 import { emitNotice, newToolPhaseState, runToolPhase } from './tool-phase.js';
 import { UsageTracker } from './usage-tracker.js';
 import { writeAnswer } from './write-answer.js';
@@ -87,6 +88,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
       ];
 
       emit({ type: 'phase', label: `🔧 ${toolLlm.label}` });
+      if (!ctx.search.available) emitNotice(emit, 'notice-no-search', t(locale, 'searchUnavailable'));
       const toolPhaseStart = Date.now();
       try {
         await runToolPhase(
@@ -125,7 +127,10 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         if (deadline.aborted && (isAbortError(err) || signal.aborted)) {
           finishReason = 'timeout';
           state.reason = t(locale, 'timeout')(Math.round(options.maxExecutionMs / 1000));
-          logger.warn({ ms: options.maxExecutionMs, iterations: state.iterations }, 'agent time limit reached');
+          logger.warn(
+            { ms: options.maxExecutionMs, iterations: state.iterations },
+            'agent time limit reached',
+          );
           trace.error('timeout');
           emitNotice(emit, 'notice-timeout', state.reason);
         } else {
@@ -217,6 +222,7 @@ function agentSystemPrompt(ctx: TurnContext, llm: LlmClient): string {
       tool_names: definitions.map((d) => d.name).join(', '),
       date: new Date().toISOString().slice(0, 10),
       locale: ctx.locale,
+      language: languageName(ctx.locale),
       max_iterations: ctx.config.env.AGENT_MAX_ITERATIONS,
     },
     llm.config.provider,

@@ -57,9 +57,21 @@ export async function runToolCalls(
     if (repeated.has(call)) return { call, id, promise: Promise.resolve(repeatNote(locale)), ms: 0 };
     const query = call.name === WEB_SEARCH ? (queryOf(call) ?? call.arguments) : undefined;
     if (query !== undefined) {
-      emit({ type: 'step-start', id, kind: 'search', title: t(locale, 'searchTitle')(query), status: 'running' });
+      emit({
+        type: 'step-start',
+        id,
+        kind: 'search',
+        title: t(locale, 'searchTitle')(query),
+        status: 'running',
+      });
     } else {
-      emit({ type: 'step-start', id, kind: 'tool', title: t(locale, 'toolTitle')(call.name), body: call.arguments });
+      emit({
+        type: 'step-start',
+        id,
+        kind: 'tool',
+        title: t(locale, 'toolTitle')(call.name),
+        body: call.arguments,
+      });
     }
     if (ctx.verbose) ctx.logger.info({ tool: call.name, input: call.arguments }, 'agent action');
     const t0 = Date.now();
@@ -77,24 +89,31 @@ export async function runToolCalls(
   for (const [index, output] of outputs.entries()) {
     const entry = started[index]!;
     const isRepeat = repeated.has(entry.call);
-    const input = entry.call.name === WEB_SEARCH ? (queryOf(entry.call) ?? entry.call.arguments) : entry.call.arguments;
+    const input =
+      entry.call.name === WEB_SEARCH ? (queryOf(entry.call) ?? entry.call.arguments) : entry.call.arguments;
     // Numbers are assigned here, in call order, so they do not depend on which search finished first.
     const observation = toObservation(entry.call.name, input, output, ctx.numbering);
     if (!isRepeat) {
       ctx.tracker.toolCalls += 1;
       if (entry.call.name === WEB_SEARCH) ctx.tracker.searches += 1;
       ctx.trace.recordTool(entry.call.name, entry.ms, output.isError === true);
-      if (entry.call.name === WEB_SEARCH && !output.isError) showResults(`${entry.id}-results`, output, observation, ctx);
+      if (entry.call.name === WEB_SEARCH && !output.isError)
+        showResults(`${entry.id}-results`, output, observation, ctx);
     }
     ctx.trace.addStep({
       ...(index === 0 && ctx.thought ? { thought: ctx.thought } : {}),
       action: { type: 'action', tool: entry.call.name, args: parseArgs(entry.call.arguments) },
       observation: observation.text,
-      toolOutput: { sources: output.sources?.length ?? 0, cached: output.cached === true, repeated: isRepeat },
+      toolOutput: {
+        sources: output.sources?.length ?? 0,
+        cached: output.cached === true,
+        repeated: isRepeat,
+      },
       elapsedMs: entry.ms,
       ...(output.isError ? { error: output.text } : {}),
     });
-    if (ctx.verbose) ctx.logger.info({ tool: entry.call.name, output: observation.text }, 'agent observation');
+    if (ctx.verbose)
+      ctx.logger.info({ tool: entry.call.name, output: observation.text }, 'agent observation');
     results.push({ call: entry.call, output, observation, repeated: isRepeat });
   }
   return results;
@@ -104,7 +123,13 @@ function repeatNote(locale: Locale): ToolOutput {
   return { text: t(locale, 'repeatedCall') };
 }
 
-function finishStep(id: string, call: ToolCall, query: string | undefined, output: ToolOutput, ctx: ToolRoundContext) {
+function finishStep(
+  id: string,
+  call: ToolCall,
+  query: string | undefined,
+  output: ToolOutput,
+  ctx: ToolRoundContext,
+) {
   const { locale, emit } = ctx;
   if (query !== undefined) {
     const title = output.isError
@@ -119,7 +144,8 @@ function finishStep(id: string, call: ToolCall, query: string | undefined, outpu
     });
     return;
   }
-  const preview = output.text.length > TOOL_PREVIEW_CHARS ? `${output.text.slice(0, TOOL_PREVIEW_CHARS)}…` : output.text;
+  const preview =
+    output.text.length > TOOL_PREVIEW_CHARS ? `${output.text.slice(0, TOOL_PREVIEW_CHARS)}…` : output.text;
   emit({
     type: 'step-finish',
     id,
@@ -131,9 +157,10 @@ function finishStep(id: string, call: ToolCall, query: string | undefined, outpu
 
 function showResults(id: string, output: ToolOutput, observation: Observation, ctx: ToolRoundContext) {
   const sources = output.sources ?? [];
-  const lines = sources.slice(0, RESULTS_SHOWN).map((s, i) => {
-    const snippet = s.snippet.length > SNIPPET_PREVIEW_CHARS ? `${s.snippet.slice(0, SNIPPET_PREVIEW_CHARS)}…` : s.snippet;
-    return `[${observation.sourceNumbers[i]}] ${s.title}\n${snippet}`;
+  const lines = observation.sources.slice(0, RESULTS_SHOWN).map((s) => {
+    const text = s.snippet ?? '';
+    const snippet = text.length > SNIPPET_PREVIEW_CHARS ? `${text.slice(0, SNIPPET_PREVIEW_CHARS)}…` : text;
+    return `[${s.n}] ${s.title}\n${snippet}`;
   });
   ctx.emit({
     type: 'step-start',

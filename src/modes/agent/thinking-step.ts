@@ -20,7 +20,13 @@ export class ThinkingStep {
     if (!text || this.closed) return;
     if (!this.open) {
       this.open = true;
-      this.emit({ type: 'step-start', id: this.id, kind: 'thinking', title: t(this.locale, 'thinking'), body: text });
+      this.emit({
+        type: 'step-start',
+        id: this.id,
+        kind: 'thinking',
+        title: t(this.locale, 'thinking'),
+        body: text,
+      });
       return;
     }
     this.emit({ type: 'step-update', id: this.id, append: text });

@@ -142,7 +142,9 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
     if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted');
 
     const roundObservations = results.filter((r) => !r.repeated).map((r) => r.observation);
-    const broughtSources = results.some((r) => !r.repeated && !r.output.isError && r.output.sources !== undefined);
+    const broughtSources = results.some(
+      (r) => !r.repeated && !r.output.isError && r.output.sources !== undefined,
+    );
     if (iteration > 1 && broughtSources && sizeBefore > 0 && input.sources.size === sizeBefore) {
       log({ iteration }, 'agent loop detected: no new source');
       return stopForLoop(input, state, thought);
@@ -155,7 +157,13 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       input.evaluator,
     );
     const evalId = `r${iteration}-evaluation`;
-    emit({ type: 'step-start', id: evalId, kind: 'evaluation', title: t(locale, 'evaluationTitle'), body: evaluation.reason });
+    emit({
+      type: 'step-start',
+      id: evalId,
+      kind: 'evaluation',
+      title: t(locale, 'evaluationTitle'),
+      body: evaluation.reason,
+    });
     emit({ type: 'step-finish', id: evalId, status: 'info', collapse: evaluation.decision === 'continue' });
     log({ iteration, evaluation }, 'agent evaluation');
     if (evaluation.decision === 'stop') {

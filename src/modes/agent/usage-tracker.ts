@@ -19,7 +19,15 @@ export class UsageTracker {
     const key = `${role}\u0000${llm.label}`;
     let entry = this.models.get(key);
     if (!entry) {
-      entry = { label: llm.label, role, calls: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, ms: 0 };
+      entry = {
+        label: llm.label,
+        role,
+        calls: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        ms: 0,
+      };
       this.models.set(key, entry);
     }
     entry.calls += 1;

@@ -47,18 +47,34 @@ export const runChat: ModeRunner = async (ctx) => {
 async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Source[]> {
   const query = ctx.message.text.slice(0, 400);
   if (!ctx.search.available) {
-    ctx.emit({ type: 'step-start', id: 'search-unavailable', kind: 'notice', title: t(ctx.locale, 'search.unavailable'), status: 'info' });
+    ctx.emit({
+      type: 'step-start',
+      id: 'search-unavailable',
+      kind: 'notice',
+      title: t(ctx.locale, 'search.unavailable'),
+      status: 'info',
+    });
     ctx.emit({ type: 'step-finish', id: 'search-unavailable', status: 'info', collapse: false });
     return [];
   }
   ctx.emit({ type: 'status', text: t(ctx.locale, 'step.searching', { query: '' }).trim() });
-  ctx.emit({ type: 'step-start', id: 'search-1', kind: 'search', title: t(ctx.locale, 'step.searching', { query }) });
+  ctx.emit({
+    type: 'step-start',
+    id: 'search-1',
+    kind: 'search',
+    title: t(ctx.locale, 'step.searching', { query }),
+  });
   const started = Date.now();
   try {
     const outcome = await ctx.search.search(query, { sessionKey: ctx.sessionKey, signal: ctx.signal });
     usage.searches += 1;
     const sources = new SourceRegistry().add(outcome.results);
-    ctx.emit({ type: 'step-finish', id: 'search-1', status: 'done', title: t(ctx.locale, 'step.searched', { query }) });
+    ctx.emit({
+      type: 'step-finish',
+      id: 'search-1',
+      status: 'done',
+      title: t(ctx.locale, 'step.searched', { query }),
+    });
     const key = outcome.cached ? 'step.results-cached' : 'step.results';
     ctx.emit({
       type: 'step-start',
@@ -75,7 +91,13 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
   } catch (err) {
     if (!(err instanceof SearchError)) throw err;
     ctx.logger.warn({ err: err.message, provider: err.provider }, 'chat search failed');
-    ctx.emit({ type: 'step-finish', id: 'search-1', status: 'failed', title: t(ctx.locale, 'step.search-failed', { query }), body: err.message });
+    ctx.emit({
+      type: 'step-finish',
+      id: 'search-1',
+      status: 'failed',
+      title: t(ctx.locale, 'step.search-failed', { query }),
+      body: err.message,
+    });
     return [];
   } finally {
     usage.addPhase('search', Date.now() - started);

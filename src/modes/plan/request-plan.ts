@@ -29,7 +29,9 @@ export function parsePlan(text: string, tools: Pick<ToolRegistry, 'has'>): Parse
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'plan'}: ${i.message}`).join('; ');
     return { error: `the plan does not match the schema (${problems})` };
   }
-  const unknown = parsed.data.steps.filter((s) => !tools.has(s.tool)).map((s) => `"${s.tool}" (step ${s.step})`);
+  const unknown = parsed.data.steps
+    .filter((s) => !tools.has(s.tool))
+    .map((s) => `"${s.tool}" (step ${s.step})`);
   if (unknown.length > 0) return { error: `unknown tool ${unknown.join(', ')}` };
   // Steps run in the order given by their numbers, whatever order the JSON listed them in.
   return { plan: { steps: [...parsed.data.steps].sort((a, b) => a.step - b.step) } };
@@ -67,7 +69,12 @@ export async function requestPlan(input: RequestPlanInput): Promise<RequestPlanR
       input.tracker.recordCall(input.llm, 'planner', response.usage, Date.now() - started);
       text = response.text;
     } catch (err) {
-      input.tracker.recordCall(input.llm, 'planner', { inputTokens: 0, outputTokens: 0, reasoningTokens: 0 }, Date.now() - started);
+      input.tracker.recordCall(
+        input.llm,
+        'planner',
+        { inputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
+        Date.now() - started,
+      );
       throw err;
     }
     const parsed = parsePlan(text, input.tools);

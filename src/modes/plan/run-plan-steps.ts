@@ -45,12 +45,21 @@ export function planStepTitle(step: PlanStep, locale: Locale): string {
   return t(locale, 'planStepTitle')(step.step, step.description, step.tool);
 }
 
-export async function runPlanSteps(input: PlanStepsInput): Promise<PlanStepsResult> {
+/** `result` is filled as steps finish, so a caller keeps the finished steps when the time limit aborts. */
+export async function runPlanSteps(
+  input: PlanStepsInput,
+  result: PlanStepsResult = { observations: [], failed: [] },
+): Promise<PlanStepsResult> {
   const { emit, locale, plan } = input;
   for (const step of plan.steps) {
-    emit({ type: 'step-start', id: planStepId(step), kind: 'plan-step', title: planStepTitle(step, locale), status: 'pending' });
+    emit({
+      type: 'step-start',
+      id: planStepId(step),
+      kind: 'plan-step',
+      title: planStepTitle(step, locale),
+      status: 'pending',
+    });
   }
-  const result: PlanStepsResult = { observations: [], failed: [] };
   for (const [index, step] of plan.steps.entries()) {
     const id = planStepId(step);
     if (input.toolContext.signal.aborted) throw input.toolContext.signal.reason ?? new Error('aborted');
@@ -63,7 +72,12 @@ export async function runPlanSteps(input: PlanStepsInput): Promise<PlanStepsResu
     input.tracker.toolCalls += 1;
     if (step.tool === 'web_search') input.tracker.searches += 1;
     input.trace.recordTool(step.tool, ms, output.isError === true);
-    const observation = toObservation(step.tool, `step ${step.step}: ${step.description}`, output, input.sources);
+    const observation = toObservation(
+      step.tool,
+      `step ${step.step}: ${step.description}`,
+      output,
+      input.sources,
+    );
     input.trace.addStep({
       thought: step.description,
       action: { type: 'action', tool: step.tool, args: step.parameters ?? {} },
@@ -77,13 +91,22 @@ export async function runPlanSteps(input: PlanStepsInput): Promise<PlanStepsResu
 
     if (!output.isError) {
       result.observations.push(observation);
-      const preview = observation.text.length > RESULT_PREVIEW_CHARS ? `${observation.text.slice(0, RESULT_PREVIEW_CHARS)}…` : observation.text;
+      const preview =
+        observation.text.length > RESULT_PREVIEW_CHARS
+          ? `${observation.text.slice(0, RESULT_PREVIEW_CHARS)}…`
+          : observation.text;
       emit({ type: 'step-finish', id, status: 'done', body: preview });
       continue;
     }
     result.failed.push(step.step);
     if (input.onStepError === 'skip') {
-      emit({ type: 'step-finish', id, status: 'failed', body: t(locale, 'planStepSkipped')(output.text), collapse: false });
+      emit({
+        type: 'step-finish',
+        id,
+        status: 'failed',
+        body: t(locale, 'planStepSkipped')(output.text),
+        collapse: false,
+      });
       continue;
     }
     emit({ type: 'step-finish', id, status: 'failed', body: output.text, collapse: false });

@@ -9,16 +9,16 @@ import type { ChatMessage } from '../../llm/types.js';
 import { SourceRegistry } from '../../search/citations.js';
 import { t } from '../agent/agent-strings.js';
 import { type FinishReason, TraceRecorder } from '../agent/agent-trace.js';
-import { formatObservations, type Observation } from '../agent/observations.js';
+import { formatObservations } from '../agent/observations.js';
 import { emitNotice } from '../agent/tool-phase.js';
 import { UsageTracker } from '../agent/usage-tracker.js';
-import { writeAnswer } from '../agent/write-answer.js';
+import { languageName, writeAnswer } from '../agent/write-answer.js';
 import { ANSWER_GRACE_MS } from '../agent/run-agent.js';
 import { finishStats } from '../finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
 import type { PlanProposal } from './plan-types.js';
 import { requestPlan } from './request-plan.js';
-import { planStepTitle, runPlanSteps } from './run-plan-steps.js';
+import { type PlanStepsResult, planStepTitle, runPlanSteps } from './run-plan-steps.js';
 
 export interface PlanRunOptions {
   /** Whole-run time limit in ms (AGENT_MAX_EXECUTION_TIME). */
@@ -42,7 +42,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     const answerLlm = ctx.llm.answer;
     const deadline = AbortSignal.timeout(maxExecutionMs);
     const signal = AbortSignal.any([ctx.signal, deadline]);
-    let observations: Observation[] = [];
+    const ran: PlanStepsResult = { observations: [], failed: [] };
     let finishReason: FinishReason = 'plan_completed';
     let plan: PlanProposal | undefined;
 
@@ -56,7 +56,10 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       logger.error({ err, trace: trace.trace }, 'plan failed');
       emit({
         type: 'error',
-        message: err instanceof LlmError ? toUserMessage(err, locale, { suggestChat: true }) : t(locale, 'unexpectedError'),
+        message:
+          err instanceof LlmError
+            ? toUserMessage(err, locale, { suggestChat: true })
+            : t(locale, 'unexpectedError'),
       });
       return end('error', partial);
     };
@@ -86,7 +89,14 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     }
 
     const planBody = plan.steps.map((s) => planStepTitle(s, locale)).join('\n');
-    emit({ type: 'step-start', id: 'plan', kind: 'plan', title: t(locale, 'planTitle'), body: planBody, status: 'info' });
+    emit({
+      type: 'step-start',
+      id: 'plan',
+      kind: 'plan',
+      title: t(locale, 'planTitle'),
+      body: planBody,
+      status: 'info',
+    });
     emit({ type: 'step-finish', id: 'plan', status: 'info', collapse: false });
     if (ctx.confirmPlan) {
       emit({ type: 'status', text: null });
@@ -101,25 +111,27 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     emit({ type: 'status', text: t(locale, 'statusSearching') });
     const stepsStart = Date.now();
     try {
-      const ran = await runPlanSteps({
-        plan,
-        tools: ctx.tools,
-        toolContext: {
-          sessionKey: ctx.sessionKey,
-          signal,
-          ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
-          ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),
+      await runPlanSteps(
+        {
+          plan,
+          tools: ctx.tools,
+          toolContext: {
+            sessionKey: ctx.sessionKey,
+            signal,
+            ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
+            ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),
+          },
+          onStepError: options.onStepError ?? env.PLAN_ON_STEP_ERROR,
+          emit,
+          locale,
+          sources,
+          tracker,
+          trace,
+          logger,
+          verbose,
         },
-        onStepError: options.onStepError ?? env.PLAN_ON_STEP_ERROR,
-        emit,
-        locale,
-        sources,
-        tracker,
-        trace,
-        logger,
-        verbose,
-      });
-      observations = ran.observations;
+        ran,
+      );
       if (ran.stoppedAt !== undefined) {
         finishReason = 'plan_stopped';
         emitNotice(emit, 'notice-plan-stopped', t(locale, 'planStopped')(ran.stoppedAt));
@@ -146,7 +158,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       prompts: ctx.prompts,
       history: ctx.history,
       question: ctx.message.text,
-      observations: formatObservations(observations),
+      observations: formatObservations(ran.observations),
       sources: sources.all(),
       locale,
       emit,
@@ -185,6 +197,7 @@ function plannerMessages(ctx: TurnContext): ChatMessage[] {
       question: ctx.message.text,
       date: new Date().toISOString().slice(0, 10),
       locale: ctx.locale,
+      language: languageName(ctx.locale),
     },
     ctx.llm.tool.config.provider,
   );

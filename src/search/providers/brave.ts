@@ -12,7 +12,11 @@ interface BraveResponse {
   web?: { results?: Array<{ title?: string; url?: string; description?: string }> };
 }
 
-export function createBraveProvider(options: { apiKey: string; baseUrl: string; timeoutMs: number }): SearchProvider {
+export function createBraveProvider(options: {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+}): SearchProvider {
   return {
     name: 'brave',
     async search(query, { limit, signal }): Promise<SearchResult[]> {

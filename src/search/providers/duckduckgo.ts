@@ -12,7 +12,8 @@ import { withSlash } from './tavily.js';
 const USER_AGENT = 'Mozilla/5.0 (compatible; ScoutBot/0.1; +https://github.com/)';
 
 const LINK_RE = /<a\b[^>]*class="[^"]*\bresult__a\b[^"]*"[^>]*>[\s\S]*?<\/a>/gi;
-const SNIPPET_RE = /<(?:a|div|span)\b[^>]*class="[^"]*\bresult__snippet\b[^"]*"[^>]*>([\s\S]*?)<\/(?:a|div|span)>/i;
+const SNIPPET_RE =
+  /<(?:a|div|span)\b[^>]*class="[^"]*\bresult__snippet\b[^"]*"[^>]*>([\s\S]*?)<\/(?:a|div|span)>/i;
 
 /** Result links go through `/l/?uddg=<encoded target>`; unwrap them. Ads (`/y.js`) are dropped. */
 export function unwrapDuckDuckGoUrl(href: string): string | undefined {
@@ -61,7 +62,10 @@ export function createDuckDuckGoProvider(options: { baseUrl: string; timeoutMs: 
       const html = await readText(response, 'duckduckgo');
       const raw = parseDuckDuckGoHtml(html);
       if (raw.length === 0 && /anomaly|captcha|challenge/i.test(html)) {
-        throw new SearchError('duckduckgo asked for a challenge (rate limited); try again later', 'duckduckgo');
+        throw new SearchError(
+          'duckduckgo asked for a challenge (rate limited); try again later',
+          'duckduckgo',
+        );
       }
       return cleanResults(raw, limit);
     },

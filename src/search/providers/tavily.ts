@@ -8,7 +8,11 @@ interface TavilyResponse {
   results?: Array<{ title?: string; url?: string; content?: string }>;
 }
 
-export function createTavilyProvider(options: { apiKey: string; baseUrl: string; timeoutMs: number }): SearchProvider {
+export function createTavilyProvider(options: {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+}): SearchProvider {
   const endpoint = new URL('search', withSlash(options.baseUrl));
   return {
     name: 'tavily',

@@ -1,0 +1,240 @@
+/**
+ * The App Home settings panel: the user picks a channel, then sees and changes its settings — mode
+ * (with each mode's one-line description), the search switch (disabled outside chat mode), the
+ * function-call and answer models, temperature and max tokens. Every change goes through
+ * `core.runCommand`, so validation and confirmations are the same as for slash commands.
+ */
+import type { App } from '@slack/bolt';
+import type Keyv from 'keyv';
+import type { ChannelSettings } from '../../src/core/settings.js';
+import type { ModelConfig } from '../../src/llm/types.js';
+import type { Logger } from '../../src/logger.js';
+import type { Locale, ScoutCore } from '../../src/surface.js';
+import { channelId } from './ids.js';
+import { truncate } from './markdown.js';
+import type { Block } from './render-blocks.js';
+import { slackErrorCode } from './slack-client.js';
+import { t } from './strings.js';
+
+export const HOME_CHANNEL = 'scout_home_channel';
+export const HOME_MODE = 'scout_home_mode';
+export const HOME_SEARCH = 'scout_home_search';
+export const HOME_TOOL_MODEL = 'scout_home_tool_model';
+export const HOME_ANSWER_MODEL = 'scout_home_answer_model';
+export const HOME_TEMPERATURE = 'scout_home_temperature';
+export const HOME_MAX_TOKENS = 'scout_home_max_tokens';
+
+/** Models offered in the selectors (the channel's current ones are always added). */
+const MODEL_CHOICES = [
+  'deepseek/deepseek-chat',
+  'deepseek/deepseek-reasoner',
+  'openai/gpt-4.1-mini',
+  'openai/gpt-4.1',
+  'anthropic/claude-sonnet-4-5',
+  'gemini/gemini-2.5-flash',
+];
+const TEMPERATURES = ['0', '0.3', '0.5', '0.7', '1', '1.5'];
+const MAX_TOKENS = ['500', '1000', '2000', '4000', '8000'];
+/** Option texts are capped at 75 characters. */
+const MAX_OPTION_TEXT = 75;
+/** The picked channel per user is remembered this long. */
+const PICK_TTL_MS = 30 * 24 * 3600_000;
+
+const option = (text: string, value: string, description?: string) => ({
+  text: { type: 'plain_text', text: truncate(text, MAX_OPTION_TEXT) },
+  value,
+  ...(description
+    ? { description: { type: 'plain_text', text: truncate(description, MAX_OPTION_TEXT) } }
+    : {}),
+});
+const label = (m: ModelConfig) => `${m.provider}/${m.model}`;
+const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
+
+function select(actionId: string, values: string[], current: string, texts?: Record<string, string>): Block {
+  const all = values.includes(current) ? values : [current, ...values];
+  const options = all.map((v) => option(texts?.[v] ?? v, v));
+  return {
+    type: 'static_select',
+    action_id: actionId,
+    options,
+    initial_option: options[all.indexOf(current)],
+  };
+}
+
+/** The Home view for a user; `channel` is the picked channel (undefined before the first pick). */
+export function buildHomeView(
+  locale: Locale,
+  channel: string | undefined,
+  settings: ChannelSettings | undefined,
+  notice?: string,
+): { type: 'home'; blocks: Block[] } {
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: t('homeTitle', locale) } },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: t('homeIntro', locale) }] },
+  ];
+  if (notice) blocks.push(section(truncate(notice, 2900)));
+  blocks.push({
+    type: 'actions',
+    elements: [
+      {
+        type: 'conversations_select',
+        action_id: HOME_CHANNEL,
+        placeholder: { type: 'plain_text', text: t('homePickPlaceholder', locale) },
+        ...(channel ? { initial_conversation: channel } : {}),
+      },
+    ],
+  });
+  if (!channel || !settings) {
+    blocks.push(section(t('homeNoChannel', locale)));
+    return { type: 'home', blocks };
+  }
+  const modes = [
+    option(t('modeChat', locale), 'chat', t('modeChatDesc', locale)),
+    option(t('modeAgent', locale), 'agent', t('modeAgentDesc', locale)),
+    option(t('modePlan', locale), 'plan', t('modePlanDesc', locale)),
+  ];
+  blocks.push({ type: 'divider' }, section(`*${t('homeMode', locale)}*`));
+  blocks.push({
+    type: 'actions',
+    elements: [
+      {
+        type: 'radio_buttons',
+        action_id: HOME_MODE,
+        options: modes,
+        initial_option: modes.find((o) => o.value === settings.mode),
+      },
+    ],
+  });
+  blocks.push(section(`*${t('homeSearch', locale)}*`));
+  if (settings.mode === 'chat') {
+    const onOff = [option(t('searchOn', locale), 'on'), option(t('searchOff', locale), 'off')];
+    blocks.push({
+      type: 'actions',
+      elements: [
+        {
+          type: 'radio_buttons',
+          action_id: HOME_SEARCH,
+          options: onOff,
+          initial_option: onOff[settings.search ? 0 : 1],
+        },
+      ],
+    });
+  } else {
+    // Slack has no disabled inputs: show the switch's state as text with the reason.
+    blocks.push({
+      type: 'context',
+      elements: [
+        { type: 'mrkdwn', text: `🚫 ${t('searchOff', locale)} — _${t('searchAgentNote', locale)}_` },
+      ],
+    });
+  }
+  const tool = settings.toolModel;
+  const answer = settings.answerModel ? label(settings.answerModel) : 'default';
+  blocks.push({ type: 'divider' });
+  blocks.push({
+    ...section(`*${t('homeToolModel', locale)}*`),
+    accessory: select(HOME_TOOL_MODEL, MODEL_CHOICES, label(tool)),
+  });
+  blocks.push({
+    ...section(`*${t('homeAnswerModel', locale)}*`),
+    accessory: select(HOME_ANSWER_MODEL, ['default', ...MODEL_CHOICES], answer, {
+      default: t('sameAsTool', locale),
+    }),
+  });
+  blocks.push({
+    ...section(`*${t('homeTemperature', locale)}*`),
+    accessory: select(HOME_TEMPERATURE, TEMPERATURES, String(tool.temperature)),
+  });
+  blocks.push({
+    ...section(`*${t('homeMaxTokens', locale)}*`),
+    accessory: select(HOME_MAX_TOKENS, MAX_TOKENS, String(tool.maxTokens)),
+  });
+  return { type: 'home', blocks };
+}
+
+export interface HomeDeps {
+  core: ScoutCore;
+  meta: Keyv;
+  logger: Logger;
+  localeOf: (userId: string) => Promise<Locale>;
+}
+
+/** `/model tool …` arguments that keep the parameters the user did not change. */
+function toolArgs(
+  m: ModelConfig,
+  change: { spec?: string; temperature?: string; maxTokens?: string },
+): string {
+  const topP = m.topP !== undefined ? ` top_p=${m.topP}` : '';
+  return `tool ${change.spec ?? label(m)} temperature=${change.temperature ?? m.temperature} max_tokens=${change.maxTokens ?? m.maxTokens}${topP}`;
+}
+
+export function registerHomeTab(
+  app: App,
+  deps: HomeDeps,
+): { publish: (team: string, userId: string, notice?: string) => Promise<void> } {
+  const pickKey = (team: string, user: string) => `slack:home:${team}:${user}`;
+
+  const publish = async (team: string, userId: string, notice?: string) => {
+    const locale = await deps.localeOf(userId);
+    const channel = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
+    const settings = channel ? await deps.core.getSettings(channelId(team, channel)) : undefined;
+    await app.client.views
+      .publish({ user_id: userId, view: buildHomeView(locale, channel, settings, notice) as never })
+      .catch((err) => deps.logger.warn({ err: slackErrorCode(err) ?? String(err) }, 'views.publish failed'));
+  };
+
+  app.event('app_home_opened', async ({ event, body }) => {
+    if (event.tab !== 'home') return;
+    await publish(body.team_id, event.user);
+  });
+
+  const run = async (team: string, userId: string, name: string, args: string) => {
+    const channel = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
+    if (!channel) return publish(team, userId);
+    const reply = await deps.core.runCommand(name, args, {
+      channelId: channelId(team, channel),
+      userId,
+      locale: await deps.localeOf(userId),
+    });
+    await publish(team, userId, reply.text);
+  };
+
+  app.action(HOME_CHANNEL, async ({ ack, action, body }) => {
+    await ack();
+    const picked = (action as { selected_conversation?: string }).selected_conversation;
+    const team = body.team?.id ?? body.user.team_id ?? '';
+    if (picked) await deps.meta.set(pickKey(team, body.user.id), picked, PICK_TTL_MS);
+    await publish(team, body.user.id);
+  });
+
+  const selected = (action: unknown) =>
+    (action as { selected_option?: { value: string } }).selected_option?.value ?? '';
+  const settingsOf = async (team: string, userId: string) => {
+    const channel = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
+    return channel ? deps.core.getSettings(channelId(team, channel)) : undefined;
+  };
+  const handlers: Record<string, (value: string, team: string, user: string) => Promise<void>> = {
+    [HOME_MODE]: (v, team, user) => run(team, user, 'mode', v),
+    [HOME_SEARCH]: (v, team, user) => run(team, user, 'search', v),
+    [HOME_ANSWER_MODEL]: (v, team, user) => run(team, user, 'model', `answer ${v}`),
+    [HOME_TOOL_MODEL]: async (v, team, user) => {
+      const s = await settingsOf(team, user);
+      if (s) await run(team, user, 'model', toolArgs(s.toolModel, { spec: v }));
+    },
+    [HOME_TEMPERATURE]: async (v, team, user) => {
+      const s = await settingsOf(team, user);
+      if (s) await run(team, user, 'model', toolArgs(s.toolModel, { temperature: v }));
+    },
+    [HOME_MAX_TOKENS]: async (v, team, user) => {
+      const s = await settingsOf(team, user);
+      if (s) await run(team, user, 'model', toolArgs(s.toolModel, { maxTokens: v }));
+    },
+  };
+  for (const [actionId, handle] of Object.entries(handlers)) {
+    app.action(actionId, async ({ ack, action, body }) => {
+      await ack();
+      await handle(selected(action), body.team?.id ?? body.user.team_id ?? '', body.user.id);
+    });
+  }
+  return { publish };
+}

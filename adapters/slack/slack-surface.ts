@@ -1,0 +1,242 @@
+/**
+ * The Slack surface: a Bolt app in Socket Mode (SLACK_APP_TOKEN set, no public URL needed) or HTTP
+ * mode (SLACK_SIGNING_SECRET, for several instances behind a load balancer). Events are acknowledged
+ * at once (`processBeforeResponse: false`) and handled afterwards; Slack's retried deliveries are
+ * dropped by `event_id`, the app_mention + message double delivery by message id (in the core).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { LRUCache } from 'lru-cache';
+import type { Config } from '../../src/config/env.js';
+import type { Logger } from '../../src/logger.js';
+import type { Stores } from '../../src/store/types.js';
+import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
+import { registerActions } from './actions.js';
+import { registerCommands } from './commands.js';
+import { registerHomeTab } from './home-tab.js';
+import { channelId, conversationId, messageId } from './ids.js';
+import { toLocale } from './strings.js';
+import { SlackSurfaceState } from './surface-state.js';
+import { SlackTurnSink } from './turn-sink.js';
+import {
+  AnsweredThreads,
+  mentionTrigger,
+  messageTrigger,
+  type SlackMessageEvent,
+  type Trigger,
+} from './triggers.js';
+
+/** Slack redelivers for ~5 minutes; event ids are remembered a little longer. */
+const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
+/**
+ * The WebClient's default retry policy can block a call ~30 minutes: a couple of quick retries is
+ * enough for a chat reply, and a stuck request is abandoned after 10 s.
+ */
+const WEB_API_RETRIES = { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2_000 };
+const WEB_API_TIMEOUT_MS = 10_000;
+/** User locales change rarely; one users.info per user per hour. */
+const LOCALE_CACHE = { max: 5_000, ttl: 3600_000 };
+/** Suggested prompts in a new assistant thread (Slack allows at most 4). */
+const SUGGESTED_PROMPTS = {
+  en: [
+    { title: 'What can you do?', message: 'help' },
+    { title: 'Search the web', message: 'What are the latest developments in AI this week?' },
+    { title: 'Switch to agent mode', message: 'mode agent' },
+  ],
+  zh: [
+    { title: '你能做什么？', message: 'help' },
+    { title: '联网搜索', message: '本周 AI 领域有哪些最新进展？' },
+    { title: '切换到 Agent 模式', message: 'mode agent' },
+  ],
+};
+
+export interface SlackSurfaceOptions {
+  core: ScoutCore;
+  config: Config;
+  logger: Logger;
+  stores: Stores;
+  /** HTTP mode: the port to listen on (tests pass 0); defaults to PORT. */
+  port?: number;
+  /** Extra HTTP routes on Bolt's server in HTTP mode (e.g. /healthz, /metrics). */
+  routes?: CustomRoute[];
+  /** Minimum gap between two edits of one message (default 1000 ms; tests shrink it). */
+  editIntervalMs?: number;
+  /** Try Slack's native AI streaming first (default true). */
+  nativeStreaming?: boolean;
+}
+
+export interface SlackSurface extends Surface {
+  /** The bound port in HTTP mode once started. */
+  readonly port: number | undefined;
+  readonly state: SlackSurfaceState;
+  /** Resolves when every turn started so far has finished (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+function boltLogger(logger: Logger): BoltLogger {
+  const log = logger.child({ component: 'bolt' });
+  let level = LogLevel.INFO;
+  return {
+    debug: (...m) => log.debug(m.map(String).join(' ')),
+    info: (...m) => log.info(m.map(String).join(' ')),
+    warn: (...m) => log.warn(m.map(String).join(' ')),
+    error: (...m) => log.error(m.map(String).join(' ')),
+    setLevel: (l) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}
+
+export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
+  const { core, config, logger, stores } = options;
+  const env = config.env;
+  const socketMode = Boolean(env.SLACK_APP_TOKEN);
+  const log = logger.child({ surface: 'slack' });
+  const app = new App({
+    token: env.SLACK_BOT_TOKEN,
+    ...(socketMode
+      ? { socketMode: true, appToken: env.SLACK_APP_TOKEN }
+      : {
+          signingSecret: env.SLACK_SIGNING_SECRET,
+          processBeforeResponse: false,
+          customRoutes: options.routes ?? [],
+        }),
+    clientOptions: {
+      slackApiUrl: env.SLACK_API_URL,
+      retryConfig: WEB_API_RETRIES,
+      timeout: WEB_API_TIMEOUT_MS,
+    },
+    logger: boltLogger(log),
+  });
+  const state = new SlackSurfaceState({ containers: true, streaming: options.nativeStreaming !== false });
+  const answered = new AnsweredThreads(stores.meta, env.SESSION_TTL);
+  const locales = new LRUCache<string, Locale>(LOCALE_CACHE);
+  const inFlight = new Set<Promise<void>>();
+  let botUserId: string | undefined;
+  let server: Server | undefined;
+  let accepting = true;
+
+  const localeOf = async (userId: string): Promise<Locale> => {
+    const cached = locales.get(userId);
+    if (cached) return cached;
+    try {
+      const info = await app.client.users.info({ user: userId, include_locale: true });
+      const locale = toLocale(info.user?.locale, core.locale);
+      locales.set(userId, locale);
+      return locale;
+    } catch {
+      return core.locale;
+    }
+  };
+
+  const startTurn = async (team: string, trigger: Trigger) => {
+    const locale = await localeOf(trigger.userId);
+    const conversation = conversationId(team, trigger.channel, trigger.threadTs);
+    await answered.remember(team, trigger.channel, trigger.threadTs);
+    const sink = new SlackTurnSink(
+      {
+        client: app.client,
+        state,
+        logger: log,
+        editIntervalMs: options.editIntervalMs,
+        nativeStreaming: options.nativeStreaming,
+      },
+      {
+        team,
+        channel: trigger.channel,
+        threadTs: trigger.threadTs,
+        userId: trigger.userId,
+        conversationId: conversation,
+        locale,
+      },
+    );
+    await core.handleMessage(
+      {
+        channelId: channelId(team, trigger.channel),
+        conversationId: conversation,
+        messageId: messageId(trigger.channel, trigger.ts),
+        userId: trigger.userId,
+        text: trigger.text,
+        locale,
+      },
+      sink,
+    );
+  };
+
+  /** Runs after the ack; tracked so `idle()`/shutdown can wait for it. */
+  const dispatch = (work: () => Promise<void>) => {
+    const running = work().catch((err) => log.error({ err }, 'slack event handling failed'));
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
+  };
+
+  const firstDelivery = async (eventId: string | undefined) =>
+    !eventId || (await core.firstDelivery(`slack:event:${eventId}`, EVENT_DEDUPE_TTL_MS));
+
+  app.event('app_mention', async ({ event, body, context }) => {
+    if (!accepting || !(await firstDelivery(body.event_id))) return;
+    botUserId ??= context.botUserId;
+    const trigger = mentionTrigger(event as unknown as SlackMessageEvent, context.botUserId);
+    if (trigger) dispatch(() => startTurn(body.team_id, trigger));
+  });
+
+  app.event('message', async ({ event, body, context }) => {
+    if (!accepting || !(await firstDelivery(body.event_id))) return;
+    const team = body.team_id;
+    const message = event as unknown as SlackMessageEvent;
+    const trigger = await messageTrigger(message, context.botUserId ?? botUserId, (channel, threadTs) =>
+      answered.has(team, channel, threadTs),
+    );
+    if (trigger) dispatch(() => startTurn(team, trigger));
+  });
+
+  app.event('assistant_thread_started', async ({ event }) => {
+    const thread = (
+      event as { assistant_thread?: { channel_id: string; thread_ts: string; user_id: string } }
+    ).assistant_thread;
+    if (!thread) return;
+    const locale = await localeOf(thread.user_id);
+    await app.client.assistant.threads
+      .setSuggestedPrompts({
+        channel_id: thread.channel_id,
+        thread_ts: thread.thread_ts,
+        prompts: SUGGESTED_PROMPTS[locale] as never,
+      })
+      .catch((err) => log.debug({ err: String(err) }, 'setSuggestedPrompts failed'));
+  });
+
+  const home = registerHomeTab(app, { core, meta: stores.meta, logger: log, localeOf });
+  registerCommands(app, { core, logger: log, localeOf, onChanged: (team, user) => home.publish(team, user) });
+  registerActions(app, { core, state, logger: log, localeOf });
+  app.error(async (err) => {
+    log.error({ err }, 'bolt error');
+  });
+
+  return {
+    name: 'slack',
+    state,
+    get port() {
+      const address = server?.address();
+      return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
+    },
+    async start() {
+      if (socketMode) {
+        await app.start();
+        log.info('slack connected (Socket Mode)');
+        return;
+      }
+      server = (await app.start(options.port ?? env.PORT)) as Server;
+      log.info({ port: (server.address() as AddressInfo).port }, 'slack listening (HTTP mode)');
+    },
+    async stop() {
+      accepting = false;
+      await app.stop().catch((err) => log.warn({ err }, 'slack stop failed'));
+    },
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The real entry point as a user runs it (`npm start -- …` is `tsx src/main.ts …`), against a fake
+ * LLM server: --once, --check, the missing-key message, and history surviving a restart on SQLite.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
+
+const root = join(import.meta.dirname, '../..');
+
+function runMain(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', ...args],
+      // A clean environment: no key from the developer's shell can leak into the run.
+      { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('the scout command', { timeout: 60_000 }, () => {
+  let llm: FakeOpenAI;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    llm = await startFakeOpenAI();
+    dir = mkdtempSync(join(tmpdir(), 'scout-cli-'));
+    env = {
+      OPENAI_API_KEY: 'sk-cli-test',
+      OPENAI_BASE_URL: llm.baseUrl,
+      AGENT_FUNCTION_CALL_MODEL: 'openai/cli-model',
+      STORE_URL: `sqlite://${join(dir, 'scout.sqlite')}`,
+    };
+  });
+  afterAll(async () => {
+    await llm.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says exactly which variable to set when no LLM key is configured', async () => {
+    const result = await runMain(['--once', 'hi'], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No LLM configured: set one of DEEPSEEK_API_KEY, OPENAI_API_KEY');
+    expect(result.stderr).toContain('.env.example');
+  });
+
+  it('--check validates and exits non-zero with one line per problem', async () => {
+    const ok = await runMain(['--check'], env);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('Configuration OK: model openai/cli-model');
+    const bad = await runMain(['--check'], { ...env, AGENT_MAX_ITERATIONS: '11', TEMPERATURE_TYPO: 'x', DEFAULT_MODE: 'turbo' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('AGENT_MAX_ITERATIONS: must be between 1 and 10');
+    expect(bad.stderr).toContain('DEFAULT_MODE:');
+    expect(bad.stderr).not.toContain('sk-cli-test');
+  });
+
+  it('--once answers, and a new process continues the conversation from the SQLite file', async () => {
+    llm.enqueue(textReply('Nice to meet you, Ada.'));
+    const first = await runMain(['--once', 'My name is Ada.', '--conversation', 'cli-1'], env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Nice to meet you, Ada.');
+
+    llm.enqueue(textReply('Your name is Ada.'));
+    const second = await runMain(['--once', 'What is my name?', '--conversation', 'cli-1'], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('Your name is Ada.');
+    const sent = (llm.requests.at(-1)?.body as { messages: Array<{ content: string }> }).messages.map((m) => m.content);
+    expect(sent).toContain('My name is Ada.');
+    expect(sent).toContain('Nice to meet you, Ada.');
+  });
+
+  it('--once exits non-zero when the turn fails', async () => {
+    llm.enqueue({ status: 401, body: { error: { message: 'invalid key' } } });
+    const result = await runMain(['--once', 'hello'], env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('rejected Scout’s credentials');
+    expect(result.stdout + result.stderr).not.toContain('sk-cli-test');
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * Shared set-up for the Discord tests: the fake Discord, the real surface on top of it, fixture-based
+ * gateway events, and a scripted core (for tests that need no LLM).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDiscordSurface, type DiscordSurface } from '../../adapters/discord/discord-surface.js';
+import { loadConfig } from '../../src/config/env.js';
+import type { ChannelSettings } from '../../src/core/settings.js';
+import { type Logger, silentLogger } from '../../src/logger.js';
+import type { TurnEvent } from '../../src/render/events.js';
+import { emptyView, foldEvent } from '../../src/render/view.js';
+import { createStores } from '../../src/store/create-stores.js';
+import type { Stores } from '../../src/store/types.js';
+import type { CommandReply, IncomingMessage, Locale, ScoutCore, TurnSink } from '../../src/surface.js';
+import { FakeDiscord, type FakeDiscordOptions, nextSnowflake } from '../helpers/fake-discord.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const fixturesDir = path.resolve(repoRoot, '../shared/fixtures');
+// biome-ignore lint/suspicious/noExplicitAny: recorded payloads
+export const gatewayFixtures: Record<string, any> = JSON.parse(
+  readFileSync(path.join(fixturesDir, 'discord/gateway-events.json'), 'utf8'),
+);
+export const meta = gatewayFixtures.metadata as {
+  botId: string;
+  guildId: string;
+  channelId: string;
+  threadId: string;
+  userId: string;
+  roleId: string;
+};
+
+/** A recorded MESSAGE_CREATE payload with a fresh id (unless kept) and any overrides. */
+export function fixtureMessage(name: string, overrides: Record<string, unknown> = {}, keepId = false) {
+  const data = structuredClone(gatewayFixtures[name].data);
+  return { ...data, ...(keepId ? {} : { id: nextSnowflake() }), ...overrides };
+}
+
+/** A recorded INTERACTION_CREATE payload (the interaction object itself), cloned. */
+// biome-ignore lint/suspicious/noExplicitAny: recorded payloads
+export function fixtureInteraction(name: string): any {
+  return structuredClone(gatewayFixtures[name]);
+}
+
+/** A DM from the fixture user, in a DM channel Discord would have created. */
+export function dmMessage(content: string, channelId = '1460000000000000001') {
+  const base = fixtureMessage('gatewayThreadUserHey');
+  delete base.guild_id;
+  delete base.member;
+  return { ...base, channel_id: channelId, channel_type: 1, content };
+}
+
+export function settingsWith(overrides: Partial<ChannelSettings> = {}): ChannelSettings {
+  return {
+    mode: 'chat',
+    search: false,
+    toolModel: { provider: 'openai', model: 'test-model', temperature: 0.7, maxTokens: 2000 },
+    answerModel: null,
+    replyInThread: true,
+    ...overrides,
+  } as ChannelSettings;
+}
+
+/** A core that plays scripted events for every message, folded into the view like the real one. */
+export class ScriptedCore implements ScoutCore {
+  readonly locale: Locale = 'en';
+  readonly received: IncomingMessage[] = [];
+  readonly commands: { name: string; args: string; context: unknown }[] = [];
+  readonly cancelled: string[] = [];
+  settings = settingsWith();
+  script: (message: IncomingMessage) => TurnEvent[] = (m) => [
+    { type: 'phase', label: '💬 openai/test-model' },
+    { type: 'text-delta', text: `Answer to: ${m.text}` },
+    { type: 'answer', text: `Answer to: ${m.text}`, sources: [] },
+  ];
+  /** Set to hold turns open until released (Stop button tests). */
+  gate: Promise<void> | undefined;
+
+  async handleMessage(message: IncomingMessage, sink: TurnSink): Promise<void> {
+    this.received.push(message);
+    const view = emptyView();
+    for (const event of this.script(message)) {
+      foldEvent(view, event);
+      sink.update(view);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    if (this.gate) await this.gate;
+    view.done = true;
+    await sink.done(view);
+  }
+
+  async runCommand(name: string, args: string, context: { locale?: Locale }): Promise<CommandReply> {
+    this.commands.push({ name, args, context });
+    return { text: `ran ${name} ${args}`.trim() + (context.locale === 'zh' ? ' (zh)' : ''), changed: args !== '' };
+  }
+
+  cancel(conversationId: string): boolean {
+    this.cancelled.push(conversationId);
+    return true;
+  }
+
+  async firstDelivery(): Promise<boolean> {
+    return true;
+  }
+
+  async getSettings(): Promise<ChannelSettings> {
+    return this.settings;
+  }
+}
+
+export interface Kit {
+  fake: FakeDiscord;
+  surface: DiscordSurface;
+  stores: Stores;
+  close(): Promise<void>;
+}
+
+/** Starts the fake Discord and a surface for `core` on it. Close with `kit.close()`. */
+export async function startKit(
+  core: ScoutCore,
+  options: { env?: Record<string, string>; logger?: Logger; fake?: FakeDiscord; fakeOptions?: FakeDiscordOptions; stores?: Stores; start?: boolean } = {},
+): Promise<Kit> {
+  const fake = options.fake ?? (await FakeDiscord.start(options.fakeOptions));
+  const config = loadConfig({
+    OPENAI_API_KEY: 'sk-test',
+    STORE_URL: 'memory://',
+    DISCORD_TOKEN: 'fake-discord-token',
+    DISCORD_API_URL: fake.apiUrl,
+    ...options.env,
+  });
+  const stores =
+    options.stores ?? (await createStores({ url: 'memory://', sessionTtlMs: config.env.SESSION_TTL, logger: silentLogger }));
+  const surface = createDiscordSurface({
+    core,
+    config,
+    logger: options.logger ?? silentLogger,
+    stores,
+    editIntervalMs: 20,
+    typingIntervalMs: 40,
+  });
+  if (options.start !== false) await surface.start();
+  return {
+    fake,
+    surface,
+    stores,
+    async close() {
+      await surface.stop();
+      if (!options.stores) await stores.close();
+      if (!options.fake) await fake.close();
+    },
+  };
+}
+
+/** Message-sending routes: every call to one of these must carry `allowed_mentions: { parse: [] }`. */
+export const SENDING_ROUTES = new Set([
+  'POST /channels/:channel/messages',
+  'PATCH /channels/:channel/messages/:message',
+  'POST /webhooks/:application/:token',
+  'PATCH /webhooks/:application/:token/messages/@original',
+  'PATCH /webhooks/:application/:token/messages/:message',
+]);

@@ -1,0 +1,175 @@
+/**
+ * A fake Anthropic Messages API on loopback for tests that run the real `@anthropic-ai/sdk`.
+ *
+ * ```ts
+ * const fake = await startFakeAnthropic();
+ * fake.enqueue(anthropicTextReply('Hello', { thinking: 'hmm' }));
+ * fake.enqueue({ status: 529, body: anthropicErrorBody('Overloaded', 'overloaded_error') });
+ * // new Anthropic({ baseURL: fake.baseUrl, apiKey: 'x' }) or ANTHROPIC_BASE_URL=fake.baseUrl
+ * await fake.close();
+ * ```
+ *
+ * Serves `POST /v1/messages`, streaming SSE with an `event: <type>` line before each data line.
+ * Scripts are the same as the OpenAI fake's (see `scripted-sse-server.ts`); chunk objects are the
+ * stream events (`{ type: 'message_start', … }`).
+ */
+import { splitText } from './fake-openai-server.js';
+import {
+  type Fallback,
+  type RecordedRequest,
+  type Script,
+  type StreamScript,
+  startScriptedServer,
+} from './scripted-sse-server.js';
+
+export interface FakeAnthropic {
+  /** `http://127.0.0.1:<port>`: the SDK adds `/v1/messages`. */
+  readonly baseUrl: string;
+  readonly requests: RecordedRequest[];
+  enqueue(...scripts: Script[]): void;
+  fallback: Fallback | undefined;
+  pending(): number;
+  close(): Promise<void>;
+}
+
+export interface AnthropicReplyOptions {
+  /** `false` sends no usage. Default 10 in / 5 out. */
+  usage?: { inputTokens: number; outputTokens: number } | false;
+  /** Streamed as a thinking block (with a signature) before the answer. */
+  thinking?: string;
+  model?: string;
+  stopReason?: string;
+  delayMs?: number;
+  chunkDelayMs?: number;
+}
+
+const DEFAULT_MODEL = 'claude-fake';
+
+export function anthropicErrorBody(message: string, type = 'invalid_request_error'): unknown {
+  return { type: 'error', error: { type, message } };
+}
+
+export async function startFakeAnthropic(): Promise<FakeAnthropic> {
+  const server = await startScriptedServer({
+    name: 'fake-anthropic',
+    paths: ['/v1/messages'],
+    formatEvent: (event) => {
+      const type = (event as { type?: unknown }).type;
+      return `event: ${typeof type === 'string' ? type : 'message'}\ndata: ${JSON.stringify(event)}\n\n`;
+    },
+    emptyQueueBody: (message) => anthropicErrorBody(message),
+  });
+  return {
+    baseUrl: server.origin,
+    requests: server.requests,
+    enqueue: (...scripts) => server.enqueue(...scripts),
+    get fallback() {
+      return server.fallback;
+    },
+    set fallback(value) {
+      server.fallback = value;
+    },
+    pending: () => server.pending(),
+    close: () => server.close(),
+  };
+}
+
+function start(model: string, inputTokens: number): unknown {
+  return {
+    type: 'message_start',
+    message: {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: 1 },
+    },
+  };
+}
+
+function textBlock(index: number, text: string): unknown[] {
+  return [
+    { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+    ...splitText(text).map((piece) => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'text_delta', text: piece },
+    })),
+    { type: 'content_block_stop', index },
+  ];
+}
+
+function thinkingBlock(index: number, thinking: string): unknown[] {
+  return [
+    { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    ...splitText(thinking).map((piece) => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'thinking_delta', thinking: piece },
+    })),
+    { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig-fake' } },
+    { type: 'content_block_stop', index },
+  ];
+}
+
+function finish(chunks: unknown[], stopReason: string, options: AnthropicReplyOptions): StreamScript {
+  const usage = options.usage === false ? undefined : (options.usage ?? { inputTokens: 10, outputTokens: 5 });
+  chunks.push({
+    type: 'message_delta',
+    delta: { stop_reason: options.stopReason ?? stopReason, stop_sequence: null },
+    ...(usage ? { usage: { output_tokens: usage.outputTokens } } : {}),
+  });
+  chunks.push({ type: 'message_stop' });
+  const script: StreamScript = { chunks };
+  if (options.delayMs !== undefined) script.delayMs = options.delayMs;
+  if (options.chunkDelayMs !== undefined) script.chunkDelayMs = options.chunkDelayMs;
+  return script;
+}
+
+/** A streamed text answer, optionally after a thinking block. */
+export function anthropicTextReply(text: string, options: AnthropicReplyOptions = {}): StreamScript {
+  const inputTokens = options.usage === false ? 0 : (options.usage?.inputTokens ?? 10);
+  const chunks: unknown[] = [start(options.model ?? DEFAULT_MODEL, inputTokens)];
+  let index = 0;
+  if (options.thinking) chunks.push(...thinkingBlock(index++, options.thinking));
+  chunks.push(...textBlock(index, text));
+  return finish(chunks, 'end_turn', options);
+}
+
+export interface FakeToolUse {
+  name: string;
+  input: Record<string, unknown>;
+  id?: string;
+}
+
+/** A streamed tool_use turn: optional thinking and text, then each tool_use with its JSON in fragments. */
+export function anthropicToolUseReply(
+  calls: FakeToolUse[],
+  options: AnthropicReplyOptions & { text?: string } = {},
+): StreamScript {
+  const inputTokens = options.usage === false ? 0 : (options.usage?.inputTokens ?? 10);
+  const chunks: unknown[] = [start(options.model ?? DEFAULT_MODEL, inputTokens)];
+  let index = 0;
+  if (options.thinking) chunks.push(...thinkingBlock(index++, options.thinking));
+  if (options.text) chunks.push(...textBlock(index++, options.text));
+  calls.forEach((call, n) => {
+    const blockIndex = index++;
+    chunks.push({
+      type: 'content_block_start',
+      index: blockIndex,
+      content_block: { type: 'tool_use', id: call.id ?? `toolu_${n + 1}`, name: call.name, input: {} },
+    });
+    for (const piece of splitText(JSON.stringify(call.input), 2)) {
+      chunks.push({
+        type: 'content_block_delta',
+        index: blockIndex,
+        delta: { type: 'input_json_delta', partial_json: piece },
+      });
+    }
+    chunks.push({ type: 'content_block_stop', index: blockIndex });
+  });
+  return finish(chunks, 'tool_use', options);
+}

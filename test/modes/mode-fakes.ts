@@ -1,0 +1,47 @@
+/**
+ * The loopback fakes mode tests share: a scripted OpenAI-compatible LLM server and a fake Tavily,
+ * with real LLM clients pointed at them (no retries, so call counts are exact).
+ */
+import { createLlmClient } from '../../src/llm/create-llm-client.js';
+import type { LlmClient, ProviderName } from '../../src/llm/types.js';
+import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.js';
+import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
+
+export interface ModeFakes {
+  llm: FakeOpenAI;
+  search: FakeSearchServer;
+  /** A real client for `model` on the fake LLM server. */
+  client(model: string, provider?: ProviderName): LlmClient;
+  /** Environment selecting the fake Tavily. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startModeFakes(): Promise<ModeFakes> {
+  const llm = await startFakeOpenAI();
+  const search = await startFakeSearchServer();
+  return {
+    llm,
+    search,
+    client(model, provider = 'openai') {
+      return createLlmClient(
+        { provider, model, temperature: 0, maxTokens: 500 },
+        {
+          endpoints: { [provider]: { apiKey: 'sk-test', baseUrl: llm.baseUrl } },
+          maxRetries: 0,
+          retryBaseMs: 1,
+          timeoutMs: 5_000,
+        },
+      );
+    },
+    env: search.env('tavily'),
+    async close() {
+      await Promise.all([llm.close(), search.close()]);
+    },
+  };
+}
+
+/** The model each recorded LLM request asked for, in order. */
+export function requestedModels(fakes: ModeFakes): string[] {
+  return fakes.llm.requests.map((r) => String(r.body?.model));
+}

@@ -1,0 +1,96 @@
+/**
+ * SIGTERM during a turn, on the real process in Slack HTTP mode (fake Slack Web API, slow fake LLM):
+ * intake stops, the running turn finishes (or, past SHUTDOWN_GRACE_MS, ends as "Stopped"), and the
+ * process exits 0.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
+import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
+import { freePort } from './redis-process.js';
+import { DM_CHANNEL, SIGNING_SECRET, type ScoutProcess, spawnScout } from './spawn-scout.js';
+
+const PROCESS_TEST_TIMEOUT_MS = 60_000;
+
+describe('SIGTERM during a turn (real process)', () => {
+  let llm: FakeOpenAI;
+  let slack: FakeSlackApi;
+  let scout: ScoutProcess | undefined;
+
+  beforeEach(async () => {
+    llm = await startFakeOpenAI();
+    slack = await startFakeSlackApi();
+  });
+
+  afterEach(async () => {
+    scout?.kill();
+    scout = undefined;
+    await llm.close();
+    await slack.close();
+  });
+
+  const env = (graceMs: number): Record<string, string> => ({
+    OPENAI_API_KEY: 'sk-test-shutdown-key',
+    OPENAI_BASE_URL: llm.baseUrl,
+    AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+    SLACK_BOT_TOKEN: 'xoxb-test-shutdown-token',
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.url,
+    SEARCH_PROVIDER: 'none',
+    STORE_URL: 'memory://',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_GRACE_MS: String(graceMs),
+  });
+
+  /** Everything visible in the thread: native-stream chunks joined, plus text and blocks. */
+  const threadText = (ts: string) =>
+    slack
+      .messagesIn(DM_CHANNEL, ts)
+      .map((m) => `${m.chunks.map((c) => c.text ?? '').join('')}\n${m.text}\n${JSON.stringify(m.blocks)}`)
+      .join('\n');
+
+  it(
+    'lets the running turn finish, then exits 0',
+    async () => {
+      scout = await spawnScout(env(20_000), await freePort());
+      // /metrics rides on the Slack receiver's port too.
+      expect((await fetch(`${scout.url}/metrics`)).status).toBe(200);
+      llm.enqueue(textReply('The slow answer arrives in full.', { chunkDelayMs: 400 }));
+      const ts = '1767377001.000001';
+      expect((await scout.dm('Tell me slowly', ts)).status).toBe(200);
+      await waitFor(() => llm.requests.length === 1, 'the model call');
+
+      scout.child.kill('SIGTERM');
+      const code = await scout.exited;
+      expect(code, scout.output()).toBe(0);
+      expect(threadText(ts)).toContain('The slow answer arrives in full.');
+      expect(threadText(ts)).not.toContain('Stopped');
+      expect(scout.output()).toContain('shutting down');
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'cancels a turn still running past SHUTDOWN_GRACE_MS, shows it as stopped, and exits 0',
+    async () => {
+      scout = await spawnScout(env(300), await freePort());
+      llm.enqueue({ hang: true });
+      const ts = '1767377002.000002';
+      expect((await scout.dm('This will never be answered', ts)).status).toBe(200);
+      await waitFor(() => llm.requests.length === 1, 'the model call');
+
+      scout.child.kill('SIGTERM');
+      const code = await scout.exited;
+      expect(code, scout.output()).toBe(0);
+      expect(threadText(ts)).toContain('Stopped');
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+});
+
+async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Runs the real bot process (`node --import tsx src/main.ts`) in Slack HTTP mode against loopback
+ * fakes, capturing everything it writes. Used by the shutdown and log-scan tests.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { postSigned } from '../helpers/fake-slack-api.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SIGNING_SECRET = 'S3CR3T-signing-secret-0003';
+/** Bot user of test/helpers/fake-slack-api.ts by default. */
+const TEAM_ID = 'T00FAKE00AA';
+const DM_CHANNEL = 'D0A5319PS02';
+
+export interface ScoutProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** stdout and stderr together, as written so far. */
+  output(): string;
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exited: Promise<number | null>;
+  /** Posts a signed DM `message` event, as Slack would. */
+  dm(text: string, ts: string): Promise<Response>;
+  kill(): void;
+}
+
+export async function spawnScout(env: Record<string, string>, port: number): Promise<ScoutProcess> {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+
+  // Up when /healthz answers (served by Bolt's receiver as a custom route in Slack HTTP mode).
+  const deadline = Date.now() + 20_000;
+  let code: number | null | undefined;
+  void exited.then((c) => {
+    code = c;
+  });
+  for (;;) {
+    if (code !== undefined) throw new Error(`scout exited early (${code}):\n${output}`);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`scout did not come up:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    child,
+    url,
+    output: () => output,
+    exited,
+    dm(text, ts) {
+      const body = JSON.stringify({
+        token: 'legacy-verification-token',
+        team_id: TEAM_ID,
+        api_app_id: 'A00FAKEAPP01',
+        type: 'event_callback',
+        event_id: `Ev${ts.replace('.', '')}`,
+        event_time: Math.floor(Date.now() / 1000),
+        authorizations: [{ user_id: 'U00FAKEBOT01', is_bot: true }],
+        event: { type: 'message', user: 'U00FAKEUSER1', ts, text, channel: DM_CHANNEL, event_ts: ts, channel_type: 'im' },
+      });
+      return postSigned(`${url}/slack/events`, body, SIGNING_SECRET);
+    },
+    kill: () => child.kill('SIGKILL'),
+  };
+}
+
+export { DM_CHANNEL };

@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { textReply } from '../helpers/fake-openai-server.js';
+import { type SlackHarness, slashFixture, startSlackHarness, threadFixture } from './slack-harness.js';
+
+describe('Slack commands', () => {
+  let s: SlackHarness;
+  beforeEach(async () => {
+    s = await startSlackHarness();
+  });
+  afterEach(async () => {
+    await s.close();
+  });
+
+  it('/mode agent replies ephemerally, changes the channel mode and clears its histories', async () => {
+    const fx = threadFixture();
+    const { slashCommand } = slashFixture();
+    const team = fx.mention.team_id;
+    const channel = fx.mention.event.channel;
+    const channelKey = `slack:${team}:${channel}`;
+    // A conversation with history in that channel.
+    s.h.llm.enqueue(textReply('Remember the word PINEAPPLE'));
+    await s.event({ ...fx.mention, event: { ...fx.mention.event, type: 'app_mention' } });
+    await s.surface.idle();
+
+    const res = await s.command({
+      ...slashCommand,
+      team_id: team,
+      channel_id: channel,
+      command: '/mode',
+      text: 'agent',
+    });
+    expect(res.status).toBe(200);
+    await s.slack.waitFor(() => s.slack.callsTo('chat.postEphemeral').length > 0, 5000, 'ephemeral reply');
+    const reply = s.slack.callsTo('chat.postEphemeral')[0]!;
+    expect(reply.args.user).toBe(slashCommand.user_id);
+    expect(reply.args.channel).toBe(channel);
+    expect(String(reply.args.text).toLowerCase()).toContain('agent');
+    expect(s.slack.callsTo('chat.postMessage')).toHaveLength(1); // only the earlier answer
+    expect((await s.h.scout.getSettings(channelKey)).mode).toBe('agent');
+
+    // The follow-up in the same thread starts from an empty history.
+    s.h.llm.fallback = () => textReply('Fresh start');
+    await s.event(fx.followUp);
+    await s.surface.idle();
+    const requests = s.h.llm.requests.slice(1).map((r) => JSON.stringify(r.body));
+    expect(requests.length).toBeGreaterThan(0);
+    for (const body of requests) expect(body).not.toContain('PINEAPPLE');
+  });
+
+  it('maps a renamed command (/scout-help) to the same handler', async () => {
+    const { slashCommand } = slashFixture();
+    await s.command({ ...slashCommand, command: '/scout-help', text: '' });
+    await s.slack.waitFor(() => s.slack.callsTo('chat.postEphemeral').length > 0, 5000, 'help reply');
+    const text = String(s.slack.callsTo('chat.postEphemeral')[0]!.args.text);
+    expect(text).toContain('/mode');
+  });
+
+  it('`@Scout mode chat` in a thread works as a command', async () => {
+    const fx = threadFixture();
+    const channelKey = `slack:${fx.mention.team_id}:${fx.mention.event.channel}`;
+    await s.command({
+      ...slashFixture().slashCommand,
+      team_id: fx.mention.team_id,
+      channel_id: fx.mention.event.channel,
+      command: '/mode',
+      text: 'agent',
+    });
+    await s.slack.waitFor(() => s.slack.callsTo('chat.postEphemeral').length > 0);
+    const mention = {
+      ...fx.mention,
+      event: {
+        ...fx.mention.event,
+        type: 'app_mention',
+        text: `<@${fx.botUserId}> mode chat`,
+        thread_ts: '1767224800.000001',
+      },
+    };
+    await s.event(mention);
+    await s.surface.idle();
+    expect((await s.h.scout.getSettings(channelKey)).mode).toBe('chat');
+    const replies = s.slack.callsTo('chat.postEphemeral');
+    expect(replies).toHaveLength(2);
+    expect(replies[1]!.args.thread_ts).toBe('1767224800.000001');
+    expect(s.h.llm.requests).toHaveLength(0);
+  });
+
+  it('an empty mention gets short help, not a model call', async () => {
+    const fx = threadFixture();
+    s.h.llm.enqueue(textReply('should not be used'));
+    await s.event({
+      ...fx.mention,
+      event: { ...fx.mention.event, type: 'app_mention', text: `<@${fx.botUserId}>` },
+    });
+    await s.surface.idle();
+    expect(s.h.llm.requests).toHaveLength(0);
+    expect(s.slack.callsTo('chat.postEphemeral')).toHaveLength(1);
+  });
+});

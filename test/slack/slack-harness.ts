@@ -1,0 +1,130 @@
+/**
+ * The real Scout core + the real Bolt app in HTTP mode + the fake Slack Web API. Requests are signed
+ * like Slack signs them and built from the recorded fixtures (../shared/fixtures/slack).
+ */
+import { silentLogger } from '../../src/logger.js';
+import { createSlackSurface, type SlackSurface } from '../../adapters/slack/slack-surface.js';
+import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';
+import { loadJsonFixture } from '../helpers/fixtures.js';
+import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+
+export const SIGNING_SECRET = 'test-signing-secret';
+/** Short edit interval so tests stay fast; the "≤ 1 edit per interval" property is the same. */
+export const TEST_EDIT_INTERVAL_MS = 150;
+
+export interface MentionFixture {
+  botUserId: string;
+  mention: { team_id: string; event: Record<string, any>; [k: string]: any };
+  dmRequest: { team_id: string; event: Record<string, any>; [k: string]: any };
+  dmMessage: { team_id: string; event: Record<string, any>; [k: string]: any };
+}
+
+export const dmFixture = () => loadJsonFixture<MentionFixture>('slack/dm.json');
+export const threadFixture = () =>
+  loadJsonFixture<{ botUserId: string; mention: any; followUp: any }>('slack/mention-and-thread.json');
+export const slashFixture = () =>
+  loadJsonFixture<{ slashCommand: Record<string, string> }>('slack/slash-commands.json');
+
+export interface SlackHarness {
+  h: TestScout;
+  slack: FakeSlackApi;
+  surface: SlackSurface;
+  url: string;
+  /** Posts an Events API envelope (adds a unique event_id unless given). */
+  event(envelope: Record<string, any>, headers?: Record<string, string>): Promise<Response>;
+  command(fields: Record<string, string>): Promise<Response>;
+  action(payload: Record<string, any>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+let eventCounter = 0;
+
+export async function startSlackHarness(
+  options: { env?: Record<string, string>; nativeStreaming?: boolean; botUserId?: string } = {},
+): Promise<SlackHarness> {
+  const slack = await startFakeSlackApi({ botUserId: options.botUserId ?? 'U00FAKEBOT01' });
+  const h = await startTestScout({
+    env: {
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.url,
+      ...options.env,
+    },
+  });
+  const surface = createSlackSurface({
+    core: h.scout,
+    config: h.config,
+    logger: silentLogger,
+    stores: h.stores,
+    port: 0,
+    editIntervalMs: TEST_EDIT_INTERVAL_MS,
+    nativeStreaming: options.nativeStreaming ?? false,
+  });
+  await surface.start();
+  const url = `http://127.0.0.1:${surface.port}/slack/events`;
+  return {
+    h,
+    slack,
+    surface,
+    url,
+    event(envelope, headers) {
+      const body = JSON.stringify({
+        event_id: `Ev${++eventCounter}${Date.now()}`,
+        event_time: 1,
+        ...envelope,
+      });
+      return postSigned(url, body, SIGNING_SECRET, { headers });
+    },
+    command(fields) {
+      return postSigned(url, new URLSearchParams(fields).toString(), SIGNING_SECRET, {
+        contentType: 'application/x-www-form-urlencoded',
+      });
+    },
+    action(payload) {
+      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      return postSigned(url, body, SIGNING_SECRET, { contentType: 'application/x-www-form-urlencoded' });
+    },
+    async close() {
+      await surface.idle();
+      await surface.stop();
+      await h.close();
+      await slack.close();
+    },
+  };
+}
+
+/** A block_actions payload for a button on a message. */
+export function buttonPayload(
+  actionId: string,
+  value: string,
+  at: { channel: string; ts: string; threadTs?: string; user?: string; team?: string },
+): Record<string, any> {
+  return {
+    type: 'block_actions',
+    team: { id: at.team ?? 'T00FAKE00AA', domain: 'fake' },
+    user: { id: at.user ?? 'U00FAKEUSER1', username: 'tester', team_id: at.team ?? 'T00FAKE00AA' },
+    api_app_id: 'A00FAKEAPP01',
+    token: 'x',
+    trigger_id: '1.2.3',
+    channel: { id: at.channel, name: 'general' },
+    container: { type: 'message', message_ts: at.ts, channel_id: at.channel, is_ephemeral: false },
+    message: { type: 'message', ts: at.ts, thread_ts: at.threadTs, text: '', user: 'U00FAKEBOT01' },
+    actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
+  };
+}
+
+/** All text a user can see in a message: fallback text, markdown/section/context block text. */
+export function visibleText(blocks: any[]): string {
+  const out: string[] = [];
+  const walk = (v: any): void => {
+    if (!v || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x);
+      return;
+    }
+    if (typeof v.text === 'string') out.push(v.text);
+    for (const [k, x] of Object.entries(v)) if (k !== 'text' || typeof x === 'object') walk(x);
+  };
+  walk(blocks);
+  return out.join('\n');
+}
