@@ -21,14 +21,19 @@ export const REDACT_PATHS = [
 ];
 
 /** JSON logs in production, pretty ones in a terminal. */
-export function createLogger(options: { level?: string; pretty?: boolean; destination?: pino.DestinationStream } = {}): Logger {
+export function createLogger(
+  options: { level?: string; pretty?: boolean; destination?: pino.DestinationStream } = {},
+): Logger {
   const base = {
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
   };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty ?? process.stdout.isTTY) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { destination: 2, translateTime: 'HH:MM:ss' } } });
+    return pino({
+      ...base,
+      transport: { target: 'pino-pretty', options: { destination: 2, translateTime: 'HH:MM:ss' } },
+    });
   }
   return pino(base);
 }

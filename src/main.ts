@@ -68,7 +68,8 @@ async function main(): Promise<number> {
   // In the terminal chat, logs would interleave with answers: only warnings, on stderr.
   const explicitLevel = process.env.LOG_LEVEL !== undefined;
   const logger = createLogger({
-    level: consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL,
+    level:
+      consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL,
     pretty: consoleOnly || undefined,
   });
   // Metrics only where someone can scrape them: the terminal chat has no ops server.
@@ -102,7 +103,8 @@ async function runServer(
   // /healthz and /metrics on PORT. In Slack HTTP mode Bolt's receiver owns PORT, so they ride
   // along as its custom routes; otherwise our own small server serves them.
   const slackHttp = config.surfaces.slack && !config.env.SLACK_APP_TOKEN;
-  const opsRoutes = metrics && slackHttp ? createOpsEndpoints({ stores: scout.stores, metrics, logger }) : undefined;
+  const opsRoutes =
+    metrics && slackHttp ? createOpsEndpoints({ stores: scout.stores, metrics, logger }) : undefined;
   if (config.surfaces.slack) {
     const { createSlackSurface } = await import('../adapters/slack/slack-surface.js');
     const routes = opsRoutes ? { routes: opsRoutes.routes } : {};
@@ -129,7 +131,10 @@ async function runServer(
   let stopping: Promise<unknown> | undefined;
   const stopSurfaces = () => (stopping ??= Promise.allSettled(surfaces.map((s) => s.stop())));
   const shutdown = async (signal: string) => {
-    logger.info({ signal, graceMs: config.env.SHUTDOWN_GRACE_MS }, 'shutting down: no new messages, finishing running turns');
+    logger.info(
+      { signal, graceMs: config.env.SHUTDOWN_GRACE_MS },
+      'shutting down: no new messages, finishing running turns',
+    );
     setTimeout(() => {
       logger.error('shutdown did not finish in time: exiting');
       process.exit(1);
@@ -154,7 +159,9 @@ async function runServer(
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`Scout stopped with an error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `Scout stopped with an error: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -42,7 +42,12 @@ function messageFor(text: string, conversationId: string): IncomingMessage {
 }
 
 /** Answers one message and resolves with the exit code: 0 on an answer, 1 on an error. */
-export async function runOnce(core: ScoutCore, text: string, output: ConsoleOutput, conversation?: string): Promise<number> {
+export async function runOnce(
+  core: ScoutCore,
+  text: string,
+  output: ConsoleOutput,
+  conversation?: string,
+): Promise<number> {
   const sink = new ConsoleSink({ write: (s) => output.write(s), isTTY: false });
   let failed = false;
   const done = sink.done.bind(sink);
@@ -66,7 +71,9 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
     async start() {
       rl = createInterface({ input, output, terminal: Boolean((output as ConsoleOutput).isTTY) });
       const ask = (question: string) => (rl ? rl.question(question) : Promise.resolve('y'));
-      output.write('Scout — type a question, /help for commands, Ctrl-C to stop an answer, Ctrl-D to quit.\n\n');
+      output.write(
+        'Scout — type a question, /help for commands, Ctrl-C to stop an answer, Ctrl-D to quit.\n\n',
+      );
       rl.on('SIGINT', () => {
         // Ctrl-C stops the running answer; a second one on an idle prompt quits.
         if (current && options.core.cancel(conversationId)) return;
@@ -80,7 +87,10 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
             const line = (await rl.question('› ')).trim();
             if (line === '/quit' || line === '/exit') break;
             if (!line) continue;
-            current = options.core.handleMessage(messageFor(line, conversationId), new ConsoleSink(output, ask));
+            current = options.core.handleMessage(
+              messageFor(line, conversationId),
+              new ConsoleSink(output, ask),
+            );
             await current;
             current = undefined;
           }

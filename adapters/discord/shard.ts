@@ -34,9 +34,11 @@ export function createShardManager(config: Config, logger: Logger, options: Shar
     execArgv: ['--import', 'tsx'],
   });
   manager.on('shardCreate', (shard: Shard) => {
-    for (const name of NON_DISCORD_SURFACE_VARS) delete shard.env[name];
+    // `env` is typed unknown but is the plain object handed to child_process.fork.
+    const env = shard.env as NodeJS.ProcessEnv;
+    for (const name of NON_DISCORD_SURFACE_VARS) delete env[name];
     // Each process serves /healthz and /metrics on its own port: PORT, PORT+1, …
-    if (config.env.PORT > 0) shard.env.PORT = String(config.env.PORT + shard.id);
+    if (config.env.PORT > 0) env.PORT = String(config.env.PORT + shard.id);
     shard.on('death', () => logger.warn({ shard: shard.id }, 'discord shard process exited; respawning'));
     logger.info({ shard: shard.id, total: manager.totalShards }, 'discord shard started');
   });

@@ -99,7 +99,10 @@ export const EnvSchema = z.object({
   STORE_URL: z
     .string()
     .default('sqlite://data/scout.sqlite')
-    .refine((v) => /^(sqlite|memory|redis|rediss):\/\//.test(v), 'must start with sqlite://, memory:// or redis://'),
+    .refine(
+      (v) => /^(sqlite|memory|redis|rediss):\/\//.test(v),
+      'must start with sqlite://, memory:// or redis://',
+    ),
   SESSION_TTL: z
     .string()
     .default('24h')
@@ -188,7 +191,9 @@ function defaultModelSpec(env: Env): string | undefined {
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`,
+    );
     throw new ConfigError([...problems, ...slackProblems(source)]);
   }
   const env = parsed.data;
@@ -226,7 +231,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   ] as const) {
     if (!model) continue;
     const keyVar = PROVIDER_KEY[model.provider];
-    if (keyVar && !env[keyVar]) problems.push(`${keyVar}: required by ${variable} (${model.provider}) but not set`);
+    if (keyVar && !env[keyVar])
+      problems.push(`${keyVar}: required by ${variable} (${model.provider}) but not set`);
   }
   if (env.PRICE_TABLE) {
     try {
@@ -245,7 +251,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 function slackProblems(env: Record<string, unknown>): string[] {
   const set = (name: string) => typeof env[name] === 'string' && (env[name] as string).trim() !== '';
   if (set('SLACK_BOT_TOKEN') && !set('SLACK_APP_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
-    return ['SLACK_APP_TOKEN or SLACK_SIGNING_SECRET: one is required with SLACK_BOT_TOKEN (Socket Mode or HTTP mode)'];
+    return [
+      'SLACK_APP_TOKEN or SLACK_SIGNING_SECRET: one is required with SLACK_BOT_TOKEN (Socket Mode or HTTP mode)',
+    ];
   }
   if (!set('SLACK_BOT_TOKEN') && (set('SLACK_APP_TOKEN') || set('SLACK_SIGNING_SECRET'))) {
     return ['SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set'];

@@ -111,7 +111,10 @@ async function setMode(deps: CommandDeps, args: string, ctx: CommandContext): Pr
   await deps.settings.update(ctx.channelId, patch);
   await clearChannelState(deps, ctx.channelId);
   return {
-    text: t(locale, 'mode.switched', { name: modeName(mode, locale), description: modeDescription(mode, locale) }),
+    text: t(locale, 'mode.switched', {
+      name: modeName(mode, locale),
+      description: modeDescription(mode, locale),
+    }),
     changed: true,
   };
 }
@@ -149,7 +152,10 @@ async function setModel(deps: CommandDeps, args: string, ctx: CommandContext): P
   if (role === 'answer' && spec.toLowerCase() === 'default') {
     await deps.settings.update(ctx.channelId, { answerModel: null });
     await clearChannelState(deps, ctx.channelId);
-    return { text: t(locale, 'model.set', { role: roleName, model: t(locale, 'model.same') }), changed: true };
+    return {
+      text: t(locale, 'model.set', { role: roleName, model: t(locale, 'model.same') }),
+      changed: true,
+    };
   }
   let model: ModelConfig;
   try {
@@ -199,7 +205,9 @@ async function describeConfig(deps: CommandDeps, ctx: CommandContext): Promise<s
   const s = await deps.settings.get(ctx.channelId);
   const env = deps.config.env;
   const searchState =
-    s.mode === 'chat' ? t(locale, s.search ? 'on' : 'off') : `${t(locale, 'off')} — ${t(locale, 'search.agent-note')}`;
+    s.mode === 'chat'
+      ? t(locale, s.search ? 'on' : 'off')
+      : `${t(locale, 'off')} — ${t(locale, 'search.agent-note')}`;
   // Only names and numbers: never a key, token or URL with credentials.
   const lines = [
     t(locale, 'config.title'),

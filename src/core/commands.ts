@@ -42,9 +42,13 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
   model: {
     name: 'model',
     usage: '[tool|answer <provider/model|default> [temperature=… max_tokens=… top_p=…]]',
-    description: { en: 'Show or set the function-call and answer models', zh: '查看或设置函数调用模型和回答模型' },
+    description: {
+      en: 'Show or set the function-call and answer models',
+      zh: '查看或设置函数调用模型和回答模型',
+    },
     changesSettings: (args) => !isEmpty(args),
-    acceptsBare: (args) => isEmpty(args) || /^(tool|answer)\s+\S+\/\S+|^answer\s+default\b/i.test(args.trim()),
+    acceptsBare: (args) =>
+      isEmpty(args) || /^(tool|answer)\s+\S+\/\S+|^answer\s+default\b/i.test(args.trim()),
   },
   search: {
     name: 'search',
@@ -63,7 +67,10 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
   reset: {
     name: 'reset',
     usage: '',
-    description: { en: 'Clear this conversation’s history and search cache', zh: '清空本会话的历史和搜索缓存' },
+    description: {
+      en: 'Clear this conversation’s history and search cache',
+      zh: '清空本会话的历史和搜索缓存',
+    },
     changesSettings: () => false,
     acceptsBare: isEmpty,
   },

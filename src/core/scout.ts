@@ -120,7 +120,10 @@ export class Scout implements ScoutCore {
     try {
       if (!this.accepting) return;
       const allowed = this.deps.config.env.ALLOWED_CHANNELS;
-      if (allowed.length > 0 && !allowed.some((id) => message.channelId === id || message.channelId.endsWith(`:${id}`))) {
+      if (
+        allowed.length > 0 &&
+        !allowed.some((id) => message.channelId === id || message.channelId.endsWith(`:${id}`))
+      ) {
         log.info({ channel: message.channelId }, 'message from a channel not in ALLOWED_CHANNELS ignored');
         return;
       }
@@ -147,11 +150,18 @@ export class Scout implements ScoutCore {
       await this.runTurn({ ...message, text }, sink, locale, log);
     } catch (err) {
       log.error({ err }, 'message handling failed');
-      await sink.reply(toUserMessage(err, locale)).catch((replyErr) => log.error({ err: replyErr }, 'reply failed'));
+      await sink
+        .reply(toUserMessage(err, locale))
+        .catch((replyErr) => log.error({ err: replyErr }, 'reply failed'));
     }
   }
 
-  private async runTurn(message: IncomingMessage, sink: TurnSink, locale: Locale, log: Logger): Promise<void> {
+  private async runTurn(
+    message: IncomingMessage,
+    sink: TurnSink,
+    locale: Locale,
+    log: Logger,
+  ): Promise<void> {
     const controller = new AbortController();
     const lease = await this.deps.stores.locks.acquire(`conv:${message.conversationId}`, {
       ttlMs: TURN_LOCK_TTL_MS,
@@ -224,7 +234,12 @@ export class Scout implements ScoutCore {
       outcome = isAbortError(err) || controller.signal.aborted ? 'cancelled' : 'error';
       if (outcome === 'error') log.error({ err }, 'turn failed');
       const suggestChat = mode !== 'chat';
-      emit({ type: 'error', message: toUserMessage(controller.signal.aborted ? new CancelledError() : err, locale, { suggestChat }) });
+      emit({
+        type: 'error',
+        message: toUserMessage(controller.signal.aborted ? new CancelledError() : err, locale, {
+          suggestChat,
+        }),
+      });
     } finally {
       this.running.delete(message.conversationId);
       await lease.release().catch((err) => log.warn({ err }, 'lock release failed'));
@@ -239,7 +254,12 @@ export class Scout implements ScoutCore {
   }
 
   private commandDeps() {
-    return { config: this.deps.config, stores: this.deps.stores, settings: this.settings, search: this.deps.search };
+    return {
+      config: this.deps.config,
+      stores: this.deps.stores,
+      settings: this.settings,
+      search: this.deps.search,
+    };
   }
 }
 
@@ -247,4 +267,3 @@ function notice(emit: (event: TurnEvent) => void, id: string, text: string): voi
   emit({ type: 'step-start', id: `notice-${id}`, kind: 'notice', title: text, status: 'info' });
   emit({ type: 'step-finish', id: `notice-${id}`, status: 'info', collapse: false });
 }
-

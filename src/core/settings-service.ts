@@ -39,6 +39,8 @@ export async function wrap<T>(operation: () => Promise<T>): Promise<T> {
     return await operation();
   } catch (err) {
     if (err instanceof StoreError) throw err;
-    throw new StoreError(`store operation failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new StoreError(`store operation failed: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
 }

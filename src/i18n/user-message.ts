@@ -32,7 +32,9 @@ function describe(err: unknown, locale: Locale): string {
         return t(locale, 'error.empty');
       case 'bad_request':
       case 'reasoning_content':
-        return t(locale, 'error.bad-request', { detail: err.details.status ? `HTTP ${err.details.status}` : err.code });
+        return t(locale, 'error.bad-request', {
+          detail: err.details.status ? `HTTP ${err.details.status}` : err.code,
+        });
       default:
         return t(locale, 'error.generic');
     }

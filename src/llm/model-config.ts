@@ -53,7 +53,9 @@ export function checkModelConfig(
   }
   const maxTokens = toNumber(input.max_tokens ?? input.maxTokens, defaults.maxTokens ?? DEFAULT_MAX_TOKENS);
   if (!Number.isInteger(maxTokens) || maxTokens <= 0) {
-    problems.push(`max_tokens must be a positive integer (got ${String(input.max_tokens ?? input.maxTokens)})`);
+    problems.push(
+      `max_tokens must be a positive integer (got ${String(input.max_tokens ?? input.maxTokens)})`,
+    );
   }
   const rawTopP = input.top_p ?? input.topP;
   const topP = rawTopP === undefined ? undefined : toNumber(rawTopP, Number.NaN);
@@ -79,7 +81,9 @@ export function parseModelSpec(text: string, source: string, defaults: ModelDefa
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
       input = parsed as ModelSpecInput;
     } catch {
-      throw new ConfigError([`${source}: invalid JSON (expected {"provider":"…","model":"…"} or provider/model)`]);
+      throw new ConfigError([
+        `${source}: invalid JSON (expected {"provider":"…","model":"…"} or provider/model)`,
+      ]);
     }
   } else {
     const slash = trimmed.indexOf('/');

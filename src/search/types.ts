@@ -24,7 +24,10 @@ export interface SearchService {
   readonly available: boolean;
   readonly providerName: SearchProviderName | 'none';
   /** Throws SearchError on provider failure (the web_search tool turns that into a result text). */
-  search(query: string, options: { sessionKey: string; signal?: AbortSignal; limit?: number }): Promise<SearchOutcome>;
+  search(
+    query: string,
+    options: { sessionKey: string; signal?: AbortSignal; limit?: number },
+  ): Promise<SearchOutcome>;
   /** Drops a session's cache (mode switch, /reset, expiry). */
   clearSession(sessionKey: string): Promise<void>;
 }

@@ -17,7 +17,12 @@ function problems(env: Record<string, string>): string[] {
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig(base);
-    expect(config.toolModel).toEqual({ provider: 'deepseek', model: 'deepseek-chat', temperature: 0.7, maxTokens: 2000 });
+    expect(config.toolModel).toEqual({
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+      temperature: 0.7,
+      maxTokens: 2000,
+    });
     expect(config.answerModel).toBeNull();
     expect(config.env.DEFAULT_MODE).toBe('chat');
     expect(config.env.AGENT_MAX_ITERATIONS).toBe(5);
@@ -38,11 +43,15 @@ describe('loadConfig', () => {
     expect(problems({ ...base, AGENT_MAX_ITERATIONS: '11' })).toEqual([
       expect.stringMatching(/^AGENT_MAX_ITERATIONS: must be between 1 and 10/),
     ]);
-    expect(problems({ ...base, AGENT_MAX_EXECUTION_TIME: '5' })[0]).toMatch(/^AGENT_MAX_EXECUTION_TIME: .*10 and 300/);
+    expect(problems({ ...base, AGENT_MAX_EXECUTION_TIME: '5' })[0]).toMatch(
+      /^AGENT_MAX_EXECUTION_TIME: .*10 and 300/,
+    );
   });
 
   it('stops on an invalid AGENT_FUNCTION_CALL_MODEL with a message naming it', () => {
-    expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{not json' })[0]).toMatch(/^AGENT_FUNCTION_CALL_MODEL: invalid JSON/);
+    expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{not json' })[0]).toMatch(
+      /^AGENT_FUNCTION_CALL_MODEL: invalid JSON/,
+    );
     expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: 'nosuch/model' })[0]).toMatch(
       /^AGENT_FUNCTION_CALL_MODEL: unknown provider "nosuch"/,
     );
@@ -58,14 +67,18 @@ describe('loadConfig', () => {
       AGENT_FUNCTION_CALL_MODEL: '{"provider":"deepseek","model":"deepseek-reasoner","temperature":0.3}',
       AGENT_ANSWER_MODEL: 'anthropic/claude-sonnet-4-5',
     });
-    expect(config.toolModel).toMatchObject({ provider: 'deepseek', model: 'deepseek-reasoner', temperature: 0.3 });
+    expect(config.toolModel).toMatchObject({
+      provider: 'deepseek',
+      model: 'deepseek-reasoner',
+      temperature: 0.3,
+    });
     expect(config.answerModel).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
-    expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{"provider":"deepseek","temperature":2}' })[0]).toMatch(
-      /temperature must be at least 0 and below 2/,
-    );
-    expect(problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{"provider":"deepseek","max_tokens":-5}' })[0]).toMatch(
-      /max_tokens must be a positive integer/,
-    );
+    expect(
+      problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{"provider":"deepseek","temperature":2}' })[0],
+    ).toMatch(/temperature must be at least 0 and below 2/);
+    expect(
+      problems({ ...base, AGENT_FUNCTION_CALL_MODEL: '{"provider":"deepseek","max_tokens":-5}' })[0],
+    ).toMatch(/max_tokens must be a positive integer/);
   });
 
   it('requires the key of the provider a model names', () => {
@@ -82,9 +95,14 @@ describe('loadConfig', () => {
   });
 
   it('picks surfaces from the tokens present', () => {
-    expect(loadConfig({ ...base, DISCORD_TOKEN: 'd' }).surfaces).toEqual({ slack: false, discord: true, console: false });
+    expect(loadConfig({ ...base, DISCORD_TOKEN: 'd' }).surfaces).toEqual({
+      slack: false,
+      discord: true,
+      console: false,
+    });
     expect(
-      loadConfig({ ...base, SLACK_BOT_TOKEN: 'xoxb', SLACK_SIGNING_SECRET: 's', DISCORD_TOKEN: 'd' }).surfaces,
+      loadConfig({ ...base, SLACK_BOT_TOKEN: 'xoxb', SLACK_SIGNING_SECRET: 's', DISCORD_TOKEN: 'd' })
+        .surfaces,
     ).toEqual({ slack: true, discord: true, console: false });
   });
 });

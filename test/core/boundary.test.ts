@@ -16,7 +16,8 @@ describe('architecture boundary', () => {
     const offenders: string[] = [];
     for (const file of sourceFiles(join(root, 'src'))) {
       const text = readFileSync(file, 'utf8');
-      if (/from\s+['"](@slack\/[\w-]+|discord\.js|@discordjs\/[\w-]+)['"]/.test(text)) offenders.push(relative(root, file));
+      if (/from\s+['"](@slack\/[\w-]+|discord\.js|@discordjs\/[\w-]+)['"]/.test(text))
+        offenders.push(relative(root, file));
       const staticAdapterImport = /^import\s[^;]*from\s+['"][./]*adapters\//m.test(text);
       if (staticAdapterImport) offenders.push(`${relative(root, file)} (static adapter import)`);
     }

@@ -11,13 +11,20 @@ import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-ope
 
 const root = join(import.meta.dirname, '../..');
 
-function runMain(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function runMain(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/main.ts', ...args],
       // A clean environment: no key from the developer's shell can leak into the run.
-      { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 30_000 },
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        timeout: 30_000,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -56,7 +63,12 @@ describe('the scout command', { timeout: 60_000 }, () => {
     const ok = await runMain(['--check'], env);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('Configuration OK: model openai/cli-model');
-    const bad = await runMain(['--check'], { ...env, AGENT_MAX_ITERATIONS: '11', TEMPERATURE_TYPO: 'x', DEFAULT_MODE: 'turbo' });
+    const bad = await runMain(['--check'], {
+      ...env,
+      AGENT_MAX_ITERATIONS: '11',
+      TEMPERATURE_TYPO: 'x',
+      DEFAULT_MODE: 'turbo',
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('AGENT_MAX_ITERATIONS: must be between 1 and 10');
     expect(bad.stderr).toContain('DEFAULT_MODE:');
@@ -74,7 +86,8 @@ describe('the scout command', { timeout: 60_000 }, () => {
     const second = await runMain(['--once', 'What is my name?', '--conversation', 'cli-1'], env);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('Your name is Ada.');
-    const sent = (llm.requests.at(-1)?.body as { messages: Array<{ content: string }> }).messages.map((m) => m.content);
+    const body = llm.requests.at(-1)?.body as { messages: Array<{ content: string }> } | undefined;
+    const sent = (body?.messages ?? []).map((m) => m.content);
     expect(sent).toContain('My name is Ada.');
     expect(sent).toContain('Nice to meet you, Ada.');
   });

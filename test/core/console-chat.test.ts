@@ -23,7 +23,9 @@ function capture() {
 
 /** The messages the model received in request `i`. */
 function sentMessages(h: TestScout, i: number): Array<{ role: string; content: string }> {
-  return (h.llm.requests[i]?.body as { messages: Array<{ role: string; content: string }> }).messages;
+  const body = h.llm.requests[i]?.body as { messages: Array<{ role: string; content: string }> } | undefined;
+  if (!body) throw new Error(`no request ${i} reached the model`);
+  return body.messages;
 }
 
 describe('chat mode through the console', () => {
@@ -84,20 +86,32 @@ describe('chat mode through the console', () => {
   });
 
   it('shows reasoning as a Thinking step that collapses once, on the first answer chunk', async () => {
-    h.llm.enqueue(textReply('42.', { reasoning: 'The user asks about the meaning of life. Douglas Adams says 42.' }));
+    h.llm.enqueue(
+      textReply('42.', { reasoning: 'The user asks about the meaning of life. Douglas Adams says 42.' }),
+    );
     const sink = new RecordingSink();
     await h.scout.handleMessage(testMessage('Meaning of life?'), sink);
-    const thinking = sink.updates.map((v) => v.steps.find((s) => s.kind === 'thinking')).filter((s) => s !== undefined);
+    const thinking = sink.updates
+      .map((v) => v.steps.find((s) => s.kind === 'thinking'))
+      .filter((s) => s !== undefined);
     expect(thinking[0]?.title).toBe('💭 Thinking…');
     expect(thinking[0]?.collapsed).toBe(false);
     // Open while reasoning streams; collapsed together with the first answer chunk (the same
     // model chunk), never re-opened.
     const firstAnswer = sink.updates.findIndex((v) => v.answer.length > 0);
-    const collapseAt = sink.updates.findIndex((v) => v.steps.some((s) => s.kind === 'thinking' && s.collapsed));
+    const collapseAt = sink.updates.findIndex((v) =>
+      v.steps.some((s) => s.kind === 'thinking' && s.collapsed),
+    );
     expect(sink.updates.slice(0, collapseAt).some((v) => v.steps[0]?.body.includes('Douglas'))).toBe(true);
     expect(firstAnswer - collapseAt).toBe(1);
-    expect(sink.updates.slice(collapseAt).every((v) => v.steps.find((s) => s.kind === 'thinking')?.collapsed)).toBe(true);
-    expect(sink.final?.steps[0]).toMatchObject({ title: '💡 Thought process', status: 'done', collapsed: true });
+    expect(
+      sink.updates.slice(collapseAt).every((v) => v.steps.find((s) => s.kind === 'thinking')?.collapsed),
+    ).toBe(true);
+    expect(sink.final?.steps[0]).toMatchObject({
+      title: '💡 Thought process',
+      status: 'done',
+      collapsed: true,
+    });
     expect(sink.final?.steps[0]?.body).toContain('Douglas Adams');
   });
 
@@ -128,9 +142,18 @@ describe('chat mode through the console', () => {
 
   it('two conversations keep separate histories', async () => {
     h.llm.fallback = () => textReply('ok');
-    await h.scout.handleMessage(testMessage('about apples', { conversationId: 'test:C1:A' }), new RecordingSink());
-    await h.scout.handleMessage(testMessage('about boats', { conversationId: 'test:C1:B' }), new RecordingSink());
-    await h.scout.handleMessage(testMessage('more apples', { conversationId: 'test:C1:A' }), new RecordingSink());
+    await h.scout.handleMessage(
+      testMessage('about apples', { conversationId: 'test:C1:A' }),
+      new RecordingSink(),
+    );
+    await h.scout.handleMessage(
+      testMessage('about boats', { conversationId: 'test:C1:B' }),
+      new RecordingSink(),
+    );
+    await h.scout.handleMessage(
+      testMessage('more apples', { conversationId: 'test:C1:A' }),
+      new RecordingSink(),
+    );
     const contents = sentMessages(h, 2).map((m) => m.content);
     expect(contents).toContain('about apples');
     expect(contents).not.toContain('about boats');
@@ -152,7 +175,8 @@ describe('chat mode through the console', () => {
     expect(reply.text).toContain('tavily');
     expect(reply.text).toContain('memory');
     for (const value of Object.values(h.config.env)) {
-      if (typeof value === 'string' && /key|secret|sk-|tvly-/i.test(value)) expect(reply.text).not.toContain(value);
+      if (typeof value === 'string' && /key|secret|sk-|tvly-/i.test(value))
+        expect(reply.text).not.toContain(value);
     }
     expect(reply.text).not.toContain('sk-test-harness-key');
   });
@@ -211,7 +235,13 @@ describe('chat mode through the console', () => {
       printed += chunk.toString();
     });
     let exited = false;
-    const surface = createConsoleSurface({ core: h.scout, input, output, conversation: 'console:test', onExit: () => (exited = true) });
+    const surface = createConsoleSurface({
+      core: h.scout,
+      input,
+      output,
+      conversation: 'console:test',
+      onExit: () => (exited = true),
+    });
     await surface.start();
     input.write('/mode agent\n');
     await vitestWaitFor(() => printed.includes('Switched to'));

@@ -64,7 +64,8 @@ export async function startTestScout(options: TestScoutOptions = {}): Promise<Te
   const config = loadConfig({ ...fakeEnv(llm, options.noSearch ? undefined : search), ...options.env });
   const logger = options.logger ?? silentLogger;
   const stores =
-    options.stores ?? (await createStores({ url: config.env.STORE_URL, sessionTtlMs: config.env.SESSION_TTL, logger }));
+    options.stores ??
+    (await createStores({ url: config.env.STORE_URL, sessionTtlMs: config.env.SESSION_TTL, logger }));
   const scout = await buildScout({ config, logger, stores });
   return {
     scout,

@@ -1,0 +1,49 @@
+# syntax=docker/dockerfile:1
+# Scout: multi-stage build. The build stage compiles TypeScript and the native sqlite3 addon; the
+# runtime stage gets only compiled JS, production node_modules and prompts, and runs as `node`.
+#
+#   docker build -t scout .
+#   docker run --env-file .env -p 3000:3000 -v scout-data:/app/data scout
+#
+# The container needs a platform token (SLACK_BOT_TOKEN and/or DISCORD_TOKEN): without one Scout
+# would open the terminal chat, which has no /healthz.
+
+ARG NODE_IMAGE=node:24-slim
+
+# ── build ────────────────────────────────────────────────────────────────────────
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# sqlite3 falls back to compiling its addon with node-gyp when no prebuilt binary fits.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY adapters ./adapters
+# Compile to dist/, then drop dev dependencies; the already-built sqlite3 addon is kept, so the
+# runtime stage needs no compiler (both stages use the same image, hence the same Node ABI).
+RUN npm run build && npm prune --omit=dev && npm cache clean --force
+
+# ── runtime ──────────────────────────────────────────────────────────────────────
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    PORT=3000
+WORKDIR /app
+COPY --from=build --chown=node:node /app/package.json ./package.json
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+# Prompt templates are read at runtime (found from dist/src/prompts/ as ../../../prompts).
+COPY --chown=node:node prompts ./prompts
+# The default STORE_URL (sqlite://data/scout.sqlite) resolves to /app/data/scout.sqlite.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM: stop intake, finish running turns within SHUTDOWN_GRACE_MS (default 25 s), close the store.
+# Give `docker stop` longer than that: docker stop -t 35.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/main.js"]
