@@ -145,8 +145,18 @@ async function runServer(
     await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
     finished();
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A second signal means "now": skip the grace period.
+    if (signalled) {
+      logger.warn({ signal }, 'second signal during shutdown: exiting now');
+      process.exit(1);
+    }
+    signalled = true;
+    void shutdown(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   await exited;
   if (config.surfaces.console) await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
   await stopSurfaces();

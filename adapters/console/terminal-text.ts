@@ -2,6 +2,7 @@
  * Turns a finished view into terminal text: steps as one line each (with body when expanded),
  * Markdown links as readable text, references and the statistics footer dimmed.
  */
+import { STATUS_ICON } from '../../src/render/step-text.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
 
 export interface Style {
@@ -20,14 +21,6 @@ export const ANSI: Style = {
 
 export const PLAIN: Style = { dim: (s) => s, bold: (s) => s, red: (s) => s, cyan: (s) => s };
 
-const STATUS_ICON: Record<StepView['status'], string> = {
-  pending: '🕓',
-  running: '⏳',
-  done: '✅',
-  failed: '❌',
-  skipped: '⏭️',
-  info: 'ℹ️',
-};
 
 /** Lines of the thinking body shown while it streams (the rest scrolls away). */
 const LIVE_BODY_LINES = 4;

@@ -52,12 +52,18 @@ const OPTIONS: Partial<Record<CommandName, OptionSpec | null>> = {
   model: { name: 'args', description: 'option.args' },
 };
 
-const cut = (text: string) => (text.length <= DESCRIPTION_MAX ? text : `${text.slice(0, DESCRIPTION_MAX - 1)}…`);
+const cut = (text: string) =>
+  text.length <= DESCRIPTION_MAX ? text : `${text.slice(0, DESCRIPTION_MAX - 1)}…`;
 
 export function buildSlashCommands(): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
   return COMMAND_NAMES.map((name) => {
     const spec = COMMANDS[name];
-    const option = name in OPTIONS ? OPTIONS[name] : spec.usage ? { name: 'args', description: 'option.args' as const } : null;
+    const option =
+      name in OPTIONS
+        ? OPTIONS[name]
+        : spec.usage
+          ? { name: 'args', description: 'option.args' as const }
+          : null;
     return {
       name,
       description: cut(spec.description.en),
@@ -89,11 +95,18 @@ export function buildSlashCommands(): RESTPostAPIChatInputApplicationCommandsJSO
 }
 
 /** Bulk-overwrites the commands: one PUT replaces the whole set, so renamed or removed ones vanish. */
-export async function registerSlashCommands(client: Client<true>, guildId: string | undefined, logger: Logger): Promise<void> {
+export async function registerSlashCommands(
+  client: Client<true>,
+  guildId: string | undefined,
+  logger: Logger,
+): Promise<void> {
   const commands = buildSlashCommands();
   if (guildId) await client.application.commands.set(commands, guildId);
   else await client.application.commands.set(commands);
-  logger.info({ count: commands.length, scope: guildId ? 'guild' : 'global' }, 'discord slash commands registered');
+  logger.info(
+    { count: commands.length, scope: guildId ? 'guild' : 'global' },
+    'discord slash commands registered',
+  );
 }
 
 export function isScoutCommand(name: string): boolean {
@@ -136,7 +149,14 @@ export async function handleSlashCommand(
   const [first = '…', ...rest] = splitMessage(reply.text || '…', DISCORD_MAX_CHARS);
   await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS });
   for (const part of rest) {
-    await interaction.followUp({ content: part, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    await interaction.followUp({
+      content: part,
+      flags: MessageFlags.Ephemeral,
+      allowedMentions: NO_MENTIONS,
+    });
   }
-  logger.debug({ command: interaction.commandName, changed: reply.changed }, 'discord slash command answered');
+  logger.debug(
+    { command: interaction.commandName, changed: reply.changed },
+    'discord slash command answered',
+  );
 }

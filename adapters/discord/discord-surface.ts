@@ -104,7 +104,10 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
             hint.warn({ shardId, closeCode: event.code });
             reject(new Error(MESSAGE_CONTENT_HINT));
           } else {
-            logger.warn({ shardId, closeCode: event.code }, 'discord shard disconnected and will not reconnect');
+            logger.warn(
+              { shardId, closeCode: event.code },
+              'discord shard disconnected and will not reconnect',
+            );
           }
         });
       });

@@ -23,7 +23,8 @@ export interface InteractionDeps {
 export async function handleInteraction(interaction: Interaction, deps: InteractionDeps): Promise<void> {
   try {
     if (interaction.isChatInputCommand()) {
-      if (isScoutCommand(interaction.commandName)) await handleSlashCommand(interaction, deps.core, deps.logger);
+      if (isScoutCommand(interaction.commandName))
+        await handleSlashCommand(interaction, deps.core, deps.logger);
       return;
     }
     if (interaction.isButton()) await handleButton(interaction, deps);
@@ -56,7 +57,9 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       archived.expanded = !archived.expanded;
       await deps.archive.save(turnId, archived);
       const view = { answer: '', answerFinal: true, sources: [], cancelled: false, ...archived.view };
-      await interaction.update(stepsPayload(view, { turnId, expanded: archived.expanded, locale: archived.locale, running: false }));
+      await interaction.update(
+        stepsPayload(view, { turnId, expanded: archived.expanded, locale: archived.locale, running: false }),
+      );
       return;
     }
     case CUSTOM_ID.stop: {

@@ -35,7 +35,10 @@ export function stepsPayload(
   view: TurnView,
   options: { turnId: string; expanded: boolean; locale: Locale; running: boolean },
 ): DiscordPayload {
-  const content = renderStepsText(view, { expanded: options.expanded, workingText: ds(options.locale, 'steps.working') });
+  const content = renderStepsText(view, {
+    expanded: options.expanded,
+    workingText: ds(options.locale, 'steps.working'),
+  });
   const buttons: ButtonBuilder[] = [];
   if (hasDetails(view)) {
     buttons.push(
@@ -47,11 +50,22 @@ export function stepsPayload(
   }
   if (options.running) {
     buttons.push(
-      new ButtonBuilder().setCustomId(CUSTOM_ID.stop).setStyle(ButtonStyle.Danger).setLabel(ds(options.locale, 'button.stop')),
+      new ButtonBuilder()
+        .setCustomId(CUSTOM_ID.stop)
+        .setStyle(ButtonStyle.Danger)
+        .setLabel(ds(options.locale, 'button.stop')),
     );
   }
-  const components = buttons.length > 0 ? [new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(buttons)] : [];
-  return { content: content || '…', components, allowedMentions: NO_MENTIONS, flags: MessageFlags.SuppressEmbeds };
+  const components =
+    buttons.length > 0
+      ? [new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(buttons)]
+      : [];
+  return {
+    content: content || '…',
+    components,
+    allowedMentions: NO_MENTIONS,
+    flags: MessageFlags.SuppressEmbeds,
+  };
 }
 
 /** One part of the answer (already ≤ 2,000 characters). References stay as links without previews. */
@@ -95,8 +109,13 @@ export function planRow(turnId: string, locale: Locale): Row {
 }
 
 /** The plan as a numbered list for the confirmation message. */
-export function planText(plan: { steps: { step: number; description: string; tool: string }[] }, locale: Locale): string {
-  const lines = plan.steps.map((s) => `${s.step}. ${s.description.replace(/\s+/g, ' ').trim()} \`${s.tool}\``);
+export function planText(
+  plan: { steps: { step: number; description: string; tool: string }[] },
+  locale: Locale,
+): string {
+  const lines = plan.steps.map(
+    (s) => `${s.step}. ${s.description.replace(/\s+/g, ' ').trim()} \`${s.tool}\``,
+  );
   const text = `${ds(locale, 'plan.prompt')}\n${lines.join('\n')}`;
   return text.length <= 2000 ? text : `${text.slice(0, 1999)}…`;
 }

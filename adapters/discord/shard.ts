@@ -22,7 +22,11 @@ export interface ShardManagerOptions {
   file?: string;
 }
 
-export function createShardManager(config: Config, logger: Logger, options: ShardManagerOptions = {}): ShardingManager {
+export function createShardManager(
+  config: Config,
+  logger: Logger,
+  options: ShardManagerOptions = {},
+): ShardingManager {
   const token = config.env.DISCORD_TOKEN;
   if (!token) throw new ConfigError(['DISCORD_TOKEN: required to run Discord shards']);
   const manager = new ShardingManager(options.file ?? SHARD_ENTRY, {
@@ -50,7 +54,8 @@ function parseShards(argv: string[]): number | 'auto' {
   const value = index >= 0 ? argv[index + 1] : undefined;
   if (value === undefined || value === 'auto') return 'auto';
   const count = Number(value);
-  if (!Number.isInteger(count) || count < 1) throw new ConfigError(['--shards: must be a positive whole number or "auto"']);
+  if (!Number.isInteger(count) || count < 1)
+    throw new ConfigError(['--shards: must be a positive whole number or "auto"']);
   return count;
 }
 

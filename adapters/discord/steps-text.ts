@@ -11,7 +11,10 @@ export const DISCORD_MAX_CHARS = 2000;
 /** Body lengths tried in turn when expanded details do not fit one message. */
 const BODY_BUDGETS = [1200, 600, 300, 120];
 
-export function renderStepsText(view: TurnView, options: { expanded: boolean; workingText?: string }): string {
+export function renderStepsText(
+  view: TurnView,
+  options: { expanded: boolean; workingText?: string },
+): string {
   const compose = (v: TurnView, expanded: boolean) => {
     const parts: string[] = [];
     if (v.done && v.phase) parts.push(`-# ${v.phase}`);

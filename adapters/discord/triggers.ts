@@ -47,18 +47,24 @@ export function threadName(question: string, fallback = 'Scout'): string {
       .split('\n')
       .map((l) => l.trim())
       .find(Boolean) ?? '';
-  const clean = line.replace(/<[@#][!&]?\d+>/g, '').replace(/\s+/g, ' ').trim();
+  const clean = line
+    .replace(/<[@#][!&]?\d+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (clean === '') return fallback;
   return clean.length <= THREAD_NAME_MAX ? clean : `${clean.slice(0, THREAD_NAME_MAX - 1).trimEnd()}…`;
 }
 
 export async function resolveTrigger(message: Message, deps: TriggerDeps): Promise<Trigger | undefined> {
-  if (message.author.bot || message.author.id === deps.botId || message.system || message.webhookId) return undefined;
+  if (message.author.bot || message.author.id === deps.botId || message.system || message.webhookId)
+    return undefined;
   if (!ANSWERED_TYPES.has(message.type)) return undefined;
   const channel = message.channel;
   if (!channel.isSendable()) return undefined;
 
-  const botRoleIds = message.mentions.roles.filter((role) => role.tags?.botId === deps.botId).map((r) => r.id);
+  const botRoleIds = message.mentions.roles
+    .filter((role) => role.tags?.botId === deps.botId)
+    .map((r) => r.id);
   const mentioned =
     message.mentions.users.has(deps.botId) ||
     new RegExp(`<@!?${deps.botId}>`).test(message.content) ||
@@ -68,7 +74,11 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
 
   if (!message.inGuild()) {
     const place = placeOf(channel);
-    return { channel, place, incoming: { ...base, channelId: channelKey(place), conversationId: conversationKey(place) } };
+    return {
+      channel,
+      place,
+      incoming: { ...base, channelId: channelKey(place), conversationId: conversationKey(place) },
+    };
   }
 
   const channelName = 'name' in channel && typeof channel.name === 'string' ? channel.name : undefined;
@@ -84,7 +94,12 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
     return {
       channel,
       place,
-      incoming: { ...base, channelName, channelId: channelKey(place), conversationId: conversationKey(place) },
+      incoming: {
+        ...base,
+        channelName,
+        channelId: channelKey(place),
+        conversationId: conversationKey(place),
+      },
     };
   }
 
@@ -99,18 +114,30 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
       return {
         channel: thread,
         place: threadPlace,
-        incoming: { ...base, channelName, channelId: channelKey(place), conversationId: conversationKey(threadPlace) },
+        incoming: {
+          ...base,
+          channelName,
+          channelId: channelKey(place),
+          conversationId: conversationKey(threadPlace),
+        },
       };
     }
   }
-  return { channel, place, incoming: { ...base, channelName, channelId: channelKey(place), conversationId: conversationKey(place) } };
+  return {
+    channel,
+    place,
+    incoming: { ...base, channelName, channelId: channelKey(place), conversationId: conversationKey(place) },
+  };
 }
 
 /** Opens a thread on the message (or reuses the one it has); undefined when Discord refuses. */
 async function openThread(message: Message<true>, question: string, logger: Logger) {
   if (message.hasThread && message.thread) return message.thread;
   try {
-    return await message.startThread({ name: threadName(question), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
+    return await message.startThread({
+      name: threadName(question),
+      autoArchiveDuration: ThreadAutoArchiveDuration.OneDay,
+    });
   } catch (err) {
     // Missing "Create Public Threads" permission, or a channel type without threads: answer in place.
     logger.warn({ err, channel: message.channelId }, 'could not open a thread; replying in place');
@@ -120,5 +147,10 @@ async function openThread(message: Message<true>, question: string, logger: Logg
 
 /** True when a message arrived with nothing readable: what a missing Message Content intent looks like. */
 function isContentless(message: Message): boolean {
-  return message.content === '' && message.attachments.size === 0 && message.embeds.length === 0 && message.stickers.size === 0;
+  return (
+    message.content === '' &&
+    message.attachments.size === 0 &&
+    message.embeds.length === 0 &&
+    message.stickers.size === 0
+  );
 }

@@ -55,7 +55,8 @@ export class DiscordTurnSink implements TurnSink {
 
   constructor(private readonly deps: TurnSinkDeps) {
     const intervalMs = deps.editIntervalMs ?? EDIT_INTERVAL_MS;
-    const onError = (err: unknown, call: string) => deps.logger.warn({ err, call, turn: this.turnId }, 'discord send failed');
+    const onError = (err: unknown, call: string) =>
+      deps.logger.warn({ err, call, turn: this.turnId }, 'discord send failed');
     this.steps = new ThrottledEditor<DiscordPayload, Message>({
       post: (payload) => deps.channel.send(payload),
       edit: async (message, payload) => {
@@ -94,12 +95,16 @@ export class DiscordTurnSink implements TurnSink {
     this.stopTyping();
     this.pendingPlan?.(false);
     try {
-      if (this.steps.posted || view.steps.length > 0 || view.phase) this.steps.set(this.renderSteps(view, false));
+      if (this.steps.posted || view.steps.length > 0 || view.phase)
+        this.steps.set(this.renderSteps(view, false));
       const final = finalAnswerText(view);
       await Promise.all([this.steps.flush(), final ? this.answer.finish(final) : Promise.resolve()]);
       const last = this.answer.refs.at(-1);
       if (last && view.answer.trim() !== '' && !view.error) {
-        await last.edit({ components: [feedbackRow(this.turnId, this.deps.locale)], allowedMentions: NO_MENTIONS });
+        await last.edit({
+          components: [feedbackRow(this.turnId, this.deps.locale)],
+          allowedMentions: NO_MENTIONS,
+        });
       }
       if (this.steps.posted) {
         await this.deps.archive.save(this.turnId, {
@@ -117,14 +122,19 @@ export class DiscordTurnSink implements TurnSink {
   }
 
   async reply(text: string): Promise<void> {
-    for (const part of splitMessage(text, DISCORD_MAX_CHARS)) await this.deps.channel.send(answerPayload(part));
+    for (const part of splitMessage(text, DISCORD_MAX_CHARS))
+      await this.deps.channel.send(answerPayload(part));
   }
 
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {
     this.start();
     const locale = this.deps.locale;
     const text = planText(plan, locale);
-    const message = await this.deps.channel.send({ content: text, components: [planRow(this.turnId, locale)], allowedMentions: NO_MENTIONS });
+    const message = await this.deps.channel.send({
+      content: text,
+      components: [planRow(this.turnId, locale)],
+      allowedMentions: NO_MENTIONS,
+    });
     const run = await new Promise<boolean>((resolve) => {
       if (signal.aborted) return resolve(false);
       const onAbort = () => resolve(false);
@@ -136,7 +146,9 @@ export class DiscordTurnSink implements TurnSink {
       };
     });
     const status = ds(locale, run ? 'plan.running' : 'plan.cancelled');
-    await message.edit({ content: `${text}\n${status}`, components: [], allowedMentions: NO_MENTIONS }).catch(() => undefined);
+    await message
+      .edit({ content: `${text}\n${status}`, components: [], allowedMentions: NO_MENTIONS })
+      .catch(() => undefined);
     return run;
   }
 
@@ -153,7 +165,12 @@ export class DiscordTurnSink implements TurnSink {
   }
 
   private renderSteps(view: TurnView, running: boolean): DiscordPayload {
-    return stepsPayload(view, { turnId: this.turnId, expanded: this.expanded, locale: this.deps.locale, running });
+    return stepsPayload(view, {
+      turnId: this.turnId,
+      expanded: this.expanded,
+      locale: this.deps.locale,
+      running,
+    });
   }
 
   /** First output of the turn: register for buttons and start the typing indicator. */

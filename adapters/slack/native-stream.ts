@@ -188,7 +188,9 @@ export class NativeStream {
       feedback: boolean;
     },
   ): Promise<boolean> {
-    this.#editor.set({ tasks: payload.tasks, text: this.#sentText });
+    // Never start a stream just to end it: with nothing shown yet the caller posts the answer itself.
+    if (this.#editor.posted || payload.tasks.length > 0)
+      this.#editor.set({ tasks: payload.tasks, text: this.#sentText });
     await this.#editor.flush();
     this.#editor.dispose();
     const ts = this.#editor.ref;

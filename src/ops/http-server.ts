@@ -5,7 +5,13 @@
  */
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type OpsEndpointOptions, type OpsEndpoints, type OpsRoute, createOpsEndpoints, sendJson } from './ops-endpoints.js';
+import {
+  type OpsEndpointOptions,
+  type OpsEndpoints,
+  type OpsRoute,
+  createOpsEndpoints,
+  sendJson,
+} from './ops-endpoints.js';
 
 /** Open keep-alive connections get this long to finish before close() cuts them. */
 const CLOSE_GRACE_MS = 2_000;

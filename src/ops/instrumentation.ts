@@ -5,7 +5,9 @@ import { instrumentSearch } from './instrument-search.js';
 import type { ScoutMetrics } from './metrics.js';
 import { metricsObserver } from './metrics-observer.js';
 
-export function instrumentation(metrics: ScoutMetrics): Pick<BuildOptions, 'observer' | 'wrapLlm' | 'wrapSearch'> {
+export function instrumentation(
+  metrics: ScoutMetrics,
+): Pick<BuildOptions, 'observer' | 'wrapLlm' | 'wrapSearch'> {
   return {
     observer: metricsObserver(metrics),
     wrapLlm: instrumentLlm(metrics),

@@ -27,7 +27,9 @@ async function startE2E(extraEnv: Record<string, string> = {}): Promise<E2E> {
   const fake = await FakeDiscord.start();
   const harness = await startTestScout({
     env: { DISCORD_TOKEN: 'fake-discord-token', DISCORD_API_URL: fake.apiUrl, ...extraEnv },
-    ...(process.env.E2E_DEBUG ? { logger: (await import('../../src/logger.js')).createLogger({ level: 'debug', pretty: false }) } : {}),
+    ...(process.env.E2E_DEBUG
+      ? { logger: (await import('../../src/logger.js')).createLogger({ level: 'debug', pretty: false }) }
+      : {}),
   });
   const surface = createDiscordSurface({
     core: harness.scout,
@@ -69,16 +71,25 @@ const userTexts = (body: any): string[] =>
 describe('Discord end to end with the real core', () => {
   it('a mention gets a streamed answer in a new thread, and a follow-up there continues the conversation', async () => {
     env = await startE2E();
-    env.harness.llm.enqueue(textReply('Love is patient; love is kind.'), textReply('It is from 1 Corinthians 13.'));
+    env.harness.llm.enqueue(
+      textReply('Love is patient; love is kind.'),
+      textReply('It is from 1 Corinthians 13.'),
+    );
     const mention = fixtureMessage('gatewayAIMention');
     env.fake.dispatch('MESSAGE_CREATE', mention);
     await finished(env, mention.id);
     expect(answerText(env, mention.id)).toContain('Love is patient; love is kind.');
     expect(userTexts(env.harness.llm.requests[0]!.body).at(-1)).toBe('AI What is love');
 
-    const followUp = fixtureMessage('gatewayThreadNice', { channel_id: mention.id, content: 'Where is that from?' });
+    const followUp = fixtureMessage('gatewayThreadNice', {
+      channel_id: mention.id,
+      content: 'Where is that from?',
+    });
     env.fake.dispatch('MESSAGE_CREATE', followUp);
-    await env.fake.waitFor(() => answerText(env!, mention.id).includes('1 Corinthians 13') || undefined, 8000);
+    await env.fake.waitFor(
+      () => answerText(env!, mention.id).includes('1 Corinthians 13') || undefined,
+      8000,
+    );
     const second = env.harness.llm.requests[1]!.body;
     expect(userTexts(second)).toEqual(['AI What is love', 'Where is that from?']);
     expect(env.fake.violations).toEqual([]);
@@ -95,9 +106,16 @@ describe('Discord end to end with the real core', () => {
 
   it('a 5,000-character model answer arrives complete, each message under 2,000 characters, fences intact', async () => {
     env = await startE2E();
-    const code = ['```python', ...Array.from({ length: 40 }, (_, i) => `print("row ${i}")  # keep ${i}`), '```'].join('\n');
-    const prose = (n: number) => `Section ${n}. ${'The quick brown fox jumps over the lazy dog. '.repeat(10).trim()}`;
-    const long = [prose(1), prose(2), code, prose(3), prose(4), code, prose(5), prose(6), prose(7)].join('\n\n');
+    const code = [
+      '```python',
+      ...Array.from({ length: 40 }, (_, i) => `print("row ${i}")  # keep ${i}`),
+      '```',
+    ].join('\n');
+    const prose = (n: number) =>
+      `Section ${n}. ${'The quick brown fox jumps over the lazy dog. '.repeat(10).trim()}`;
+    const long = [prose(1), prose(2), code, prose(3), prose(4), code, prose(5), prose(6), prose(7)].join(
+      '\n\n',
+    );
     expect(long.length).toBeGreaterThan(5000);
     env.harness.llm.enqueue(textReply(long));
     const mention = fixtureMessage('gatewayMention');
@@ -150,8 +168,13 @@ describe('Discord end to end with the real core', () => {
       member: f.member,
       data: { id: '1', name: 'mode', type: 1, options: [{ name: 'mode', type: 3, value: 'agent' }] },
     });
-    const edit = await env.fake.waitFor(() => env!.fake.callsTo('PATCH /webhooks/:application/:token/messages/@original')[0]);
-    expect(env.fake.callsTo('POST /interactions/:interaction/:token/callback')[0]?.body).toEqual({ type: 5, data: { flags: 64 } });
+    const edit = await env.fake.waitFor(
+      () => env!.fake.callsTo('PATCH /webhooks/:application/:token/messages/@original')[0],
+    );
+    expect(env.fake.callsTo('POST /interactions/:interaction/:token/callback')[0]?.body).toEqual({
+      type: 5,
+      data: { flags: 64 },
+    });
     expect(edit.body.content).toMatch(/agent/i);
     const settings = await env.harness.scout.getSettings(`discord:${meta.guildId}:${meta.channelId}`);
     expect(settings.mode).toBe('agent');
@@ -159,9 +182,13 @@ describe('Discord end to end with the real core', () => {
 
   it('an agent turn shows its search in the steps message and Show details reveals the results', async () => {
     env = await startE2E({ DEFAULT_MODE: 'agent' });
-    env.harness.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'rust async runtime' } }]));
+    env.harness.llm.enqueue(
+      toolCallReply([{ name: 'web_search', arguments: { query: 'rust async runtime' } }]),
+    );
     env.harness.llm.fallback = textReply('Tokio is the usual choice.');
-    const mention = fixtureMessage('gatewayMention', { content: `<@${meta.botId}> which rust async runtime?` });
+    const mention = fixtureMessage('gatewayMention', {
+      content: `<@${meta.botId}> which rust async runtime?`,
+    });
     env.fake.dispatch('MESSAGE_CREATE', mention);
     await finished(env, mention.id);
     const steps = env.fake.messagesIn(mention.id)[0]!;

@@ -1,8 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MESSAGE_CONTENT_HINT } from '../../adapters/discord/intent-hint.js';
 import { COMMAND_NAMES } from '../../src/core/commands.js';
+import { createLogger } from '../../src/logger.js';
 import { FakeDiscord } from '../helpers/fake-discord.js';
-import { dmMessage, fixtureInteraction, fixtureMessage, type Kit, meta, ScriptedCore, SENDING_ROUTES, settingsWith, startKit } from './discord-test-kit.js';
+import {
+  dmMessage,
+  fixtureInteraction,
+  fixtureMessage,
+  type Kit,
+  meta,
+  ScriptedCore,
+  SENDING_ROUTES,
+  settingsWith,
+  startKit,
+} from './discord-test-kit.js';
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -39,7 +50,9 @@ describe('Discord surface: triggers', () => {
     });
     // Nothing was posted in the channel itself; the typing indicator ran in the thread.
     expect(kit.fake.messagesIn(meta.channelId)).toEqual([]);
-    expect(kit.fake.callsTo('POST /channels/:channel/typing')[0]?.path).toBe(`/channels/${mention.id}/typing`);
+    expect(kit.fake.callsTo('POST /channels/:channel/typing')[0]?.path).toBe(
+      `/channels/${mention.id}/typing`,
+    );
   });
 
   it('answers a follow-up in its thread without a mention, also after a restart, and ignores its own posts', async () => {
@@ -61,7 +74,14 @@ describe('Discord surface: triggers', () => {
     await kit.surface.stop();
     const core2 = new ScriptedCore();
     const restarted = await startKit(core2, { fake, stores });
-    kit = { ...restarted, close: async () => { await restarted.close(); await stores.close(); await fake.close(); } };
+    kit = {
+      ...restarted,
+      close: async () => {
+        await restarted.close();
+        await stores.close();
+        await fake.close();
+      },
+    };
     fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayThreadNum1', { content: 'And then?' }));
     await answerIn(kit, meta.threadId, 'Answer to: And then?');
     expect(core2.received).toHaveLength(1);
@@ -72,7 +92,10 @@ describe('Discord surface: triggers', () => {
     const core = new ScriptedCore();
     kit = await startKit(core);
     kit.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayThreadNice'));
-    kit.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayMention', { content: 'no mention here', mentions: [] }));
+    kit.fake.dispatch(
+      'MESSAGE_CREATE',
+      fixtureMessage('gatewayMention', { content: 'no mention here', mentions: [] }),
+    );
     kit.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayThreadWelcome')); // another bot
     kit.fake.dispatch('MESSAGE_CREATE', dmMessage('ping'));
     await kit.fake.waitFor(() => core.received.length === 1, 5000, 'the DM turn');
@@ -108,7 +131,15 @@ describe('Discord surface: triggers', () => {
     // The bot's integration role, as Discord creates it (tags.bot_id), arrives with the guild.
     kit.fake.dispatch('GUILD_ROLE_CREATE', {
       guild_id: meta.guildId,
-      role: { id: meta.roleId, name: 'Scout', permissions: '0', position: 1, color: 0, managed: true, tags: { bot_id: meta.botId } },
+      role: {
+        id: meta.roleId,
+        name: 'Scout',
+        permissions: '0',
+        position: 1,
+        color: 0,
+        managed: true,
+        tags: { bot_id: meta.botId },
+      },
     });
     const roleMention = fixtureMessage('gatewayRoleMention');
     kit.fake.dispatch('MESSAGE_CREATE', roleMention);
@@ -141,9 +172,18 @@ describe('Discord surface: rendering', () => {
 
   it('splits a 5,000-character answer into messages under 2,000 characters with code fences intact', async () => {
     const core = new ScriptedCore();
-    const code = ['```ts', ...Array.from({ length: 30 }, (_, i) => `const value${i} = compute(${i}); // line ${i}`), '```'].join('\n');
-    const paragraphs = Array.from({ length: 9 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(12).trim()}.`);
-    const long = [paragraphs.slice(0, 4).join('\n\n'), code, paragraphs.slice(4).join('\n\n'), code].join('\n\n');
+    const code = [
+      '```ts',
+      ...Array.from({ length: 30 }, (_, i) => `const value${i} = compute(${i}); // line ${i}`),
+      '```',
+    ].join('\n');
+    const paragraphs = Array.from(
+      { length: 9 },
+      (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(12).trim()}.`,
+    );
+    const long = [paragraphs.slice(0, 4).join('\n\n'), code, paragraphs.slice(4).join('\n\n'), code].join(
+      '\n\n',
+    );
     expect(long.length).toBeGreaterThan(5000);
     core.script = () => [
       { type: 'text-delta', text: long.slice(0, 2500) },
@@ -154,7 +194,9 @@ describe('Discord surface: rendering', () => {
     const mention = fixtureMessage('gatewayMention');
     kit.fake.dispatch('MESSAGE_CREATE', mention);
     await kit.fake.waitFor(() =>
-      kit!.fake.messagesIn(mention.id).find((m) => m.components[0]?.components[0]?.custom_id.startsWith('scout_feedback:')),
+      kit!.fake
+        .messagesIn(mention.id)
+        .find((m) => m.components[0]?.components[0]?.custom_id.startsWith('scout_feedback:')),
     );
 
     const answers = kit.fake.messagesIn(mention.id).slice(1); // the first message holds the steps
@@ -182,14 +224,25 @@ describe('Discord surface: rendering', () => {
     const retried = posts.find((c, i) => i > 0 && c.status === 200);
     expect(retried).toBeDefined();
     expect(retried!.at - posts[0]!.at).toBeGreaterThanOrEqual(200);
-    expect(kit.fake.messagesIn(mention.id).map((m) => m.content).join('\n')).toContain('Answer to: Hey');
+    expect(
+      kit.fake
+        .messagesIn(mention.id)
+        .map((m) => m.content)
+        .join('\n'),
+    ).toContain('Answer to: Hey');
   });
 
   it('Show details / Hide details re-render the finished steps message', async () => {
     const core = new ScriptedCore();
     core.script = () => [
       { type: 'step-start', id: 's1', kind: 'search', title: '🔍 Searching: rust async' },
-      { type: 'step-finish', id: 's1', status: 'done', title: '🔍 Searched: rust async', body: 'Tokio — an async runtime' },
+      {
+        type: 'step-finish',
+        id: 's1',
+        status: 'done',
+        title: '🔍 Searched: rust async',
+        body: 'Tokio — an async runtime',
+      },
       { type: 'answer', text: 'Use tokio.', sources: [] },
     ];
     kit = await startKit(core);
@@ -199,9 +252,13 @@ describe('Discord surface: rendering', () => {
     const steps = kit.fake.messagesIn(mention.id)[0]!;
     expect(steps.content).toContain('Searched: rust async');
     expect(steps.content).not.toContain('Tokio');
-    const toggle = steps.components[0].components.find((c: { custom_id: string }) => c.custom_id.startsWith('scout_steps_toggle:'));
+    const toggle = steps.components[0].components.find((c: { custom_id: string }) =>
+      c.custom_id.startsWith('scout_steps_toggle:'),
+    );
     expect(toggle.label).toBe('Show details');
-    expect(steps.components[0].components.some((c: { custom_id: string }) => c.custom_id === 'scout_stop')).toBe(false);
+    expect(
+      steps.components[0].components.some((c: { custom_id: string }) => c.custom_id === 'scout_stop'),
+    ).toBe(false);
 
     const click = () =>
       kit!.fake.interact({
@@ -211,12 +268,19 @@ describe('Discord surface: rendering', () => {
         member: fixtureInteraction('buttonClickHello').member,
         ...(() => {
           const f = fixtureInteraction('buttonClickHello');
-          return { channel: { ...f.channel, id: mention.id }, message: { ...f.message, id: steps.id, channel_id: mention.id } };
+          return {
+            channel: { ...f.channel, id: mention.id },
+            message: { ...f.message, id: steps.id, channel_id: mention.id },
+          };
         })(),
         data: { component_type: 2, custom_id: toggle.custom_id },
       });
     const first = click();
-    await kit.fake.waitFor(() => kit!.fake.callsTo('POST /interactions/:interaction/:token/callback').find((c) => c.path.includes(first.id)));
+    await kit.fake.waitFor(() =>
+      kit!.fake
+        .callsTo('POST /interactions/:interaction/:token/callback')
+        .find((c) => c.path.includes(first.id)),
+    );
     expect(steps.content).toContain('Tokio — an async runtime');
     expect(steps.components[0].components[0].label).toBe('Hide details');
     const cb = kit.fake.callsTo('POST /interactions/:interaction/:token/callback').at(-1)!;
@@ -224,7 +288,11 @@ describe('Discord surface: rendering', () => {
     expect(cb.body.data.allowed_mentions).toEqual({ parse: [] });
 
     const second = click();
-    await kit.fake.waitFor(() => kit!.fake.callsTo('POST /interactions/:interaction/:token/callback').find((c) => c.path.includes(second.id)));
+    await kit.fake.waitFor(() =>
+      kit!.fake
+        .callsTo('POST /interactions/:interaction/:token/callback')
+        .find((c) => c.path.includes(second.id)),
+    );
     expect(steps.content).not.toContain('Tokio');
     expect(steps.components[0].components[0].label).toBe('Show details');
   });
@@ -239,8 +307,15 @@ describe('Discord surface: rendering', () => {
     expect(ids).toHaveLength(2);
     expect(ids[0]).toMatch(/^scout_feedback:up:/);
     const f = fixtureInteraction('buttonClickHello');
-    const { id } = kit.fake.interact({ ...f, channel_id: mention.id, message: { ...f.message, id: answer.id }, data: { component_type: 2, custom_id: ids[0] } });
-    const cb = await kit.fake.waitFor(() => kit!.fake.calls.find((c) => c.path.includes(`/interactions/${id}/`)));
+    const { id } = kit.fake.interact({
+      ...f,
+      channel_id: mention.id,
+      message: { ...f.message, id: answer.id },
+      data: { component_type: 2, custom_id: ids[0] },
+    });
+    const cb = await kit.fake.waitFor(() =>
+      kit!.fake.calls.find((c) => c.path.includes(`/interactions/${id}/`)),
+    );
     expect(cb.body.type).toBe(4);
     expect(cb.body.data.flags & 64).toBe(64);
   });
@@ -274,7 +349,9 @@ describe('Discord surface: slash commands and buttons', () => {
       locale: 'zh-CN',
       data: { id: '1', name: 'mode', type: 1, options: [{ name: 'mode', type: 3, value: 'agent' }] },
     });
-    const edit = await kit.fake.waitFor(() => kit!.fake.callsTo('PATCH /webhooks/:application/:token/messages/@original')[0]);
+    const edit = await kit.fake.waitFor(
+      () => kit!.fake.callsTo('PATCH /webhooks/:application/:token/messages/@original')[0],
+    );
     const defer = kit.fake.callsTo('POST /interactions/:interaction/:token/callback')[0]!;
     expect(defer.body).toEqual({ type: 5, data: { flags: 64 } });
     expect(defer.at).toBeLessThanOrEqual(edit.at);
@@ -298,20 +375,56 @@ describe('Discord surface: slash commands and buttons', () => {
     const mention = fixtureMessage('gatewayMention');
     kit.fake.dispatch('MESSAGE_CREATE', mention);
     const steps = await kit.fake.waitFor(() =>
-      kit!.fake.messagesIn(mention.id).find((m) => m.components[0]?.components.some((c: { custom_id: string }) => c.custom_id === 'scout_stop')),
+      kit!.fake
+        .messagesIn(mention.id)
+        .find((m) =>
+          m.components[0]?.components.some((c: { custom_id: string }) => c.custom_id === 'scout_stop'),
+        ),
+    );
+    // While the turn works, the typing indicator is refreshed (every 40 ms in this test, 8 s in production).
+    await kit.fake.waitFor(
+      () => kit!.fake.callsTo('POST /channels/:channel/typing').length >= 3 || undefined,
     );
     const f = fixtureInteraction('buttonClickHello');
-    kit.fake.interact({ ...f, channel_id: mention.id, channel: { ...f.channel, id: mention.id }, message: { ...f.message, id: steps.id }, data: { component_type: 2, custom_id: 'scout_stop' } });
+    kit.fake.interact({
+      ...f,
+      channel_id: mention.id,
+      channel: { ...f.channel, id: mention.id },
+      message: { ...f.message, id: steps.id },
+      data: { component_type: 2, custom_id: 'scout_stop' },
+    });
     await kit.fake.waitFor(() => core.cancelled.length > 0 || undefined);
     expect(core.cancelled).toEqual([`discord:${meta.guildId}:${mention.id}`]);
     release();
     await answerIn(kit, mention.id, 'Answer to: Hey');
     // The final steps message no longer offers Stop.
-    expect(steps.components.flatMap((r: { components: { custom_id: string }[] }) => r.components).some((c: { custom_id: string }) => c.custom_id === 'scout_stop')).toBe(false);
+    expect(
+      steps.components
+        .flatMap((r: { components: { custom_id: string }[] }) => r.components)
+        .some((c: { custom_id: string }) => c.custom_id === 'scout_stop'),
+    ).toBe(false);
   });
 });
 
 describe('Discord surface: Message Content intent', () => {
+  it('logs a hint when follow-ups in its thread arrive without content', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'warn',
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    const core = new ScriptedCore();
+    kit = await startKit(core, { logger });
+    const mention = fixtureMessage('gatewayMention', {}, true);
+    kit.fake.dispatch('MESSAGE_CREATE', mention);
+    await answerIn(kit, meta.threadId, 'Answer to: Hey');
+    kit.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayThreadNice', { content: '' }));
+    kit.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayThreadNum1', { content: '' }));
+    await kit.fake.waitFor(() => lines.some((l) => l.includes('Message Content')) || undefined);
+    expect(lines.filter((l) => l.includes('Message Content'))).toHaveLength(1);
+    expect(core.received).toHaveLength(1);
+  });
+
   it('fails start with a hint when Discord refuses the intent (close 4014)', async () => {
     const fake = await FakeDiscord.start({ messageContentIntentEnabled: false });
     try {

@@ -92,7 +92,10 @@ export class ScriptedCore implements ScoutCore {
 
   async runCommand(name: string, args: string, context: { locale?: Locale }): Promise<CommandReply> {
     this.commands.push({ name, args, context });
-    return { text: `ran ${name} ${args}`.trim() + (context.locale === 'zh' ? ' (zh)' : ''), changed: args !== '' };
+    return {
+      text: `ran ${name} ${args}`.trim() + (context.locale === 'zh' ? ' (zh)' : ''),
+      changed: args !== '',
+    };
   }
 
   cancel(conversationId: string): boolean {
@@ -119,7 +122,14 @@ export interface Kit {
 /** Starts the fake Discord and a surface for `core` on it. Close with `kit.close()`. */
 export async function startKit(
   core: ScoutCore,
-  options: { env?: Record<string, string>; logger?: Logger; fake?: FakeDiscord; fakeOptions?: FakeDiscordOptions; stores?: Stores; start?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    logger?: Logger;
+    fake?: FakeDiscord;
+    fakeOptions?: FakeDiscordOptions;
+    stores?: Stores;
+    start?: boolean;
+  } = {},
 ): Promise<Kit> {
   const fake = options.fake ?? (await FakeDiscord.start(options.fakeOptions));
   const config = loadConfig({
@@ -130,7 +140,8 @@ export async function startKit(
     ...options.env,
   });
   const stores =
-    options.stores ?? (await createStores({ url: 'memory://', sessionTtlMs: config.env.SESSION_TTL, logger: silentLogger }));
+    options.stores ??
+    (await createStores({ url: 'memory://', sessionTtlMs: config.env.SESSION_TTL, logger: silentLogger }));
   const surface = createDiscordSurface({
     core,
     config,

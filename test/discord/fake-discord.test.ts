@@ -25,16 +25,36 @@ describe('fake Discord (REST + gateway)', () => {
 
     client.on(Events.MessageCreate, async (message) => {
       if (message.author.bot) return;
+      if (!message.channel.isSendable()) return;
       await message.channel.sendTyping();
-      const sent = await (message.channel as any).send({ content: `echo ${message.content}`, allowedMentions: { parse: [] } });
+      const sent = await message.channel.send({
+        content: `echo ${message.content}`,
+        allowedMentions: { parse: [] },
+      });
       await sent.edit({ content: 'edited', allowedMentions: { parse: [] } });
     });
     fake.dispatch('MESSAGE_CREATE', {
-      id: '111', channel_id: fake.channelId, guild_id: fake.guildId, channel_type: 0, type: 0, content: 'hi',
-      author: { id: '42', username: 'u', discriminator: '0' }, mentions: [], mention_roles: [], attachments: [], embeds: [],
-      timestamp: new Date().toISOString(), tts: false, pinned: false, mention_everyone: false, flags: 0, components: [],
+      id: '111',
+      channel_id: fake.channelId,
+      guild_id: fake.guildId,
+      channel_type: 0,
+      type: 0,
+      content: 'hi',
+      author: { id: '42', username: 'u', discriminator: '0' },
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      embeds: [],
+      timestamp: new Date().toISOString(),
+      tts: false,
+      pinned: false,
+      mention_everyone: false,
+      flags: 0,
+      components: [],
     });
-    const message = await fake.waitFor(() => fake!.messagesIn(fake!.channelId).find((m) => m.content === 'edited'));
+    const message = await fake.waitFor(() =>
+      fake!.messagesIn(fake!.channelId).find((m) => m.content === 'edited'),
+    );
     expect(message.contents).toEqual(['echo hi', 'edited']);
     expect(fake.callsTo('POST /channels/:channel/typing')).toHaveLength(1);
     expect(fake.violations).toEqual([]);

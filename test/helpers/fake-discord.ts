@@ -25,7 +25,6 @@ export const DISCORD_LIMITS = {
   componentsV2Total: 40,
   threadName: 100,
 } as const;
-const FLAG_EPHEMERAL = 1 << 6;
 const FLAG_COMPONENTS_V2 = 1 << 15;
 /** Privileged intent bit; identifying with it when not "enabled" closes the gateway with 4014. */
 export const INTENT_MESSAGE_CONTENT = 1 << 15;
@@ -140,7 +139,14 @@ export class FakeDiscord {
   }
 
   get botUser() {
-    return { id: this.botId, username: this.botName, discriminator: '0', global_name: null, avatar: null, bot: true };
+    return {
+      id: this.botId,
+      username: this.botName,
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+      bot: true,
+    };
   }
 
   // ── Test controls ─────────────────────────────────────────────────────────────
@@ -243,6 +249,7 @@ export class FakeDiscord {
     send({ op: 10, s: null, t: null, d: { heartbeat_interval: this.options.heartbeatIntervalMs ?? 45_000 } });
     ws.on('close', () => this.sockets.delete(ws));
     ws.on('message', (raw) => {
+      // biome-ignore lint/suspicious/noExplicitAny: raw gateway payloads
       const packet = JSON.parse(String(raw)) as { op: number; d: any };
       if (packet.op === 1) send({ op: 11, s: null, t: null, d: null });
       else if (packet.op === 2) this.onIdentify(ws, packet.d);
@@ -256,8 +263,15 @@ export class FakeDiscord {
 
   // biome-ignore lint/suspicious/noExplicitAny: raw gateway payloads
   private onIdentify(ws: WebSocket, identify: any): void {
-    this.identifies.push({ intents: identify.intents, shard: identify.shard, properties: identify.properties });
-    if (this.options.messageContentIntentEnabled === false && (identify.intents & INTENT_MESSAGE_CONTENT) !== 0) {
+    this.identifies.push({
+      intents: identify.intents,
+      shard: identify.shard,
+      properties: identify.properties,
+    });
+    if (
+      this.options.messageContentIntentEnabled === false &&
+      (identify.intents & INTENT_MESSAGE_CONTENT) !== 0
+    ) {
       ws.close(4014, 'Disallowed intent(s).');
       return;
     }
@@ -307,10 +321,14 @@ export class FakeDiscord {
       member_count: 2,
       unavailable: false,
       joined_at: new Date().toISOString(),
-      roles: [{ id: this.guildId, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0 }],
+      roles: [
+        { id: this.guildId, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0 },
+      ],
       emojis: [],
       stickers: [],
-      members: [{ user: this.botUser, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false }],
+      members: [
+        { user: this.botUser, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false },
+      ],
       channels,
       threads,
       voice_states: [],
@@ -582,7 +600,9 @@ export class FakeDiscord {
     const where = call.route;
     const content: string = typeof body.content === 'string' ? body.content : '';
     if (content.length > DISCORD_LIMITS.content) {
-      this.violations.push(`${where}: content is ${content.length} characters (limit ${DISCORD_LIMITS.content})`);
+      this.violations.push(
+        `${where}: content is ${content.length} characters (limit ${DISCORD_LIMITS.content})`,
+      );
     }
     const embeds: { title?: string; description?: string }[] = Array.isArray(body.embeds) ? body.embeds : [];
     if (embeds.length > DISCORD_LIMITS.embeds) this.violations.push(`${where}: ${embeds.length} embeds`);
@@ -592,7 +612,8 @@ export class FakeDiscord {
       if (description.length > DISCORD_LIMITS.embedDescription) {
         this.violations.push(`${where}: embed description is ${description.length} characters`);
       }
-      if ((embed.title ?? '').length > DISCORD_LIMITS.embedTitle) this.violations.push(`${where}: embed title`);
+      if ((embed.title ?? '').length > DISCORD_LIMITS.embedTitle)
+        this.violations.push(`${where}: embed title`);
       embedTotal += description.length + (embed.title ?? '').length;
     }
     if (embedTotal > DISCORD_LIMITS.embedsTotal) this.violations.push(`${where}: embeds total ${embedTotal}`);
@@ -600,26 +621,34 @@ export class FakeDiscord {
     this.checkPings(where, content, call.allowedMentions);
   }
 
-  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
-  private checkComponents(where: string, body: any): void {
-    const components: any[] = Array.isArray(body.components) ? body.components : [];
+  private checkComponents(
+    where: string,
+    body: RawComponent & { content?: string; embeds?: unknown[] },
+  ): void {
+    const components = body.components ?? [];
     if ((Number(body.flags ?? 0) & FLAG_COMPONENTS_V2) !== 0) {
       if (body.content || (Array.isArray(body.embeds) && body.embeds.length > 0)) {
         this.violations.push(`${where}: content/embeds are not allowed with IS_COMPONENTS_V2`);
       }
-      const count = (list: any[]): number =>
+      const count = (list: RawComponent[]): number =>
         list.reduce((n, c) => n + 1 + count(c.components ?? []) + (c.accessory ? 1 : 0), 0);
-      if (count(components) > DISCORD_LIMITS.componentsV2Total) this.violations.push(`${where}: > 40 components`);
+      if (count(components) > DISCORD_LIMITS.componentsV2Total)
+        this.violations.push(`${where}: > 40 components`);
       return;
     }
-    if (components.length > DISCORD_LIMITS.actionRows) this.violations.push(`${where}: ${components.length} rows`);
+    if (components.length > DISCORD_LIMITS.actionRows)
+      this.violations.push(`${where}: ${components.length} rows`);
     for (const row of components) {
-      if (row.type !== 1) this.violations.push(`${where}: top-level component of type ${row.type} is not a row`);
-      const children: any[] = row.components ?? [];
-      if (children.length > DISCORD_LIMITS.buttonsPerRow) this.violations.push(`${where}: row of ${children.length}`);
+      if (row.type !== 1)
+        this.violations.push(`${where}: top-level component of type ${row.type} is not a row`);
+      const children = row.components ?? [];
+      if (children.length > DISCORD_LIMITS.buttonsPerRow)
+        this.violations.push(`${where}: row of ${children.length}`);
       for (const child of children) {
-        if ((child.custom_id ?? '').length > DISCORD_LIMITS.customId) this.violations.push(`${where}: custom_id`);
-        if ((child.label ?? '').length > DISCORD_LIMITS.buttonLabel) this.violations.push(`${where}: button label`);
+        if ((child.custom_id ?? '').length > DISCORD_LIMITS.customId)
+          this.violations.push(`${where}: custom_id`);
+        if ((child.label ?? '').length > DISCORD_LIMITS.buttonLabel)
+          this.violations.push(`${where}: button label`);
         if (child.type === 2 && child.style !== 5 && !child.custom_id) {
           this.violations.push(`${where}: button without custom_id`);
         }
@@ -630,16 +659,30 @@ export class FakeDiscord {
   private checkPings(where: string, content: string, allowed: RecordedCall['allowedMentions']): void {
     // Without allowed_mentions Discord parses everything the content mentions.
     const parse = allowed ? (allowed.parse ?? []) : ['everyone', 'roles', 'users'];
-    if (/@(everyone|here)/.test(content) && parse.includes('everyone')) this.pings.push(`${where}: @everyone/@here`);
+    if (/@(everyone|here)/.test(content) && parse.includes('everyone'))
+      this.pings.push(`${where}: @everyone/@here`);
     const roles = [...content.matchAll(/<@&(\d+)>/g)].map((m) => m[1]!);
     for (const role of roles) {
-      if (parse.includes('roles') || allowed?.roles?.includes(role)) this.pings.push(`${where}: role ${role}`);
+      if (parse.includes('roles') || allowed?.roles?.includes(role))
+        this.pings.push(`${where}: role ${role}`);
     }
     const users = [...content.matchAll(/<@!?(\d+)>/g)].map((m) => m[1]!);
     for (const user of users) {
-      if (parse.includes('users') || allowed?.users?.includes(user)) this.pings.push(`${where}: user ${user}`);
+      if (parse.includes('users') || allowed?.users?.includes(user))
+        this.pings.push(`${where}: user ${user}`);
     }
   }
+}
+
+/** The fields of a message component the limit checks read. */
+interface RawComponent {
+  type?: number;
+  flags?: number;
+  style?: number;
+  custom_id?: string;
+  label?: string;
+  accessory?: unknown;
+  components?: RawComponent[];
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

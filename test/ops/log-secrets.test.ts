@@ -13,7 +13,11 @@ import {
   textReply,
   toolCallReply,
 } from '../helpers/fake-openai-server.js';
-import { FAKE_TAVILY_KEY, type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
+import {
+  FAKE_TAVILY_KEY,
+  type FakeSearchServer,
+  startFakeSearchServer,
+} from '../helpers/fake-search-server.js';
 import { freePort } from './redis-process.js';
 import { DM_CHANNEL, SIGNING_SECRET, type ScoutProcess, spawnScout } from './spawn-scout.js';
 
@@ -65,13 +69,21 @@ describe('secrets in logs and replies (real process, debug logs)', () => {
     llm.fallback = textReply('Scout 1.0 shipped [1].');
     const first = '1767377101.000001';
     expect((await scout.dm('What is new in Scout?', first)).status).toBe(200);
-    await slack.waitFor(() => JSON.stringify(slack.messagesIn(DM_CHANNEL, first)).includes('tok'), 20_000, 'turn 1');
+    await slack.waitFor(
+      () => JSON.stringify(slack.messagesIn(DM_CHANNEL, first)).includes('tok'),
+      20_000,
+      'turn 1',
+    );
     expect(search.requests.length).toBeGreaterThan(0);
 
     // Turn 2: the provider rejects the key, echoing it back the way careless error bodies do.
     llm.fallback = {
       status: 401,
-      body: openAIErrorBody(`Incorrect API key provided: ${OPENAI_KEY}`, 'invalid_request_error', 'invalid_api_key'),
+      body: openAIErrorBody(
+        `Incorrect API key provided: ${OPENAI_KEY}`,
+        'invalid_request_error',
+        'invalid_api_key',
+      ),
     };
     const before = llm.requests.length;
     const second = '1767377102.000002';

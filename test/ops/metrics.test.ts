@@ -12,7 +12,12 @@ import { instrumentation } from '../../src/ops/instrumentation.js';
 import { createMetrics, type ScoutMetrics } from '../../src/ops/metrics.js';
 import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
-import { type FakeOpenAI, openAIErrorBody, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
+import {
+  type FakeOpenAI,
+  openAIErrorBody,
+  startFakeOpenAI,
+  textReply,
+} from '../helpers/fake-openai-server.js';
 import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
 import { fakeEnv, RecordingSink, testMessage } from '../helpers/scout-harness.js';
 import { sample, scrape } from './metrics-text.js';
@@ -31,7 +36,11 @@ describe('/metrics after real turns', () => {
     llm = await startFakeOpenAI();
     search = await startFakeSearchServer();
     const config = loadConfig({ ...fakeEnv(llm, search), LLM_MAX_RETRIES: '0' });
-    stores = await createStores({ url: 'memory://', sessionTtlMs: config.env.SESSION_TTL, logger: silentLogger });
+    stores = await createStores({
+      url: 'memory://',
+      sessionTtlMs: config.env.SESSION_TTL,
+      logger: silentLogger,
+    });
     metrics = createMetrics();
     scout = await buildScout({ config, logger: silentLogger, stores, ...instrumentation(metrics) });
     ops = await startOpsServer({ port: 0, host: '127.0.0.1', stores, metrics, logger: silentLogger });
@@ -50,20 +59,36 @@ describe('/metrics after real turns', () => {
     await scout.runCommand('search', 'on', { channelId, userId: 'U1' });
 
     // Turn 1: chat with search on → one search request, one model call.
-    llm.enqueue(textReply('Rust async runs on executors [1].', { usage: { inputTokens: 120, outputTokens: 30, reasoningTokens: 7 } }));
+    llm.enqueue(
+      textReply('Rust async runs on executors [1].', {
+        usage: { inputTokens: 120, outputTokens: 30, reasoningTokens: 7 },
+      }),
+    );
     const first = new RecordingSink();
-    await scout.handleMessage(testMessage('rust async', { channelId, conversationId: `${channelId}:1` }), first);
+    await scout.handleMessage(
+      testMessage('rust async', { channelId, conversationId: `${channelId}:1` }),
+      first,
+    );
     expect(first.final?.answer).toContain('Rust async');
 
     // Turn 2: the same question in the same channel session → served from the cache.
     llm.enqueue(textReply('Again.', { usage: { inputTokens: 80, outputTokens: 20 } }));
-    await scout.handleMessage(testMessage('rust async', { channelId, conversationId: `${channelId}:2` }), new RecordingSink());
+    await scout.handleMessage(
+      testMessage('rust async', { channelId, conversationId: `${channelId}:2` }),
+      new RecordingSink(),
+    );
     expect(search.requests).toHaveLength(1);
 
     // Turn 3: the provider rejects the key → an auth error, the turn fails with a friendly message.
-    llm.enqueue({ status: 401, body: openAIErrorBody('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key') });
+    llm.enqueue({
+      status: 401,
+      body: openAIErrorBody('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key'),
+    });
     const failed = new RecordingSink();
-    await scout.handleMessage(testMessage('rust async', { channelId, conversationId: `${channelId}:3` }), failed);
+    await scout.handleMessage(
+      testMessage('rust async', { channelId, conversationId: `${channelId}:3` }),
+      failed,
+    );
     expect(failed.final?.error).toBeTruthy();
 
     const text = await scrape(ops.url);
@@ -88,7 +113,10 @@ describe('/metrics after real turns', () => {
     await scout.runCommand('search', 'on', { channelId, userId: 'U1' });
     search.failWith = { status: 500 };
     llm.enqueue(textReply('From memory.'));
-    await scout.handleMessage(testMessage('outage', { channelId, conversationId: `${channelId}:1` }), new RecordingSink());
+    await scout.handleMessage(
+      testMessage('outage', { channelId, conversationId: `${channelId}:1` }),
+      new RecordingSink(),
+    );
     search.failWith = null;
     metrics.recordEdit('slack');
     metrics.recordEdit('slack');

@@ -75,7 +75,15 @@ export async function spawnScout(env: Record<string, string>, port: number): Pro
         event_id: `Ev${ts.replace('.', '')}`,
         event_time: Math.floor(Date.now() / 1000),
         authorizations: [{ user_id: 'U00FAKEBOT01', is_bot: true }],
-        event: { type: 'message', user: 'U00FAKEUSER1', ts, text, channel: DM_CHANNEL, event_ts: ts, channel_type: 'im' },
+        event: {
+          type: 'message',
+          user: 'U00FAKEUSER1',
+          ts,
+          text,
+          channel: DM_CHANNEL,
+          event_ts: ts,
+          channel_type: 'im',
+        },
       });
       return postSigned(`${url}/slack/events`, body, SIGNING_SECRET);
     },

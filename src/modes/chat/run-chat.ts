@@ -9,8 +9,9 @@ import type { Source } from '../../render/events.js';
 import { linkCitations, SourceRegistry } from '../../search/citations.js';
 import { formatSearchContext } from '../../search/format-results.js';
 import { UsageTracker } from '../agent/usage-tracker.js';
+import { consumeStream } from '../agent/consume-stream.js';
+import { ThinkingStep } from '../agent/thinking-step.js';
 import { finishStats } from '../finish-stats.js';
-import { streamAnswer } from '../stream-answer.js';
 import type { ModeRunner, TurnContext } from '../types.js';
 
 /** Results shown in the collapsed results step (the rest are in the prompt). */
@@ -34,8 +35,23 @@ export const runChat: ModeRunner = async (ctx) => {
   const messages: ChatMessage[] = [{ role: 'system', content: system }, ...ctx.history, user];
   const started = Date.now();
   ctx.emit({ type: 'phase', label: `💬 ${ctx.llm.tool.label}` });
-  const answer = await streamAnswer(ctx, ctx.llm.tool, messages);
-  usage.recordCall(ctx.llm.tool, 'chat', answer.usage, answer.latencyMs || Date.now() - started);
+  const thinking = new ThinkingStep('chat-thinking', ctx.emit, ctx.locale);
+  let answer: Awaited<ReturnType<typeof consumeStream>>;
+  try {
+    answer = await consumeStream(ctx.llm.tool, 'chat', { messages, signal: ctx.signal }, usage, {
+      onReasoning: (text) => thinking.append(text),
+      onText: (text) => {
+        // The thought collapses once, on the first answer chunk.
+        thinking.close();
+        ctx.emit({ type: 'text-delta', text });
+      },
+    });
+    thinking.close();
+  } catch (err) {
+    // An error mid-thinking still closes the step; the core shows the friendly message.
+    thinking.close(true);
+    throw err;
+  }
   usage.addPhase('answer', Date.now() - started);
   const linked = linkCitations(answer.text, sources, ctx.locale);
   ctx.emit({ type: 'answer', text: linked.text, sources: linked.cited });
