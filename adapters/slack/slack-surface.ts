@@ -97,6 +97,9 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const log = logger.child({ surface: 'slack' });
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
+    // Verify the token in start() (not in the constructor), so a bad token or an unreachable
+    // SLACK_API_URL becomes a readable start-up error instead of an unhandled rejection.
+    deferInitialization: true,
     ...(socketMode
       ? { socketMode: true, appToken: env.SLACK_APP_TOKEN }
       : {
@@ -223,6 +226,14 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
     },
     async start() {
+      try {
+        await app.init();
+      } catch (err) {
+        const reason = (err as { data?: { error?: string }; code?: string }).data?.error ?? (err as Error).message;
+        throw new Error(
+          `Slack: could not verify SLACK_BOT_TOKEN at ${env.SLACK_API_URL} (${reason}). Check the token and SLACK_API_URL.`,
+        );
+      }
       if (socketMode) {
         await app.start();
         log.info('slack connected (Socket Mode)');

@@ -27,9 +27,6 @@ async function startE2E(extraEnv: Record<string, string> = {}): Promise<E2E> {
   const fake = await FakeDiscord.start();
   const harness = await startTestScout({
     env: { DISCORD_TOKEN: 'fake-discord-token', DISCORD_API_URL: fake.apiUrl, ...extraEnv },
-    ...(process.env.E2E_DEBUG
-      ? { logger: (await import('../../src/logger.js')).createLogger({ level: 'debug', pretty: false }) }
-      : {}),
   });
   const surface = createDiscordSurface({
     core: harness.scout,

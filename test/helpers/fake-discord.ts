@@ -209,7 +209,7 @@ export class FakeDiscord {
     return this.calls.filter((c) => c.route === route);
   }
 
-  /** Resolves when `check` returns a truthy value (re-checked after every REST call), else rejects. */
+  /** Resolves when `check` returns a truthy value (re-checked after every REST call and every 20 ms), else rejects. */
   waitFor<T>(check: () => T | undefined | false | null, timeoutMs = 5000, what = 'condition'): Promise<T> {
     return new Promise((resolve, reject) => {
       const tryIt = (): boolean => {
@@ -225,8 +225,11 @@ export class FakeDiscord {
         cleanup();
         reject(new Error(`fake-discord: timed out waiting for ${what}`));
       }, timeoutMs);
+      // Conditions on state outside the fake (logs, the core) change without a REST call: poll too.
+      const poll = setInterval(() => void tryIt(), 20);
       const cleanup = () => {
         clearTimeout(timer);
+        clearInterval(poll);
         this.listeners.delete(listener);
       };
       const listener = () => void tryIt();

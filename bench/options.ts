@@ -1,0 +1,104 @@
+/**
+ * Benchmark sizes and speeds: defaults finish in about 3–5 minutes on 2 cores; every value can be
+ * changed with an environment variable or a `--name=value` flag (`--turns=20` = `BENCH_TURNS=20`).
+ * `--quick` shrinks everything for a one-minute sanity run.
+ */
+export interface BenchOptions {
+  /** Which scenarios run (1–5, see run.ts). */
+  scenarios: number[];
+  /** Scenario 1: sequential agent turns measured (after WARMUP_TURNS). */
+  turns: number;
+  /** Scenario 2: concurrent turn counts. */
+  concurrency: number[];
+  /** Scenario 3: idle conversation histories written to the store, and turns measured with them. */
+  idleSessions: number;
+  idleTurns: number;
+  /** Scenario 4: sequential turns per streaming mode. */
+  firstTokenTurns: number;
+  /** Scenario 5: sequential turns per store backend. */
+  storeTurns: number;
+  /** Model speed of the sequential scenarios (fast, so many turns fit in the time). */
+  firstTokenMs: number;
+  tokensPerSecond: number;
+  /** Model speed of the concurrent scenario (a realistic per-stream rate). */
+  concurrentTokensPerSecond: number;
+  answerTokens: number;
+  searches: number;
+  searchLatencyMs: number;
+  /** The fake LLM's write tick. */
+  tickMs: number;
+  /** Scout's log level during the run (silent, or info written to /dev/null). */
+  logLevel: string;
+  redisUrl: string;
+  /** Run the fakes in this process instead of a child (smoke test). */
+  inProcessFakes: boolean;
+  /** Where the JSON result goes. */
+  out: string;
+}
+
+/** Turns run first and thrown away: JIT warm-up, connection pools, users.info cache. */
+export const WARMUP_TURNS = 3;
+
+const DEFAULTS: BenchOptions = {
+  scenarios: [1, 2, 3, 4, 5],
+  turns: 50,
+  concurrency: [100, 500],
+  idleSessions: 10_000,
+  idleTurns: 10,
+  firstTokenTurns: 10,
+  storeTurns: 15,
+  firstTokenMs: 150,
+  tokensPerSecond: 400,
+  concurrentTokensPerSecond: 50,
+  answerTokens: 400,
+  searches: 2,
+  searchLatencyMs: 100,
+  tickMs: 20,
+  logLevel: 'silent',
+  redisUrl: 'redis://127.0.0.1:6379',
+  inProcessFakes: false,
+  out: 'bench/results/latest.json',
+};
+
+const QUICK: Partial<BenchOptions> = {
+  turns: 10,
+  concurrency: [50],
+  idleSessions: 1_000,
+  idleTurns: 5,
+  firstTokenTurns: 4,
+  storeTurns: 5,
+};
+
+const toKebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const toEnv = (key: string) => `BENCH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+
+function parseValue(sample: unknown, raw: string, name: string): unknown {
+  if (Array.isArray(sample)) return raw.split(',').map((x) => parseValue(0, x.trim(), name));
+  if (typeof sample === 'number') {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: expected a number, got "${raw}"`);
+    return n;
+  }
+  if (typeof sample === 'boolean') return raw === '' || raw === 'true' || raw === '1';
+  return raw;
+}
+
+export function parseOptions(
+  argv: string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+): BenchOptions {
+  const flags = new Map<string, string>();
+  for (const arg of argv) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!m) throw new Error(`unknown argument "${arg}" (use --name=value)`);
+    flags.set(m[1]!, m[2] ?? '');
+  }
+  const options: BenchOptions = { ...DEFAULTS, ...(flags.has('quick') ? QUICK : {}) };
+  if (env.REDIS_URL) options.redisUrl = env.REDIS_URL;
+  const record = options as unknown as Record<string, unknown>;
+  for (const key of Object.keys(DEFAULTS)) {
+    const raw = flags.get(toKebab(key)) ?? env[toEnv(key)];
+    if (raw !== undefined) record[key] = parseValue(DEFAULTS[key as keyof BenchOptions], raw, key);
+  }
+  return options;
+}

@@ -1,0 +1,67 @@
+/**
+ * `npm run bench` (SPEC §12): drives the real Scout core behind the real Slack surface against
+ * local fakes (a streaming OpenAI-compatible model, a Tavily-compatible search API, the Slack Web
+ * API) and reports overhead, CPU, memory, Web API calls, edit rates and first-token latency.
+ *
+ *   1 single agent turn, repeated     4 model's first token → first visible answer edit
+ *   2 N concurrent agent turns        5 store backends side by side (memory, SQLite, Redis)
+ *   3 10k idle sessions in the store
+ *
+ * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
+ */
+import { pathToFileURL } from 'node:url';
+import { type BenchContext, fakeSpeed, type ScenarioResult } from './context.js';
+import { startFakesHandle } from './fakes/fakes-client.js';
+import { type BenchOptions, parseOptions } from './options.js';
+import { formatTable, machine, writeJson } from './report.js';
+import { concurrentTurns } from './scenarios/concurrent.js';
+import { firstToken } from './scenarios/first-token.js';
+import { idleSessions } from './scenarios/idle-sessions.js';
+import { singleTurn } from './scenarios/single-turn.js';
+import { storeBackends } from './scenarios/store-backends.js';
+
+const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> = {
+  1: singleTurn,
+  2: concurrentTurns,
+  3: idleSessions,
+  4: firstToken,
+  5: storeBackends,
+};
+
+export async function runBench(
+  options: BenchOptions,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<ScenarioResult[]> {
+  const fakes = await startFakesHandle(fakeSpeed(options, options.tokensPerSecond), options.inProcessFakes);
+  const ctx: BenchContext = { options, fakes, log };
+  const results: ScenarioResult[] = [];
+  try {
+    for (const id of options.scenarios) {
+      const scenario = SCENARIOS[id];
+      if (!scenario) throw new Error(`unknown scenario ${id} (1–5)`);
+      const started = performance.now();
+      results.push(await scenario(ctx));
+      log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    await fakes.close();
+  }
+  return results;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const started = performance.now();
+  const results = await runBench(options);
+  const m = machine();
+  process.stdout.write(`${formatTable(results, m)}\n`);
+  await writeJson(options.out, results, options, m, performance.now() - started);
+  process.stderr.write(`results written to ${options.out}\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * Scenario 4: from the model writing its first answer token to the first Web API call that shows
+ * answer text — with Slack's native streaming (chat.appendStream) and with post + chat.update.
+ */
+import { type BenchContext, fakeSpeed, ms, pct, type ScenarioResult, type TargetCheck, withScout } from '../context.js';
+import { editStats, summarize } from '../metrics.js';
+import { runSequential } from '../turns.js';
+
+/** SPEC §12: first visible answer text after the model's first token. */
+export const FIRST_VISIBLE_TARGET_MS = 100;
+
+export async function firstToken(ctx: BenchContext): Promise<ScenarioResult> {
+  const { options } = ctx;
+  await ctx.fakes.configure(fakeSpeed(options, options.tokensPerSecond));
+  const rows: Array<[string, string]> = [];
+  const targets: TargetCheck[] = [];
+  const data: Record<string, unknown> = {};
+  for (const nativeStreaming of [true, false]) {
+    const label = nativeStreaming ? 'native streaming' : 'post + chat.update';
+    ctx.log(`scenario 4: ${options.firstTokenTurns} turns, ${label}`);
+    const { turns, snapshot } = await withScout(ctx, { nativeStreaming }, (bench) =>
+      runSequential(bench, ctx.fakes, options.firstTokenTurns),
+    );
+    const delays = summarize(turns.map((t) => t.firstVisibleMs ?? Number.NaN));
+    const edits = editStats(snapshot.slack);
+    rows.push(
+      [`${label}: first token → visible`, `${pct(delays)} · max ${ms(delays.max)}`],
+      [`${label}: edits / message / s (max)`, String(edits.maxEditsPerMessagePerSecond)],
+    );
+    targets.push({
+      target: `first visible answer < ${FIRST_VISIBLE_TARGET_MS} ms after the model's first token (${label})`,
+      measured: `p50 ${ms(delays.p50)}, max ${ms(delays.max)}`,
+      met: delays.p50 < FIRST_VISIBLE_TARGET_MS && delays.n === turns.length,
+    });
+    data[nativeStreaming ? 'nativeStreaming' : 'postAndUpdate'] = {
+      firstVisibleMs: delays,
+      perTurnMs: turns.map((t) => t.firstVisibleMs ?? null),
+      edits,
+      errors: turns.filter((t) => t.error).map((t) => `${t.tag}: ${t.error}`),
+    };
+  }
+  return { id: 4, name: "Model's first token → first visible answer at Slack", rows, targets, data };
+}
