@@ -108,7 +108,8 @@ async function runServer(
   if (config.surfaces.slack) {
     const { createSlackSurface } = await import('../adapters/slack/slack-surface.js');
     const routes = opsRoutes ? { routes: opsRoutes.routes } : {};
-    surfaces.push(createSlackSurface({ core: scout, config, logger, stores: scout.stores, ...routes }));
+    const onEdit = metrics ? () => metrics.recordEdit('slack') : undefined;
+    surfaces.push(createSlackSurface({ core: scout, config, logger, stores: scout.stores, onEdit, ...routes }));
   }
   if (config.surfaces.discord) {
     const { createDiscordSurface } = await import('../adapters/discord/discord-surface.js');

@@ -64,6 +64,8 @@ export interface SlackSurfaceOptions {
   editIntervalMs?: number;
   /** Try Slack's native AI streaming first (default true). */
   nativeStreaming?: boolean;
+  /** Counts every message post and edit (the `scout_edits_sent_total` metric). */
+  onEdit?: () => void;
 }
 
 export interface SlackSurface extends Surface {
@@ -146,6 +148,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         logger: log,
         editIntervalMs: options.editIntervalMs,
         nativeStreaming: options.nativeStreaming,
+        onEdit: options.onEdit,
       },
       {
         team,

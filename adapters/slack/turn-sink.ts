@@ -45,6 +45,8 @@ export interface SlackSinkDeps {
   editIntervalMs?: number;
   /** Try `chat.startStream` (default true); the workspace's remembered refusal wins. */
   nativeStreaming?: boolean;
+  /** Called for every message post and edit (metrics). */
+  onEdit?: () => void;
 }
 
 export class SlackTurnSink implements TurnSink {
@@ -197,12 +199,14 @@ export class SlackTurnSink implements TurnSink {
     return new ThrottledEditor<SlackPayload, string>({
       intervalMs: this.#interval,
       post: async (payload) => {
+        this.deps.onEdit?.();
         const result = await this.#withContainerFallback(payload, (p) =>
           client.chat.postMessage({ channel, thread_ts: threadTs, ...asArgs(p) }),
         );
         return result.ts as string;
       },
       edit: async (ts, payload) => {
+        this.deps.onEdit?.();
         await this.#withContainerFallback(payload, (p) => client.chat.update({ channel, ts, ...asArgs(p) }));
       },
       onError: (err, call) =>
