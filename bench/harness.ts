@@ -31,6 +31,8 @@ export interface TurnRecord {
   thread: string;
   /** Epoch ms (sub-ms) when the event was posted / when the core finished the turn. */
   postedAt: number;
+  /** When the surface handed the message to the core (Bolt, dedupe, users.info are before it). */
+  coreStartAt?: number;
   endedAt?: number;
   /** The core observer said error/cancelled, or the event was refused, or it timed out. */
   error?: string;
@@ -112,6 +114,8 @@ export async function startBenchScout(options: BenchScoutOptions): Promise<Bench
     },
     async handleMessage(message, sink) {
       const tag = TURN_TAG.exec(message.text)?.[0] ?? '';
+      const record = turns.get(tag);
+      if (record) record.coreStartAt = epochNow();
       let error: string | undefined = 'the turn ended without a final view';
       // Only the final view is looked at: an error or a cancel there is a failed turn.
       const watched: TurnSink = {

@@ -22,9 +22,24 @@ export interface TurnBreakdown {
   /** Model's first answer token → first Web API call showing answer text. */
   firstVisibleMs?: number;
   slackCalls: number;
+  /** Where the overhead went (sums to overheadMs). */
+  phases: OverheadPhases;
   /** The last word of the answer reached Slack. */
   delivered: boolean;
   error?: string;
+}
+
+/**
+ * The overhead split by when it happened: before the core got the message (Bolt, signature, dedupe,
+ * users.info), from the core to the first model request (settings, history, prompt), between model
+ * and search calls (tool phase glue), and after the last model byte until the turn ended (final
+ * render, last Web API calls, history append).
+ */
+export interface OverheadPhases {
+  intakeMs: number;
+  toFirstModelMs: number;
+  betweenCallsMs: number;
+  finishMs: number;
 }
 
 export interface Summary {
@@ -76,6 +91,17 @@ export function breakdown(turns: TurnRecord[], snap: FakesSnapshot): TurnBreakdo
     const searchMs = searches.reduce((n, r) => n + (r.end - r.start), 0);
     const wallMs = (turn.endedAt ?? Number.NaN) - turn.postedAt;
     const threadCalls = slack.get(turn.thread) ?? [];
+    const intervals = [...calls, ...searches].sort((a, b) => a.start - b.start);
+    const coreStart = turn.coreStartAt ?? turn.postedAt;
+    let between = 0;
+    for (let i = 1; i < intervals.length; i++)
+      between += Math.max(0, intervals[i]!.start - intervals[i - 1]!.end);
+    const phases: OverheadPhases = {
+      intakeMs: coreStart - turn.postedAt,
+      toFirstModelMs: (intervals[0]?.start ?? Number.NaN) - coreStart,
+      betweenCallsMs: between,
+      finishMs: (turn.endedAt ?? Number.NaN) - (intervals.at(-1)?.end ?? Number.NaN),
+    };
     const firstToken = calls.find((r) => r.kind === 'answer')?.firstContent;
     const firstShown = threadCalls.find((c) => c.hasAnswer && c.ok)?.at;
     const delivered = threadCalls.some((c) => c.hasEnd && c.ok);
@@ -88,6 +114,7 @@ export function breakdown(turns: TurnRecord[], snap: FakesSnapshot): TurnBreakdo
       modelCalls: calls.length,
       searches: searches.length,
       slackCalls: threadCalls.length,
+      phases,
       delivered,
     };
     if (firstToken !== undefined && firstShown !== undefined) out.firstVisibleMs = firstShown - firstToken;
@@ -104,6 +131,8 @@ export interface EditStats {
   maxEditsPerMessagePerSecond: number;
   /** Shortest gap between two edits of one message. */
   minEditGapMs: number;
+  /** Consecutive edits of one message closer than 1 s, counted by method pair ("a → b"). */
+  fastPairs: Record<string, number>;
   failedCalls: number;
 }
 
@@ -113,12 +142,16 @@ export function editStats(calls: SlackCall[]): EditStats {
   let maxInWindow = 0;
   let minGap = Number.POSITIVE_INFINITY;
   let edits = 0;
+  const fastPairs: Record<string, number> = {};
   for (const list of byMessage.values()) {
-    const times = list
-      .filter((c) => EDIT_METHODS.has(c.method))
-      .map((c) => c.at)
-      .sort((a, b) => a - b);
+    const sorted = list.filter((c) => EDIT_METHODS.has(c.method)).sort((a, b) => a.at - b.at);
+    const times = sorted.map((c) => c.at);
     edits += times.length;
+    for (let i = 1; i < sorted.length; i++) {
+      if (times[i]! - times[i - 1]! >= RATE_WINDOW_MS) continue;
+      const pair = `${sorted[i - 1]!.method} → ${sorted[i]!.method}`;
+      fastPairs[pair] = (fastPairs[pair] ?? 0) + 1;
+    }
     let start = 0;
     for (let end = 0; end < times.length; end++) {
       while (times[end]! - times[start]! >= RATE_WINDOW_MS) start++;
@@ -131,6 +164,7 @@ export function editStats(calls: SlackCall[]): EditStats {
     edits,
     maxEditsPerMessagePerSecond: maxInWindow,
     minEditGapMs: minGap,
+    fastPairs,
     failedCalls: calls.filter((c) => !c.ok).length,
   };
 }

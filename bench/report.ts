@@ -14,6 +14,8 @@ export interface Machine {
   node: string;
   platform: string;
   memoryGiB: number;
+  /** 1-minute load average at the end of the run: the machine may be shared. */
+  loadAverage: number;
 }
 
 export function machine(): Machine {
@@ -23,12 +25,15 @@ export function machine(): Machine {
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadAverage: Math.round(os.loadavg()[0]! * 100) / 100,
   };
 }
 
 export function formatTable(results: ScenarioResult[], m: Machine): string {
   const lines: string[] = [];
-  lines.push(`Scout benchmark — ${m.cpus} × ${m.cpuModel}, Node ${m.node}, ${m.platform}`);
+  lines.push(
+    `Scout benchmark — ${m.cpus} × ${m.cpuModel}, Node ${m.node}, ${m.platform}, load average ${m.loadAverage}`,
+  );
   for (const r of results) {
     lines.push('', `[${r.id}] ${r.name}`);
     const width = Math.max(...r.rows.map(([label]) => label.length));
@@ -37,7 +42,8 @@ export function formatTable(results: ScenarioResult[], m: Machine): string {
   const targets = results.flatMap((r) => r.targets);
   if (targets.length) {
     lines.push('', 'Targets');
-    for (const t of targets) lines.push(`  ${t.met ? 'MET   ' : 'MISSED'}  ${t.target} — measured ${t.measured}`);
+    for (const t of targets)
+      lines.push(`  ${t.met ? 'MET   ' : 'MISSED'}  ${t.target} — measured ${t.measured}`);
   }
   return lines.join('\n');
 }
@@ -58,5 +64,8 @@ export async function writeJson(
     scenarios: results,
   };
   // Infinity (no edits) is not JSON: write it as null.
-  await writeFile(file, `${JSON.stringify(json, (_k, v) => (v === Number.POSITIVE_INFINITY ? null : v), 2)}\n`);
+  await writeFile(
+    file,
+    `${JSON.stringify(json, (_k, v) => (v === Number.POSITIVE_INFINITY ? null : v), 2)}\n`,
+  );
 }

@@ -69,9 +69,10 @@ export async function runSequential(
   const durationMs = performance.now() - started;
   const peakRssBytes = rss.stop();
   const snapshot = await fakes.snapshot();
-  const turns = breakdown([...bench.turns.values()].filter((t) => cpu.has(t.tag)), snapshot).map(
-    (t) => ({ ...t, cpuMs: cpu.get(t.tag) ?? Number.NaN }),
-  );
+  const turns = breakdown(
+    [...bench.turns.values()].filter((t) => cpu.has(t.tag)),
+    snapshot,
+  ).map((t) => ({ ...t, cpuMs: cpu.get(t.tag) ?? Number.NaN }));
   return { turns, snapshot, durationMs, peakRssBytes };
 }
 

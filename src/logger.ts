@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { redactSecrets } from './llm/redact.js';
 
 export type { Logger };
 
@@ -20,13 +21,64 @@ export const REDACT_PATHS = [
   'config.env',
 ];
 
-/** JSON logs in production, pretty ones in a terminal. */
+/** Nested error causes deeper than this are left as they are (they are rare and small). */
+const MAX_SCRUB_DEPTH = 6;
+
+/**
+ * The configured secrets of an environment: every `*_KEY`, `*_TOKEN` and `*_SECRET` value and the
+ * password of any URL variable (`SEARXNG_URL=https://user:pass@…`). Passed to `createLogger`.
+ */
+export function secretsOf(env: Record<string, unknown>): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (typeof value !== 'string' || value === '') continue;
+    if (/(_KEY|_TOKEN|_SECRET)$/.test(name)) secrets.push(value);
+    else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+      try {
+        const password = decodeURIComponent(new URL(value).password);
+        if (password) secrets.push(password);
+      } catch {
+        // Not a URL after all.
+      }
+    }
+  }
+  return secrets;
+}
+
+function scrub(value: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof value === 'string') return redactSecrets(value, secrets);
+  if (value === null || typeof value !== 'object' || depth > MAX_SCRUB_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = scrub(v, secrets, depth + 1);
+  return out;
+}
+
+/**
+ * JSON logs in production, pretty ones in a terminal. Beyond the redacted paths, every logged error
+ * (message, stack, causes, extra fields) and every message string is scrubbed of known key shapes,
+ * URL credentials and the configured `secrets`: SDK errors quote URLs and provider bodies verbatim.
+ */
 export function createLogger(
-  options: { level?: string; pretty?: boolean; destination?: pino.DestinationStream } = {},
+  options: {
+    level?: string;
+    pretty?: boolean;
+    destination?: pino.DestinationStream;
+    /** Configured keys and tokens (see `secretsOf`), removed wherever they appear in an error. */
+    secrets?: readonly string[];
+  } = {},
 ): Logger {
-  const base = {
+  const secrets = options.secrets ?? [];
+  const base: pino.LoggerOptions = {
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: (err: unknown) => scrub(pino.stdSerializers.err(err as Error), secrets) },
+    hooks: {
+      logMethod(args, method) {
+        const clean = args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg, secrets) : arg));
+        return method.apply(this, clean as Parameters<typeof method>);
+      },
+    },
   };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty ?? process.stdout.isTTY) {

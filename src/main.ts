@@ -9,7 +9,7 @@ import { loadConfig, type Config } from './config/env.js';
 import { buildScout } from './core/build-scout.js';
 import type { Scout } from './core/scout.js';
 import { ConfigError } from './errors.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger, secretsOf } from './logger.js';
 import { startOpsServer } from './ops/http-server.js';
 import { instrumentation } from './ops/instrumentation.js';
 import { createMetrics, type ScoutMetrics } from './ops/metrics.js';
@@ -71,6 +71,7 @@ async function main(): Promise<number> {
     level:
       consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL,
     pretty: consoleOnly || undefined,
+    secrets: secretsOf(config.env),
   });
   // Metrics only where someone can scrape them: the terminal chat has no ops server.
   const metrics = consoleOnly ? undefined : createMetrics();
@@ -95,6 +96,12 @@ async function runServer(
   metrics: ScoutMetrics | undefined,
   conversation?: string,
 ): Promise<number> {
+  // One stray rejection (an SDK's background call, a handler that forgot a catch) must not take
+  // every other conversation down with it: log it, count it, keep serving.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled promise rejection');
+    metrics?.recordError('unhandled');
+  });
   const surfaces: Surface[] = [];
   let finished: () => void = () => {};
   const exited = new Promise<void>((resolve) => {
@@ -109,11 +116,14 @@ async function runServer(
     const { createSlackSurface } = await import('../adapters/slack/slack-surface.js');
     const routes = opsRoutes ? { routes: opsRoutes.routes } : {};
     const onEdit = metrics ? () => metrics.recordEdit('slack') : undefined;
-    surfaces.push(createSlackSurface({ core: scout, config, logger, stores: scout.stores, onEdit, ...routes }));
+    surfaces.push(
+      createSlackSurface({ core: scout, config, logger, stores: scout.stores, onEdit, ...routes }),
+    );
   }
   if (config.surfaces.discord) {
     const { createDiscordSurface } = await import('../adapters/discord/discord-surface.js');
-    surfaces.push(createDiscordSurface({ core: scout, config, logger, stores: scout.stores }));
+    const onEdit = metrics ? () => metrics.recordEdit('discord') : undefined;
+    surfaces.push(createDiscordSurface({ core: scout, config, logger, stores: scout.stores, onEdit }));
   }
   if (config.surfaces.console) {
     const { createConsoleSurface } = await import('../adapters/console/console-surface.js');

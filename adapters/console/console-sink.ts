@@ -5,7 +5,8 @@
  */
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import type { TurnView } from '../../src/render/view.js';
-import type { TurnSink } from '../../src/surface.js';
+import type { Locale, TurnSink } from '../../src/surface.js';
+import { cs } from './console-strings.js';
 import { ANSI, PLAIN, markdownToTerminal, renderTurnText, stepLines } from './terminal-text.js';
 
 /** Redraws at most this often: smooth enough to read, cheap enough not to flicker. */
@@ -26,7 +27,9 @@ export class ConsoleSink implements TurnSink {
 
   constructor(
     private readonly output: ConsoleOutput,
-    private readonly ask?: (question: string) => Promise<string>,
+    /** Asks a question at the prompt; rejects when `signal` aborts (Ctrl-C, the plan timing out). */
+    private readonly ask?: (question: string, signal?: AbortSignal) => Promise<string>,
+    private readonly locale: Locale = 'en',
   ) {}
 
   private get live(): boolean {
@@ -58,7 +61,7 @@ export class ConsoleSink implements TurnSink {
     this.draw(view);
     const tail: string[] = [''];
     if (view.sources.length > 0) {
-      tail.push('', ANSI.bold(referencesHeading(view)));
+      tail.push('', ANSI.bold(referencesHeading(view, this.locale)));
       for (const s of view.sources) tail.push(`${s.n}. ${s.title} ${ANSI.dim(`<${s.url}>`)}`);
     }
     if (view.error) tail.push('', ANSI.red(view.error));
@@ -77,8 +80,13 @@ export class ConsoleSink implements TurnSink {
     this.output.write(`\n${lines.join('\n')}\n`);
     this.liveRows = 0;
     if (signal.aborted) return false;
-    const answer = await this.ask('Run this plan? [Y/n] ');
-    return !/^n/i.test(answer.trim());
+    try {
+      const answer = await this.ask(cs(this.locale, 'runPlan'), signal);
+      return !signal.aborted && !/^n/i.test(answer.trim());
+    } catch {
+      // The question was withdrawn: the turn was stopped or the plan waited too long.
+      return false;
+    }
   }
 
   private draw(view: TurnView): void {
@@ -114,7 +122,7 @@ export class ConsoleSink implements TurnSink {
   }
 }
 
-function referencesHeading(view: TurnView): string {
+function referencesHeading(view: TurnView, locale: Locale): string {
   const match = /\*\*(References|参考文献)\*\*/.exec(view.answer);
-  return match?.[1] ?? 'References';
+  return match?.[1] ?? cs(locale, 'references');
 }

@@ -7,6 +7,7 @@ import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import type { IncomingMessage, ScoutCore, Surface } from '../../src/surface.js';
 import { ConsoleSink, type ConsoleOutput } from './console-sink.js';
+import { cs } from './console-strings.js';
 
 /** The console is one channel; its conversation survives restarts until `/reset`. */
 export const CONSOLE_CHANNEL_ID = 'console:local';
@@ -48,7 +49,7 @@ export async function runOnce(
   output: ConsoleOutput,
   conversation?: string,
 ): Promise<number> {
-  const sink = new ConsoleSink({ write: (s) => output.write(s), isTTY: false });
+  const sink = new ConsoleSink({ write: (s) => output.write(s), isTTY: false }, undefined, core.locale);
   let failed = false;
   const done = sink.done.bind(sink);
   sink.done = async (view) => {
@@ -70,10 +71,9 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
     name: 'console',
     async start() {
       rl = createInterface({ input, output, terminal: Boolean((output as ConsoleOutput).isTTY) });
-      const ask = (question: string) => (rl ? rl.question(question) : Promise.resolve('y'));
-      output.write(
-        'Scout — type a question, /help for commands, Ctrl-C to stop an answer, Ctrl-D to quit.\n\n',
-      );
+      const ask = (question: string, signal?: AbortSignal) =>
+        rl ? rl.question(question, signal ? { signal } : {}) : Promise.resolve('y');
+      output.write(`${cs(options.core.locale, 'banner')}\n\n`);
       rl.on('SIGINT', () => {
         // Ctrl-C stops the running answer; a second one on an idle prompt quits.
         if (current && options.core.cancel(conversationId)) return;
@@ -89,7 +89,7 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
             if (!line) continue;
             current = options.core.handleMessage(
               messageFor(line, conversationId),
-              new ConsoleSink(output, ask),
+              new ConsoleSink(output, ask, options.core.locale),
             );
             await current;
             current = undefined;

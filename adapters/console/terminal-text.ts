@@ -21,7 +21,6 @@ export const ANSI: Style = {
 
 export const PLAIN: Style = { dim: (s) => s, bold: (s) => s, red: (s) => s, cyan: (s) => s };
 
-
 /** Lines of the thinking body shown while it streams (the rest scrolls away). */
 const LIVE_BODY_LINES = 4;
 

@@ -6,6 +6,7 @@
  */
 import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
 import type { Config } from '../../src/config/env.js';
+import { isChannelAllowed } from '../../src/core/allowed-channels.js';
 import type { Logger } from '../../src/logger.js';
 import type { Stores } from '../../src/store/types.js';
 import type { ScoutCore, Surface } from '../../src/surface.js';
@@ -27,6 +28,8 @@ export interface DiscordSurfaceDeps {
   editIntervalMs?: number;
   /** Typing indicator refresh (default 8 s). */
   typingIntervalMs?: number;
+  /** Counts every message post and edit (the `scout_edits_sent_total` metric), like Slack's. */
+  onEdit?: () => void;
 }
 
 export interface DiscordSurface extends Surface {
@@ -64,6 +67,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         botId: client.user.id,
         registry,
         getSettings: (channelId) => core.getSettings(channelId),
+        isAllowed: (channelId) => isChannelAllowed(config, channelId),
         logger,
         onEmptyContent: (m) => hint.warn({ channel: m.channelId }),
       });
@@ -76,6 +80,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         archive,
         editIntervalMs: deps.editIntervalMs,
         typingIntervalMs: deps.typingIntervalMs,
+        onEdit: deps.onEdit,
       });
       await core.handleMessage(trigger.incoming, sink);
     } catch (err) {

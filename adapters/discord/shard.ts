@@ -1,25 +1,46 @@
 /**
  * Sharding for large installs (Discord requires it above 2,500 guilds per connection). Run
- * `npx tsx adapters/discord/shard.ts [--shards N]` instead of `npm start`: discord.js's
- * ShardingManager forks one Scout process per shard (each runs src/main.ts, whose client picks its
- * shard from the environment the manager sets). Shared state — settings, history, thread
- * ownership, steps for Show/Hide, locks — is in the store, so use `STORE_URL=redis://…`.
+ * `npx tsx adapters/discord/shard.ts [--shards N]` (compiled: `node dist/adapters/discord/shard.js`)
+ * instead of `npm start`: discord.js's ShardingManager forks one Scout process per shard (each runs
+ * the composition root, whose client picks its shard from the environment the manager sets). Shared
+ * state — settings, history, thread ownership, steps for Show/Hide, locks — is in the store, so use
+ * `STORE_URL=redis://…`.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Shard, ShardingManager } from 'discord.js';
 import { type Config, loadConfig } from '../../src/config/env.js';
 import { ConfigError } from '../../src/errors.js';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { createLogger, type Logger, secretsOf } from '../../src/logger.js';
 
-/** The entry each shard process runs: the normal composition root. */
-export const SHARD_ENTRY = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+export interface ShardEntry {
+  /** The composition root each shard process runs. */
+  file: string;
+  /** Node flags for the shard processes. */
+  execArgv: string[];
+}
+
+/**
+ * The entry each shard process runs: the normal composition root, in the form this file runs in.
+ * Compiled (`dist/adapters/discord/shard.js`, what the Docker image has) it forks the compiled
+ * `dist/src/main.js` with plain node; from sources it forks `src/main.ts` through tsx, like `npm start`.
+ */
+export function shardEntry(moduleUrl: string = import.meta.url): ShardEntry {
+  const compiled = new URL(moduleUrl).pathname.endsWith('.js');
+  return {
+    file: fileURLToPath(new URL(compiled ? '../../src/main.js' : '../../src/main.ts', moduleUrl)),
+    execArgv: compiled ? [] : ['--import', 'tsx'],
+  };
+}
+
+export const SHARD_ENTRY = shardEntry().file;
 /** Variables removed from shard processes: only the Discord surface runs there (Slack would start N times). */
 const NON_DISCORD_SURFACE_VARS = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET'];
 
 export interface ShardManagerOptions {
   /** Total shards; 'auto' asks Discord for its recommendation. */
   totalShards?: number | 'auto';
-  file?: string;
+  /** Overrides the entry (default: `shardEntry()` for the form this file runs in). */
+  entry?: ShardEntry;
 }
 
 export function createShardManager(
@@ -29,13 +50,13 @@ export function createShardManager(
 ): ShardingManager {
   const token = config.env.DISCORD_TOKEN;
   if (!token) throw new ConfigError(['DISCORD_TOKEN: required to run Discord shards']);
-  const manager = new ShardingManager(options.file ?? SHARD_ENTRY, {
+  const entry = options.entry ?? shardEntry();
+  const manager = new ShardingManager(entry.file, {
     token,
     totalShards: options.totalShards ?? 'auto',
     mode: 'process',
     respawn: true,
-    // The shard processes run TypeScript sources through tsx, like `npm start`.
-    execArgv: ['--import', 'tsx'],
+    execArgv: entry.execArgv,
   });
   manager.on('shardCreate', (shard: Shard) => {
     // `env` is typed unknown but is the plain object handed to child_process.fork.
@@ -61,7 +82,7 @@ function parseShards(argv: string[]): number | 'auto' {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger({ level: config.env.LOG_LEVEL });
+  const logger = createLogger({ level: config.env.LOG_LEVEL, secrets: secretsOf(config.env) });
   const manager = createShardManager(config, logger, { totalShards: parseShards(process.argv.slice(2)) });
   await manager.spawn();
 }

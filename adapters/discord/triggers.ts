@@ -28,6 +28,11 @@ export interface TriggerDeps {
   botId: string;
   registry: ThreadRegistry;
   getSettings(channelId: string): Promise<Pick<ChannelSettings, 'replyInThread'>>;
+  /**
+   * ALLOWED_CHANNELS, checked here because a mention opens a thread before the core sees the
+   * message: a channel Scout may not answer in must not get an empty thread either.
+   */
+  isAllowed?(channelId: string): boolean;
   logger: Logger;
   /** Called when a follow-up arrives with no content: the Message Content intent is probably off. */
   onEmptyContent?(message: Message): void;
@@ -61,6 +66,7 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
   if (!ANSWERED_TYPES.has(message.type)) return undefined;
   const channel = message.channel;
   if (!channel.isSendable()) return undefined;
+  if (deps.isAllowed && !deps.isAllowed(channelKey(placeOf(channel)))) return undefined;
 
   const botRoleIds = message.mentions.roles
     .filter((role) => role.tags?.botId === deps.botId)

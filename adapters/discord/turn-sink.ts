@@ -40,6 +40,8 @@ export interface TurnSinkDeps {
   archive: StepsArchive;
   editIntervalMs?: number;
   typingIntervalMs?: number;
+  /** Called for every message post and edit (the `scout_edits_sent_total` metric). */
+  onEdit?: () => void;
 }
 
 export class DiscordTurnSink implements TurnSink {
@@ -57,19 +59,18 @@ export class DiscordTurnSink implements TurnSink {
     const intervalMs = deps.editIntervalMs ?? EDIT_INTERVAL_MS;
     const onError = (err: unknown, call: string) =>
       deps.logger.warn({ err, call, turn: this.turnId }, 'discord send failed');
-    this.steps = new ThrottledEditor<DiscordPayload, Message>({
-      post: (payload) => deps.channel.send(payload),
-      edit: async (message, payload) => {
-        await message.edit(payload);
-      },
-      intervalMs,
-      onError,
-    });
+    const post = (payload: DiscordPayload) => {
+      deps.onEdit?.();
+      return deps.channel.send(payload);
+    };
+    const edit = async (message: Message, payload: DiscordPayload) => {
+      deps.onEdit?.();
+      await message.edit(payload);
+    };
+    this.steps = new ThrottledEditor<DiscordPayload, Message>({ post, edit, intervalMs, onError });
     this.answer = new LiveAnswer<DiscordPayload, Message>({
-      post: (payload) => deps.channel.send(payload),
-      edit: async (message, payload) => {
-        await message.edit(payload);
-      },
+      post,
+      edit,
       remove: async (message) => {
         await message.delete();
       },
@@ -101,6 +102,7 @@ export class DiscordTurnSink implements TurnSink {
       await Promise.all([this.steps.flush(), final ? this.answer.finish(final) : Promise.resolve()]);
       const last = this.answer.refs.at(-1);
       if (last && view.answer.trim() !== '' && !view.error) {
+        this.deps.onEdit?.();
         await last.edit({
           components: [feedbackRow(this.turnId, this.deps.locale)],
           allowedMentions: NO_MENTIONS,

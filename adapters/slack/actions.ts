@@ -15,6 +15,7 @@ import {
   ACTION_TOGGLE,
   renderSteps,
 } from './render-blocks.js';
+import type { ButtonRelay } from './button-relay.js';
 import { slackErrorCode } from './slack-client.js';
 import { t } from './strings.js';
 import type { SlackSurfaceState } from './surface-state.js';
@@ -22,6 +23,7 @@ import type { SlackSurfaceState } from './surface-state.js';
 export interface ActionDeps {
   core: ScoutCore;
   state: SlackSurfaceState;
+  relay: ButtonRelay;
   logger: Logger;
   localeOf: (userId: string) => Promise<Locale>;
 }
@@ -46,7 +48,9 @@ export function registerActions(app: App, deps: ActionDeps): void {
 
   app.action<ButtonBody>(ACTION_STOP, async ({ ack, action, body, client }) => {
     await ack();
-    const stopped = core.cancel(action.value ?? '');
+    const conversation = action.value ?? '';
+    // Not running here: it may run on another instance, which picks the press up from the store.
+    const stopped = core.cancel(conversation) || (await deps.relay.press(conversation, 'stop'));
     logger.info({ conversation: action.value, user: body.user.id, stopped }, 'stop pressed');
     if (!stopped) await ephemeral(body, client, t('nothingToStop', await deps.localeOf(body.user.id)));
   });
@@ -96,8 +100,10 @@ export function registerActions(app: App, deps: ActionDeps): void {
   ] as const) {
     app.action<ButtonBody>(actionId, async ({ ack, action }) => {
       await ack();
-      if (!state.answerPlan(action.value ?? '', run))
-        logger.debug({ conversation: action.value }, 'no plan waiting');
+      const conversation = action.value ?? '';
+      if (state.answerPlan(conversation, run)) return;
+      if (!(await deps.relay.press(conversation, run ? 'run' : 'cancel')))
+        logger.debug({ conversation }, 'no plan waiting');
     });
   }
 }

@@ -38,7 +38,7 @@ export interface CommandDeps {
 }
 
 export function registerCommands(app: App, deps: CommandDeps): void {
-  app.command(/^\/.+/, async ({ command, ack, client }) => {
+  app.command(/^\/.+/, async ({ command, ack, client, respond }) => {
     // Ack at once (Slack's 3 s limit); the reply follows as an ephemeral message.
     await ack();
     const name = commandNameFor(command.command) ?? command.command.replace(/^\//, '');
@@ -57,9 +57,17 @@ export function registerCommands(app: App, deps: CommandDeps): void {
         blocks: [{ type: 'markdown', text }] as never,
       });
     } catch (err) {
-      deps.logger.warn(
+      // postEphemeral needs Scout in the channel (`not_in_channel`, `channel_not_found` in other
+      // people's DMs); the command's response_url works everywhere, so the user still gets a reply.
+      deps.logger.info(
         { err: slackErrorCode(err) ?? String(err), command: name },
-        'slash command reply failed',
+        'ephemeral command reply refused; answering through response_url',
+      );
+      await respond({ response_type: 'ephemeral', text }).catch((respondErr: unknown) =>
+        deps.logger.warn(
+          { err: slackErrorCode(respondErr) ?? String(respondErr), command: name },
+          'slash command reply failed',
+        ),
       );
     }
     if (reply.changed) await deps.onChanged?.(command.team_id, command.user_id).catch(() => undefined);

@@ -11,7 +11,7 @@ import type { ModelConfig } from '../../src/llm/types.js';
 import type { Logger } from '../../src/logger.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
 import { channelId } from './ids.js';
-import { truncate } from './markdown.js';
+import { neutraliseMentions, truncate } from './markdown.js';
 import type { Block } from './render-blocks.js';
 import { slackErrorCode } from './slack-client.js';
 import { t } from './strings.js';
@@ -72,7 +72,8 @@ export function buildHomeView(
     { type: 'header', text: { type: 'plain_text', text: t('homeTitle', locale) } },
     { type: 'context', elements: [{ type: 'mrkdwn', text: t('homeIntro', locale) }] },
   ];
-  if (notice) blocks.push(section(truncate(notice, 2900)));
+  // The notice is a command reply, which may quote what was typed: keep it inert like every reply.
+  if (notice) blocks.push(section(truncate(neutraliseMentions(notice), 2900)));
   blocks.push({
     type: 'actions',
     elements: [

@@ -10,7 +10,7 @@ import type { Logger } from '../../src/logger.js';
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { Source } from '../../src/render/events.js';
 import type { StepView } from '../../src/render/view.js';
-import { truncate } from './markdown.js';
+import { neutraliseMentions, truncate } from './markdown.js';
 import { type Block, renderAnswerChunk } from './render-blocks.js';
 import { STREAMING_REFUSALS, type SlackClient, slackErrorCode } from './slack-client.js';
 
@@ -67,7 +67,7 @@ function sourcesOf(body: string, numbered: Source[]): TaskChunk['sources'] {
   }
   const list = [...found]
     .slice(0, MAX_TASK_SOURCES)
-    .map(([url, text]) => ({ type: 'url' as const, url, text }));
+    .map(([url, text]) => ({ type: 'url' as const, url, text: neutraliseMentions(text) }));
   return list.length > 0 ? list : undefined;
 }
 
@@ -75,10 +75,11 @@ export function toTaskChunk(step: StepView, sources: Source[] = []): TaskChunk {
   const chunk: TaskChunk = {
     type: 'task_update',
     id: step.id,
-    title: truncate(step.title.replace(/\s+/g, ' '), MAX_TASK_TITLE),
+    // Titles (search queries) and details (reasoning, snippets) are model or web text: defuse mentions.
+    title: truncate(neutraliseMentions(step.title.replace(/\s+/g, ' ')), MAX_TASK_TITLE),
     status: TASK_STATUS[step.status],
   };
-  if (step.body.trim()) chunk.details = truncate(step.body.trim(), MAX_TASK_DETAILS);
+  if (step.body.trim()) chunk.details = truncate(neutraliseMentions(step.body.trim()), MAX_TASK_DETAILS);
   if (step.kind === 'search' || step.kind === 'search-results') {
     const found = sourcesOf(step.body, sources);
     if (found) chunk.sources = found;

@@ -157,8 +157,9 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
     actions.push(button(label, ACTION_TOGGLE, options.conversationId));
   }
   if (actions.length > 0) blocks.push({ type: 'actions', elements: actions });
+  // The fallback `text` is what notifications show: step titles carry model-chosen search queries.
   const text = truncate(
-    shown.map((s) => s.title).join(' · ') || view.phase || t('working', locale),
+    neutraliseMentions(shown.map((s) => s.title).join(' · ') || view.phase || t('working', locale)),
     FALLBACK_TEXT_CHARS,
   );
   return { text, blocks };
@@ -237,5 +238,6 @@ export function renderPlan(
     const outcome = options.outcome === 'run' ? t('planAccepted', locale) : t('planDeclined', locale);
     blocks.push({ type: 'context', elements: [mrkdwn(outcome)] });
   }
-  return { text: truncate(lines.join('\n'), FALLBACK_TEXT_CHARS), blocks };
+  // Plan steps are model output: the notification text must not ping either.
+  return { text: truncate(neutraliseMentions(lines.join('\n')), FALLBACK_TEXT_CHARS), blocks };
 }

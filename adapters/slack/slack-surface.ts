@@ -13,6 +13,7 @@ import type { Logger } from '../../src/logger.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
 import { registerActions } from './actions.js';
+import { ButtonRelay } from './button-relay.js';
 import { registerCommands } from './commands.js';
 import { registerHomeTab } from './home-tab.js';
 import { channelId, conversationId, messageId } from './ids.js';
@@ -118,6 +119,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   });
   const state = new SlackSurfaceState({ containers: true, streaming: options.nativeStreaming !== false });
   const answered = new AnsweredThreads(stores.meta, env.SESSION_TTL);
+  // Presses for a turn running on another instance are relayed through the shared store.
+  const relay = new ButtonRelay(stores.meta, log, stores.backend === 'redis');
   const locales = new LRUCache<string, Locale>(LOCALE_CACHE);
   const inFlight = new Set<Promise<void>>();
   let botUserId: string | undefined;
@@ -159,17 +162,25 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         locale,
       },
     );
-    await core.handleMessage(
-      {
-        channelId: channelId(team, trigger.channel),
-        conversationId: conversation,
-        messageId: messageId(trigger.channel, trigger.ts),
-        userId: trigger.userId,
-        text: trigger.text,
-        locale,
-      },
-      sink,
-    );
+    const watch = relay.watch(conversation, sink, {
+      stop: () => core.cancel(conversation),
+      plan: (run) => state.answerPlan(conversation, run),
+    });
+    try {
+      await core.handleMessage(
+        {
+          channelId: channelId(team, trigger.channel),
+          conversationId: conversation,
+          messageId: messageId(trigger.channel, trigger.ts),
+          userId: trigger.userId,
+          text: trigger.text,
+          locale,
+        },
+        watch.sink,
+      );
+    } finally {
+      watch.stop();
+    }
   };
 
   /** Runs after the ack; tracked so `idle()`/shutdown can wait for it. */
@@ -182,21 +193,30 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const firstDelivery = async (eventId: string | undefined) =>
     !eventId || (await core.firstDelivery(`slack:event:${eventId}`, EVENT_DEDUPE_TTL_MS));
 
+  // The event is already acknowledged here; the store look-ups (dedupe, answered threads) run inside
+  // `dispatch` so that idle() also waits for an event still being checked — with Redis that check
+  // takes a round trip, and idle() used to resolve before the turn had even started.
   app.event('app_mention', async ({ event, body, context }) => {
-    if (!accepting || !(await firstDelivery(body.event_id))) return;
-    botUserId ??= context.botUserId;
-    const trigger = mentionTrigger(event as unknown as SlackMessageEvent, context.botUserId);
-    if (trigger) dispatch(() => startTurn(body.team_id, trigger));
+    if (!accepting) return;
+    dispatch(async () => {
+      if (!(await firstDelivery(body.event_id))) return;
+      botUserId ??= context.botUserId;
+      const trigger = mentionTrigger(event as unknown as SlackMessageEvent, context.botUserId);
+      if (trigger) await startTurn(body.team_id, trigger);
+    });
   });
 
   app.event('message', async ({ event, body, context }) => {
-    if (!accepting || !(await firstDelivery(body.event_id))) return;
-    const team = body.team_id;
-    const message = event as unknown as SlackMessageEvent;
-    const trigger = await messageTrigger(message, context.botUserId ?? botUserId, (channel, threadTs) =>
-      answered.has(team, channel, threadTs),
-    );
-    if (trigger) dispatch(() => startTurn(team, trigger));
+    if (!accepting) return;
+    dispatch(async () => {
+      if (!(await firstDelivery(body.event_id))) return;
+      const team = body.team_id;
+      const message = event as unknown as SlackMessageEvent;
+      const trigger = await messageTrigger(message, context.botUserId ?? botUserId, (channel, threadTs) =>
+        answered.has(team, channel, threadTs),
+      );
+      if (trigger) await startTurn(team, trigger);
+    });
   });
 
   app.event('assistant_thread_started', async ({ event }) => {
@@ -216,7 +236,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
 
   const home = registerHomeTab(app, { core, meta: stores.meta, logger: log, localeOf });
   registerCommands(app, { core, logger: log, localeOf, onChanged: (team, user) => home.publish(team, user) });
-  registerActions(app, { core, state, logger: log, localeOf });
+  registerActions(app, { core, state, relay, logger: log, localeOf });
   app.error(async (err) => {
     log.error({ err }, 'bolt error');
   });
@@ -232,7 +252,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       try {
         await app.init();
       } catch (err) {
-        const reason = (err as { data?: { error?: string }; code?: string }).data?.error ?? (err as Error).message;
+        const reason =
+          (err as { data?: { error?: string }; code?: string }).data?.error ?? (err as Error).message;
         throw new Error(
           `Slack: could not verify SLACK_BOT_TOKEN at ${env.SLACK_API_URL} (${reason}). Check the token and SLACK_API_URL.`,
         );

@@ -1,4 +1,5 @@
 /** User-visible strings of the Slack adapter, in English and Simplified Chinese (seed wording). */
+import { toLocale as toScoutLocale } from '../../src/i18n/translate.js';
 import type { Locale } from '../../src/surface.js';
 
 export const SLACK_STRINGS = {
@@ -65,8 +66,10 @@ export function t(key: SlackStringKey, locale: Locale): string {
   return SLACK_STRINGS[key][locale] ?? SLACK_STRINGS[key].en;
 }
 
-/** Slack user locales look like `zh-CN` / `en-US`. */
+/**
+ * Slack user locales look like `zh-CN` / `en-US`. A locale Scout does not speak (`ja-JP`) keeps
+ * BOT_LOCALE rather than forcing English on a workspace that chose Chinese.
+ */
 export function toLocale(slackLocale: string | undefined, fallback: Locale): Locale {
-  if (!slackLocale) return fallback;
-  return slackLocale.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+  return toScoutLocale(slackLocale, fallback);
 }

@@ -36,7 +36,7 @@ export async function startFakesHandle(config: FakesConfig, inProcess = false): 
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let nextId = 0;
-  const pending = new Map<number, { resolve(v: any): void; reject(e: Error): void }>();
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
     const waiter = pending.get(m.id);
     pending.delete(m.id);

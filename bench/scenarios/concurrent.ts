@@ -34,22 +34,46 @@ export async function concurrentTurns(ctx: BenchContext): Promise<ScenarioResult
     const failed = turns.filter((t) => t.error);
     const overhead = summarize(turns.filter((t) => !t.error).map((t) => t.overheadMs));
     const wall = summarize(turns.map((t) => t.wallMs));
+    const okTurns = turns.filter((t) => !t.error);
+    const phases = {
+      intakeMs: summarize(okTurns.map((t) => t.phases.intakeMs)),
+      toFirstModelMs: summarize(okTurns.map((t) => t.phases.toFirstModelMs)),
+      betweenCallsMs: summarize(okTurns.map((t) => t.phases.betweenCallsMs)),
+      finishMs: summarize(okTurns.map((t) => t.phases.finishMs)),
+    };
     const firstVisible = summarize(turns.map((t) => t.firstVisibleMs ?? Number.NaN));
     const edits = editStats(snapshot.slack);
     rows.push(
       [`N=${n} errors`, `${failed.length} / ${n}`],
       [`N=${n} wall (all done)`, `${(result.durationMs / 1000).toFixed(1)} s; per turn ${pct(wall, 0)}`],
       [`N=${n} Scout overhead`, pct(overhead)],
+      [
+        `N=${n}   · event → core / → first model`,
+        `${pct(phases.intakeMs, 0)} / ${pct(phases.toFirstModelMs, 0)}`,
+      ],
+      [
+        `N=${n}   · between calls / after last model byte`,
+        `${pct(phases.betweenCallsMs, 0)} / ${pct(phases.finishMs, 0)}`,
+      ],
       [`N=${n} first token → visible`, pct(firstVisible)],
       [`N=${n} peak RSS`, mib(result.peakRssBytes)],
-      [`N=${n} CPU`, `${(result.cpuMs / 1000).toFixed(1)} s total, ${(result.cpuMs / n).toFixed(1)} ms per turn`],
-      [`N=${n} Web API calls`, `${snapshot.slack.length} (${(snapshot.slack.length / n).toFixed(1)} per turn)`],
+      [
+        `N=${n} CPU`,
+        `${(result.cpuMs / 1000).toFixed(1)} s total, ${(result.cpuMs / n).toFixed(1)} ms per turn`,
+      ],
+      [
+        `N=${n} Web API calls`,
+        `${snapshot.slack.length} (${(snapshot.slack.length / n).toFixed(1)} per turn)`,
+      ],
       [
         `N=${n} edits / message / s (max)`,
         `${edits.maxEditsPerMessagePerSecond} (min gap ${ms(edits.minEditGapMs, 0)})`,
       ],
     );
-    if (snapshot.violations.length) rows.push([`N=${n} Slack limit violations`, String(snapshot.violations.length)]);
+    for (const [pair, count] of Object.entries(edits.fastPairs))
+      rows.push([`N=${n} edits < 1 s apart`, `${count}× ${pair}`]);
+    if (snapshot.violations.length)
+      rows.push([`N=${n} Slack limit violations`, String(snapshot.violations.length)]);
     if (n === CONCURRENCY_TARGET || (n === Math.max(...options.concurrency) && n >= CONCURRENCY_TARGET)) {
       targets.push({
         target: `${n} concurrent agent turns with zero errors`,
@@ -67,6 +91,7 @@ export async function concurrentTurns(ctx: BenchContext): Promise<ScenarioResult
       errorSamples: failed.slice(0, 5).map((t) => `${t.tag}: ${t.error}`),
       durationMs: result.durationMs,
       overheadMs: overhead,
+      overheadPhases: phases,
       wallMs: wall,
       firstVisibleMs: firstVisible,
       peakRssBytes: result.peakRssBytes,

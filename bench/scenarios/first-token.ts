@@ -2,7 +2,15 @@
  * Scenario 4: from the model writing its first answer token to the first Web API call that shows
  * answer text — with Slack's native streaming (chat.appendStream) and with post + chat.update.
  */
-import { type BenchContext, fakeSpeed, ms, pct, type ScenarioResult, type TargetCheck, withScout } from '../context.js';
+import {
+  type BenchContext,
+  fakeSpeed,
+  ms,
+  pct,
+  type ScenarioResult,
+  type TargetCheck,
+  withScout,
+} from '../context.js';
 import { editStats, summarize } from '../metrics.js';
 import { runSequential } from '../turns.js';
 
@@ -26,6 +34,10 @@ export async function firstToken(ctx: BenchContext): Promise<ScenarioResult> {
     rows.push(
       [`${label}: first token → visible`, `${pct(delays)} · max ${ms(delays.max)}`],
       [`${label}: edits / message / s (max)`, String(edits.maxEditsPerMessagePerSecond)],
+      ...Object.entries(edits.fastPairs).map(([pair, count]): [string, string] => [
+        `${label}: edits < 1 s apart`,
+        `${count}× ${pair}`,
+      ]),
     );
     targets.push({
       target: `first visible answer < ${FIRST_VISIBLE_TARGET_MS} ms after the model's first token (${label})`,

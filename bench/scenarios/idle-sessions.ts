@@ -16,8 +16,8 @@ import { runSequential } from '../turns.js';
 
 /** Histories written at once: enough to keep the store busy, few enough not to queue on locks. */
 const WRITE_PARALLELISM = 32;
-/** Conversations per channel (the channel index is capped at 500 entries anyway). */
-const PER_CHANNEL = 100;
+/** Channels the histories are spread over (round robin, so parallel writers rarely share an index lock). */
+const CHANNELS = 100;
 /** A typical short exchange: the question and a ~1 KB answer. */
 const ANSWER = 'Scout found three sources that agree on the main points. '.repeat(18);
 const DAY_MS = 24 * 3600_000;
@@ -36,7 +36,7 @@ async function writeHistories(stores: Stores, count: number): Promise<number> {
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      const channel = `slack:T00FAKE00AA:CIDLE${Math.floor(i / PER_CHANNEL)}`;
+      const channel = `slack:T00FAKE00AA:CIDLE${i % CHANNELS}`;
       const messages: ChatMessage[] = [
         { role: 'user', content: `Idle question number ${i}: what is new this week?` },
         { role: 'assistant', content: ANSWER },
@@ -58,6 +58,8 @@ export async function idleSessions(ctx: BenchContext): Promise<ScenarioResult> {
   // SQLite: histories written, store closed, then Scout opens the file with them present.
   const sqlite = await storeTarget('sqlite', options.redisUrl);
   try {
+    collectGarbage();
+    const rssStart = process.memoryUsage().rss;
     ctx.log(`scenario 3: writing ${n} histories to SQLite`);
     const writer = await createStores({ url: sqlite.url, sessionTtlMs: DAY_MS, logger: silentLogger });
     const writeMs = await writeHistories(writer, n).finally(() => writer.close());
@@ -69,35 +71,52 @@ export async function idleSessions(ctx: BenchContext): Promise<ScenarioResult> {
     );
     const overhead = summarize(result.turns.filter((t) => !t.error).map((t) => t.overheadMs));
     rows.push(
-      ['SQLite: write time', `${(writeMs / 1000).toFixed(1)} s (${((writeMs / n) * 1000).toFixed(0)} µs per history)`],
+      [
+        'SQLite: write time',
+        `${(writeMs / 1000).toFixed(1)} s (${((writeMs / n) * 1000).toFixed(0)} µs per history)`,
+      ],
       ['SQLite: file size', `${mib(bytes)} (${(bytes / n).toFixed(0)} B per session)`],
-      ['SQLite: RSS with sessions present', `${mib(rssBefore)} before turns, peak ${mib(result.peakRssBytes)}`],
+      [
+        'SQLite: RSS with sessions present',
+        `${mib(rssBefore)} (${mib(rssStart)} before writing), peak during turns ${mib(result.peakRssBytes)}`,
+      ],
       ['SQLite: overhead per turn', pct(overhead, 2)],
     );
-    data['sqlite'] = { writeMs, bytes, rssBytes: rssBefore, peakRssBytes: result.peakRssBytes, overheadMs: overhead };
+    data['sqlite'] = {
+      writeMs,
+      bytes,
+      rssBeforeWritingBytes: rssStart,
+      rssBytes: rssBefore,
+      peakRssBytes: result.peakRssBytes,
+      overheadMs: overhead,
+    };
   } finally {
     await sqlite.cleanup();
   }
 
   // Memory: the histories live in this process, so RSS grows with them.
   collectGarbage();
-  const rssEmpty = process.memoryUsage().rss;
+  const empty = process.memoryUsage();
   const memoryStores = await createStores({ url: 'memory://', sessionTtlMs: DAY_MS, logger: silentLogger });
   try {
     ctx.log(`scenario 3: writing ${n} histories to memory`);
     const writeMs = await writeHistories(memoryStores, n);
     collectGarbage();
-    const rssFull = process.memoryUsage().rss;
+    const full = process.memoryUsage();
+    const heapGrowth = full.heapUsed - empty.heapUsed;
     const result = await withScout(ctx, { stores: memoryStores }, (bench) =>
       runSequential(bench, ctx.fakes, options.idleTurns),
     );
     const overhead = summarize(result.turns.filter((t) => !t.error).map((t) => t.overheadMs));
     rows.push(
       ['memory: write time', `${(writeMs / 1000).toFixed(1)} s`],
-      ['memory: RSS growth for the sessions', `${mib(rssFull - rssEmpty)} (${mib(rssFull)} total)`],
+      [
+        'memory: heap growth for the sessions',
+        `${mib(heapGrowth)} (${(heapGrowth / n).toFixed(0)} B per session; RSS ${mib(full.rss)})`,
+      ],
       ['memory: overhead per turn', pct(overhead, 2)],
     );
-    data['memory'] = { writeMs, rssGrowthBytes: rssFull - rssEmpty, rssBytes: rssFull, overheadMs: overhead };
+    data['memory'] = { writeMs, heapGrowthBytes: heapGrowth, rssBytes: full.rss, overheadMs: overhead };
   } finally {
     await memoryStores.close();
   }

@@ -22,6 +22,13 @@ export async function singleTurn(ctx: BenchContext): Promise<ScenarioResult> {
   const model = summarize(ok.map((t) => t.modelMs));
   const search = summarize(ok.map((t) => t.searchMs));
   const firstVisible = summarize(ok.map((t) => t.firstVisibleMs ?? Number.NaN));
+  const phase = (key: keyof (typeof ok)[number]['phases']) => summarize(ok.map((t) => t.phases[key]));
+  const phases = {
+    intakeMs: phase('intakeMs'),
+    toFirstModelMs: phase('toFirstModelMs'),
+    betweenCallsMs: phase('betweenCallsMs'),
+    finishMs: phase('finishMs'),
+  };
   const callsPerTurn = snapshot.slack.length / Math.max(1, turns.length);
   const edits = editStats(snapshot.slack);
   return {
@@ -33,10 +40,18 @@ export async function singleTurn(ctx: BenchContext): Promise<ScenarioResult> {
       ['model time', pct(model)],
       ['search time', pct(search)],
       ['Scout overhead (wall − model − search)', pct(overhead, 2)],
+      ['  · event → core (Bolt, dedupe, users.info)', pct(phases.intakeMs, 2)],
+      ['  · core → first model request', pct(phases.toFirstModelMs, 2)],
+      ['  · between model and search calls', pct(phases.betweenCallsMs, 2)],
+      ['  · last model byte → turn end', pct(phases.finishMs, 2)],
       ['CPU per turn', pct(cpu)],
       ['Web API calls per turn', callsPerTurn.toFixed(1)],
       ['first token → first visible answer', pct(firstVisible)],
       ['max edits / message / s', String(edits.maxEditsPerMessagePerSecond)],
+      ...Object.entries(edits.fastPairs).map(([pair, count]): [string, string] => [
+        'edits < 1 s apart',
+        `${count}× ${pair}`,
+      ]),
     ],
     targets: [
       {
@@ -47,6 +62,7 @@ export async function singleTurn(ctx: BenchContext): Promise<ScenarioResult> {
     ],
     data: {
       overheadMs: overhead,
+      overheadPhases: phases,
       cpuMs: cpu,
       wallMs: wall,
       modelMs: model,

@@ -23,17 +23,29 @@ export async function storeBackends(ctx: BenchContext): Promise<ScenarioResult> 
     try {
       const { turns } = await withScout(
         ctx,
-        { storeUrl: target.url, ...(target.namespacePrefix ? { namespacePrefix: target.namespacePrefix } : {}) },
+        {
+          storeUrl: target.url,
+          ...(target.namespacePrefix ? { namespacePrefix: target.namespacePrefix } : {}),
+        },
         (bench) => runSequential(bench, ctx.fakes, options.storeTurns),
       );
       const ok = turns.filter((t) => !t.error);
       const overhead = summarize(ok.map((t) => t.overheadMs));
       const cpu = summarize(ok.map((t) => t.cpuMs));
-      rows.push([name, `overhead ${pct(overhead, 2)} · CPU ${pct(cpu)} · errors ${turns.length - ok.length}`]);
+      rows.push([
+        name,
+        `overhead ${pct(overhead, 2)} · CPU ${pct(cpu)} · errors ${turns.length - ok.length}`,
+      ]);
       data[name] = { overheadMs: overhead, cpuMs: cpu, errors: turns.length - ok.length };
     } finally {
       await target.cleanup();
     }
   }
-  return { id: 5, name: `Store backends (${options.storeTurns} sequential turns each)`, rows, targets: [], data };
+  return {
+    id: 5,
+    name: `Store backends (${options.storeTurns} sequential turns each)`,
+    rows,
+    targets: [],
+    data,
+  };
 }

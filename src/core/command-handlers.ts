@@ -50,7 +50,10 @@ export async function runCommand(
   }
   const command = name as CommandName;
   const admins = deps.config.env.ADMIN_USERS;
-  if (admins.length > 0 && COMMANDS[command].changesSettings(args) && !admins.includes(ctx.userId)) {
+  // A reset without a conversation (a Slack slash command carries no thread) clears every
+  // conversation of the channel, other people's included: as much an admin matter as a setting.
+  const adminOnly = COMMANDS[command].changesSettings(args) || (command === 'reset' && !ctx.conversationId);
+  if (admins.length > 0 && adminOnly && !admins.includes(ctx.userId)) {
     return reply(t(locale, 'error.admin-only'));
   }
   switch (command) {
@@ -159,10 +162,12 @@ async function setModel(deps: CommandDeps, args: string, ctx: CommandContext): P
   }
   let model: ModelConfig;
   try {
-    model = parseModelArguments(spec, parts.slice(2), deps.config);
+    model = parseModelArguments(spec, parts.slice(2), deps.config, locale);
   } catch (err) {
     const problems = err instanceof ConfigError ? err.problems : [String(err)];
-    return reply(`${problems.map((p) => `⚠️ ${p}`).join('\n')}\n${usage('model', locale)}`);
+    return reply(
+      `⚠️ ${t(locale, 'model.invalid')}\n${problems.map((p) => `• ${p}`).join('\n')}\n${usage('model', locale)}`,
+    );
   }
   await deps.settings.update(ctx.channelId, role === 'tool' ? { toolModel: model } : { answerModel: model });
   await clearChannelState(deps, ctx.channelId);
@@ -170,14 +175,19 @@ async function setModel(deps: CommandDeps, args: string, ctx: CommandContext): P
 }
 
 /** `provider/model temperature=0.3 max_tokens=1000 top_p=0.9` → a validated ModelConfig. */
-export function parseModelArguments(spec: string, options: string[], config: Config): ModelConfig {
+export function parseModelArguments(
+  spec: string,
+  options: string[],
+  config: Config,
+  locale: Locale = 'en',
+): ModelConfig {
   const slash = spec.indexOf('/');
-  if (slash <= 0) throw new ConfigError([`expected provider/model, got "${spec}"`]);
+  if (slash <= 0) throw new ConfigError([t(locale, 'model.expected-spec', { spec })]);
   const input: Record<string, unknown> = { provider: spec.slice(0, slash), model: spec.slice(slash + 1) };
   for (const option of options) {
     const [key, value] = option.split('=', 2);
     if (!key || value === undefined || !['temperature', 'max_tokens', 'top_p'].includes(key)) {
-      throw new ConfigError([`unknown option "${option}" (use temperature=, max_tokens=, top_p=)`]);
+      throw new ConfigError([t(locale, 'model.unknown-option', { option })]);
     }
     input[key] = value;
   }
@@ -189,7 +199,9 @@ export function parseModelArguments(spec: string, options: string[], config: Con
   if (!model) throw new ConfigError(problems);
   const keyVariable = PROVIDER_KEY_VARIABLE[model.provider];
   if (keyVariable && !config.env[keyVariable]) {
-    throw new ConfigError([`${keyVariable} is not set, so ${model.provider} models cannot be used`]);
+    throw new ConfigError([
+      t(locale, 'model.key-missing', { variable: keyVariable, provider: model.provider }),
+    ]);
   }
   return model;
 }

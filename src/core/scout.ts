@@ -14,9 +14,10 @@ import type { TurnEvent } from '../render/events.js';
 import { closeOpenSteps, emptyView, foldEvent } from '../render/view.js';
 import type { SearchService } from '../search/types.js';
 import { appendTurn, loadHistory } from '../store/conversation-store.js';
-import type { Stores } from '../store/types.js';
+import type { Lease, Stores } from '../store/types.js';
 import type { CommandReply, IncomingMessage, Locale, Mode, ScoutCore, TurnSink } from '../surface.js';
 import type { ToolRegistry } from '../tools/types.js';
+import { isChannelAllowed } from './allowed-channels.js';
 import { runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
 import { fitHistory } from './history-window.js';
@@ -29,6 +30,11 @@ export const MAX_INPUT_CHARS = 16_000;
 const MESSAGE_DEDUPE_TTL_MS = 10 * 60_000;
 /** A turn holds its conversation lock at most this long without renewal (renewed while running). */
 const TURN_LOCK_TTL_MS = 30_000;
+/**
+ * A plan nobody runs or cancels is declined after this: the turn holds the conversation's lock while
+ * it waits, and later messages of the conversation queue behind it (for at most the lock wait).
+ */
+export const PLAN_CONFIRM_TIMEOUT_MS = 5 * 60_000;
 
 export interface TurnObserver {
   onTurnStart?(info: { mode: Mode; conversationId: string }): void;
@@ -46,13 +52,20 @@ export interface ScoutDeps {
   llm: (model: ModelConfig) => LlmClient;
   modes: Record<Mode, ModeRunner>;
   observer?: TurnObserver;
+  /** How long a plan waits for Run / Cancel (default PLAN_CONFIRM_TIMEOUT_MS; tests shrink it). */
+  planConfirmMs?: number;
 }
 
 export class Scout implements ScoutCore {
   readonly locale: Locale;
   readonly settings: SettingsService;
+  /** The turn holding each conversation's lock (what Stop cancels). */
   private readonly running = new Map<string, AbortController>();
+  /** Every turn from arrival to end, lock waiters included (what shutdown cancels past its grace). */
+  private readonly turns = new Set<AbortController>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Plans waiting for Run / Cancel, per conversation: a new message there declines the plan. */
+  private readonly awaitingPlan = new Map<string, AbortController>();
   private accepting = true;
 
   constructor(private readonly deps: ScoutDeps) {
@@ -85,6 +98,10 @@ export class Scout implements ScoutCore {
     context: { channelId: string; conversationId?: string; userId: string; locale?: Locale },
   ): Promise<CommandReply> {
     const locale = context.locale ?? this.locale;
+    if (!isChannelAllowed(this.deps.config, context.channelId)) {
+      // Slash commands and settings panels reach here without a message: refuse, visibly.
+      return { text: t(locale, 'error.channel-not-allowed'), changed: false };
+    }
     try {
       return await runCommand(this.commandDeps(), name, args, { ...context, locale });
     } catch (err) {
@@ -109,7 +126,9 @@ export class Scout implements ScoutCore {
       new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref()),
     ]);
     if (timedOut) {
-      for (const controller of this.running.values()) controller.abort(new CancelledError('shutting down'));
+      // Turns still queued behind a conversation lock are cancelled too: they must not start a
+      // model call while the store is about to close.
+      for (const controller of this.turns) controller.abort(new CancelledError('shutting down'));
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     }
   }
@@ -119,11 +138,7 @@ export class Scout implements ScoutCore {
     const log = this.deps.logger.child({ conversation: message.conversationId });
     try {
       if (!this.accepting) return;
-      const allowed = this.deps.config.env.ALLOWED_CHANNELS;
-      if (
-        allowed.length > 0 &&
-        !allowed.some((id) => message.channelId === id || message.channelId.endsWith(`:${id}`))
-      ) {
+      if (!isChannelAllowed(this.deps.config, message.channelId)) {
         log.info({ channel: message.channelId }, 'message from a channel not in ALLOWED_CHANNELS ignored');
         return;
       }
@@ -147,6 +162,9 @@ export class Scout implements ScoutCore {
         await sink.reply(result.text);
         return;
       }
+      // A new question while a plan waits for Run / Cancel moves on: the plan is declined, so its
+      // turn ends and frees the conversation instead of keeping this message queued behind it.
+      this.awaitingPlan.get(message.conversationId)?.abort(new CancelledError('superseded'));
       await this.runTurn({ ...message, text }, sink, locale, log);
     } catch (err) {
       log.error({ err }, 'message handling failed');
@@ -163,17 +181,28 @@ export class Scout implements ScoutCore {
     log: Logger,
   ): Promise<void> {
     const controller = new AbortController();
-    const lease = await this.deps.stores.locks.acquire(`conv:${message.conversationId}`, {
-      ttlMs: TURN_LOCK_TTL_MS,
-      signal: controller.signal,
-    });
+    this.turns.add(controller);
+    let lease: Lease;
+    try {
+      lease = await this.deps.stores.locks.acquire(`conv:${message.conversationId}`, {
+        ttlMs: TURN_LOCK_TTL_MS,
+        signal: controller.signal,
+      });
+    } catch (err) {
+      this.turns.delete(controller);
+      throw err;
+    }
     this.running.set(message.conversationId, controller);
     const started = Date.now();
     const view = emptyView();
     let mode: Mode = 'chat';
     let outcome: 'ok' | 'error' | 'cancelled' = 'ok';
     let failure: unknown;
+    let ended = false;
     const emit = (event: TurnEvent) => {
+      // A tool or stream still winding down after Stop or a time limit may emit late: the turn's
+      // final view is already rendered, so late events must not change it or redraw it.
+      if (ended) return;
       foldEvent(view, event);
       sink.update(view);
     };
@@ -211,7 +240,17 @@ export class Scout implements ScoutCore {
       };
       if (sink.confirmPlan) {
         const confirm = sink.confirmPlan.bind(sink);
-        context.confirmPlan = (plan) => confirm(plan, controller.signal);
+        const id = message.conversationId;
+        context.confirmPlan = async (plan) => {
+          const waiting = new AbortController();
+          const timeout = AbortSignal.timeout(this.deps.planConfirmMs ?? PLAN_CONFIRM_TIMEOUT_MS);
+          this.awaitingPlan.set(id, waiting);
+          try {
+            return await confirm(plan, AbortSignal.any([controller.signal, waiting.signal, timeout]));
+          } finally {
+            if (this.awaitingPlan.get(id) === waiting) this.awaitingPlan.delete(id);
+          }
+        };
       }
       const result = await this.deps.modes[mode](context);
       if (view.error) outcome = 'error';
@@ -241,13 +280,16 @@ export class Scout implements ScoutCore {
         }),
       });
     } finally {
-      this.running.delete(message.conversationId);
+      this.turns.delete(controller);
+      if (this.running.get(message.conversationId) === controller)
+        this.running.delete(message.conversationId);
       await lease.release().catch((err) => log.warn({ err }, 'lock release failed'));
       view.cancelled = outcome === 'cancelled';
       if (view.cancelled && !view.error) view.error = t(locale, 'error.cancelled');
       closeOpenSteps(view, view.cancelled ? 'skipped' : 'failed');
       view.status = null;
       view.done = true;
+      ended = true;
       this.deps.observer?.onTurnEnd?.({ mode, outcome, ms: Date.now() - started, error: failure });
       await sink.done(view).catch((err) => log.error({ err }, 'final render failed'));
     }

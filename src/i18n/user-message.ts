@@ -1,4 +1,5 @@
 import { LlmError, ScoutError, StoreError, isAbortError } from '../errors.js';
+import { LockTimeoutError } from '../store/lock-service.js';
 import type { Locale } from '../surface.js';
 import { t } from './translate.js';
 
@@ -13,6 +14,8 @@ export function toUserMessage(err: unknown, locale: Locale, options: { suggestCh
 
 function describe(err: unknown, locale: Locale): string {
   if (isAbortError(err)) return t(locale, 'error.cancelled');
+  // Waited the whole lock wait behind earlier turns: the store is fine, the conversation is busy.
+  if (err instanceof LockTimeoutError) return t(locale, 'error.busy');
   if (err instanceof StoreError) return t(locale, 'error.store');
   if (err instanceof LlmError) {
     switch (err.code) {

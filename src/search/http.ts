@@ -3,6 +3,7 @@
  * failures mapped to SearchError (messages never contain the API key or the response body).
  */
 import { CancelledError, SearchError } from '../errors.js';
+import { redactSecrets } from '../llm/redact.js';
 import type { SearchProviderName } from './types.js';
 
 export interface ProviderHttpOptions {
@@ -31,15 +32,19 @@ export async function providerFetch(
   if (signal?.aborted) throw new CancelledError('search cancelled');
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const { target, headers } = withUrlCredentials(url, init.headers);
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: combined, redirect: 'follow' });
+    response = await fetch(target, { ...init, headers, signal: combined, redirect: 'follow' });
   } catch (err) {
     if (signal?.aborted) throw new CancelledError('search cancelled');
     if (timeout.aborted) throw new SearchError(`${provider} did not answer within ${timeoutMs} ms`, provider);
     const reason =
       err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-    throw new SearchError(`${provider} unreachable: ${reason}`, provider, undefined, { cause: err });
+    // Failure messages quote URLs; this one reaches logs, the model and the failed step the user sees.
+    throw new SearchError(`${provider} unreachable: ${redactSecrets(reason)}`, provider, undefined, {
+      cause: err,
+    });
   }
   if (!response.ok) {
     // Drain the body so the connection can be reused.
@@ -49,6 +54,24 @@ export async function providerFetch(
     throw new SearchError(message, provider, response.status);
   }
   return response;
+}
+
+/**
+ * `https://user:pass@searx.example` (a self-hosted SearXNG behind basic auth): fetch refuses URLs
+ * with credentials and quotes the whole URL in its error, so they travel as an Authorization header.
+ */
+function withUrlCredentials(url: URL, headers: RequestInit['headers']): { target: URL; headers: Headers } {
+  const merged = new Headers(headers);
+  if (!url.username && !url.password) return { target: url, headers: merged };
+  const target = new URL(url);
+  const user = decodeURIComponent(target.username);
+  const password = decodeURIComponent(target.password);
+  target.username = '';
+  target.password = '';
+  if (!merged.has('authorization')) {
+    merged.set('authorization', `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`);
+  }
+  return { target, headers: merged };
 }
 
 /** Reads a JSON body; a body that is not JSON is a SearchError. */

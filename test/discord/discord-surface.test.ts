@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MESSAGE_CONTENT_HINT } from '../../adapters/discord/intent-hint.js';
 import { COMMAND_NAMES } from '../../src/core/commands.js';
 import { createLogger } from '../../src/logger.js';
+import { createMetrics } from '../../src/ops/metrics.js';
 import { FakeDiscord } from '../helpers/fake-discord.js';
 import {
   dmMessage,
@@ -115,6 +116,20 @@ describe('Discord surface: triggers', () => {
     expect(kit.fake.callsTo('POST /channels/:channel/messages/:message/threads')).toEqual([]);
   });
 
+  it('opens no thread and answers nothing in a channel outside ALLOWED_CHANNELS', async () => {
+    const core = new ScriptedCore();
+    kit = await startKit(core, { env: { ALLOWED_CHANNELS: '1111111111111111111' } });
+    kit.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayMention'));
+    // The allowed channel still works, so the refusal is not just a slow start.
+    const allowedKit = await startKit(core, { env: { ALLOWED_CHANNELS: meta.channelId }, fake: kit.fake });
+    const mention = fixtureMessage('gatewayMention');
+    kit.fake.dispatch('MESSAGE_CREATE', mention);
+    await answerIn(allowedKit, mention.id, 'Answer to: Hey');
+    await allowedKit.close();
+    expect(core.received).toHaveLength(1);
+    expect(kit.fake.callsTo('POST /channels/:channel/messages/:message/threads')).toHaveLength(1);
+  });
+
   it('replies in place when the channel turned threads off', async () => {
     const core = new ScriptedCore();
     core.settings = settingsWith({ replyInThread: false });
@@ -168,6 +183,31 @@ describe('Discord surface: rendering', () => {
     for (const call of sending) expect(call.allowedMentions, `${call.route}`).toEqual({ parse: [] });
     expect(kit.fake.pings).toEqual([]);
     expect(kit.fake.violations).toEqual([]);
+  });
+
+  it('counts every message post and edit in scout_edits_sent_total{surface="discord"}', async () => {
+    const metrics = createMetrics({ defaultMetrics: false });
+    const core = new ScriptedCore();
+    core.script = (m) => [
+      { type: 'step-start', id: 's1', kind: 'search', title: '🔍 Searching: love' },
+      { type: 'step-finish', id: 's1', status: 'done', body: 'three results' },
+      { type: 'text-delta', text: 'Answer to: ' },
+      { type: 'text-delta', text: m.text },
+      { type: 'answer', text: `Answer to: ${m.text}`, sources: [] },
+    ];
+    kit = await startKit(core, { onEdit: () => metrics.recordEdit('discord') });
+    const mention = fixtureMessage('gatewayMention', { content: `<@${meta.botId}> What is love?` });
+    kit.fake.dispatch('MESSAGE_CREATE', mention);
+    await answerIn(kit, mention.id, 'Answer to: What is love?');
+    const messageCalls = kit.fake.calls.filter(
+      (c) =>
+        c.route === 'POST /channels/:channel/messages' ||
+        c.route === 'PATCH /channels/:channel/messages/:message',
+    );
+    expect(messageCalls.length).toBeGreaterThanOrEqual(3);
+    expect(await metrics.render()).toContain(
+      `scout_edits_sent_total{surface="discord"} ${messageCalls.length}`,
+    );
   });
 
   it('splits a 5,000-character answer into messages under 2,000 characters with code fences intact', async () => {

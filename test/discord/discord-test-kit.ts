@@ -129,6 +129,7 @@ export async function startKit(
     fakeOptions?: FakeDiscordOptions;
     stores?: Stores;
     start?: boolean;
+    onEdit?: () => void;
   } = {},
 ): Promise<Kit> {
   const fake = options.fake ?? (await FakeDiscord.start(options.fakeOptions));
@@ -149,6 +150,7 @@ export async function startKit(
     stores,
     editIntervalMs: 20,
     typingIntervalMs: 40,
+    onEdit: options.onEdit,
   });
   if (options.start !== false) await surface.start();
   return {

@@ -82,6 +82,8 @@ export interface FakeSlackApi {
   readonly messages: Map<string, FakeMessage>;
   /** Switches. */
   streamingError: string | null;
+  /** When set, chat.postEphemeral fails with this error (`not_in_channel`: Scout was never invited). */
+  ephemeralError: string | null;
   rejectContainers: boolean;
   /** Answers the next `times` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
   rateLimit(method: string, times: number, retryAfterSec?: number): void;
@@ -227,6 +229,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     violations,
     messages,
     streamingError: null,
+    ephemeralError: null,
     rejectContainers: false,
     rateLimit(method, times, retryAfterSec = 1) {
       limited.set(method, { times, retryAfter: retryAfterSec });
@@ -339,6 +342,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         return { ok: true, channel: m.channel, ts: m.ts };
       }
       case 'chat.postEphemeral': {
+        if (api.ephemeralError) return { ok: false, error: api.ephemeralError };
         if (!args.user || !args.channel)
           return fail({ method, error: 'invalid_arguments', detail: 'user/channel' });
         const v = checkMessage(method, args);

@@ -73,6 +73,28 @@ describe('search providers against the fake server', () => {
     expect(req?.headers.authorization).toBeUndefined();
   });
 
+  it('SearXNG behind basic auth: URL credentials go as a header and never into an error message', async () => {
+    const password = 'S3cr3t-searx-pass';
+    const base = fake.env('searxng').SEARXNG_URL ?? '';
+    const search = service({
+      SEARCH_PROVIDER: 'searxng',
+      SEARXNG_URL: base.replace('://', `://scout:${password}@`),
+    });
+    const { results } = await search.search('rust async', { sessionKey: 's1' });
+    expect(results.length).toBeGreaterThan(0);
+    const expected = `Basic ${Buffer.from(`scout:${password}`).toString('base64')}`;
+    expect(fake.requests[0]?.headers.authorization).toBe(expected);
+
+    // A failure message quotes the URL it failed on; it reaches logs, the model and the user.
+    const dead = service({
+      SEARCH_PROVIDER: 'searxng',
+      SEARXNG_URL: `http://scout:${password}@127.0.0.1:1/`,
+    });
+    const err = await dead.search('x', { sessionKey: 's1' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SearchError);
+    expect((err as SearchError).message).not.toContain(password);
+  });
+
   it('SearXNG: a 403 says JSON must be enabled in settings.yml', async () => {
     fake.searxngJsonDisabled = true;
     const search = service(fake.env('searxng'));

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { type SlackHarness, slashFixture, startSlackHarness, threadFixture } from './slack-harness.js';
@@ -53,6 +55,36 @@ describe('Slack commands', () => {
     await s.slack.waitFor(() => s.slack.callsTo('chat.postEphemeral').length > 0, 5000, 'help reply');
     const text = String(s.slack.callsTo('chat.postEphemeral')[0]!.args.text);
     expect(text).toContain('/mode');
+  });
+
+  it('in a channel Scout was never invited to, the reply goes through the response_url', async () => {
+    const received: Array<Record<string, unknown>> = [];
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        received.push(JSON.parse(body) as Record<string, unknown>);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    try {
+      s.slack.ephemeralError = 'not_in_channel';
+      const { port } = hook.address() as AddressInfo;
+      await s.command({
+        ...slashFixture().slashCommand,
+        command: '/config',
+        text: '',
+        response_url: `http://127.0.0.1:${port}/commands/T1/1/x`,
+      });
+      await s.slack.waitFor(() => received.length > 0, 5000, 'response_url reply');
+      expect(received[0]).toMatchObject({ response_type: 'ephemeral' });
+      expect(String(received[0]?.text)).toContain('openai/test-model');
+    } finally {
+      await new Promise<void>((resolve) => hook.close(() => resolve()));
+    }
   });
 
   it('`@Scout mode chat` in a thread works as a command', async () => {

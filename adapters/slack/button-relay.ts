@@ -1,0 +1,117 @@
+/**
+ * Stop and plan Run / Cancel across instances. With several instances (HTTP mode behind a load
+ * balancer, or Socket Mode with several sockets) a button press reaches whichever instance Slack
+ * picks, while the turn it is meant for runs on one instance only — before this relay, half of the
+ * presses did nothing, and an unanswered plan held its conversation lock for ever.
+ *
+ * The instance running a turn marks the conversation as running in the store and polls for presses;
+ * an instance that gets a press for a turn it does not run leaves it there. Only on a shared (Redis)
+ * store: a single instance handles every press locally and never polls.
+ */
+import type Keyv from 'keyv';
+import type { Logger } from '../../src/logger.js';
+import type { TurnSink } from '../../src/surface.js';
+
+/** A relayed press takes effect within about this long (one store read per running turn per poll). */
+const POLL_MS = 250;
+/** The running mark outlives a crashed instance by at most this long; refreshed well before. */
+const RUNNING_TTL_MS = 5_000;
+const RUNNING_REFRESH_MS = 2_000;
+/** A press not picked up within this long (its turn just ended) is dropped, never applied to a later turn. */
+const PRESS_TTL_MS = 10_000;
+
+export type Press = 'stop' | 'run' | 'cancel';
+
+export interface PressHandlers {
+  stop(): void;
+  /** Answers a waiting plan; false when none waits here. */
+  plan(run: boolean): boolean;
+}
+
+const runningKey = (conversation: string) => `slack:running:${conversation}`;
+const pressKey = (conversation: string) => `slack:press:${conversation}`;
+
+export class ButtonRelay {
+  constructor(
+    private readonly meta: Keyv,
+    private readonly logger: Logger,
+    /** False on a single-instance store: nothing is marked, polled or relayed. */
+    private readonly shared: boolean,
+  ) {}
+
+  /**
+   * Called by an instance that got a press for a turn it does not run: leaves the press for the
+   * instance that runs it. True when a turn of this conversation runs somewhere.
+   */
+  async press(conversation: string, press: Press): Promise<boolean> {
+    if (!this.shared) return false;
+    try {
+      if ((await this.meta.get(runningKey(conversation))) !== true) return false;
+      await this.meta.set(pressKey(conversation), press, PRESS_TTL_MS);
+      return true;
+    } catch (err) {
+      this.logger.warn({ err: String(err), conversation }, 'button press relay failed');
+      return false;
+    }
+  }
+
+  /**
+   * Wraps a turn's sink: from the turn's first update (it holds the conversation lock by then) until
+   * it ends, the conversation is marked running here and relayed presses are applied. `stop()` ends
+   * the watch (also when no turn ran: a command, a duplicate).
+   */
+  watch(conversation: string, sink: TurnSink, handlers: PressHandlers): { sink: TurnSink; stop(): void } {
+    if (!this.shared) return { sink, stop: () => {} };
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    let markedAt = 0;
+    const poll = async () => {
+      try {
+        if (Date.now() - markedAt >= RUNNING_REFRESH_MS) {
+          markedAt = Date.now();
+          await this.meta.set(runningKey(conversation), true, RUNNING_TTL_MS);
+        }
+        const press = (await this.meta.get(pressKey(conversation))) as Press | undefined;
+        if (press && !stopped) {
+          await this.meta.delete(pressKey(conversation));
+          if (press === 'stop') handlers.stop();
+          else if (!handlers.plan(press === 'run')) this.logger.debug({ conversation }, 'no plan waiting');
+        }
+      } catch (err) {
+        this.logger.debug({ err: String(err), conversation }, 'button relay poll failed');
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), POLL_MS);
+    };
+    const begin = () => {
+      if (timer || stopped) return;
+      // A press left over from an earlier turn of this conversation is not for this one.
+      timer = setTimeout(() => void poll(), 0);
+      void this.meta.delete(pressKey(conversation)).catch(() => undefined);
+    };
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      if (markedAt > 0) void this.meta.delete(runningKey(conversation)).catch(() => undefined);
+    };
+    const watched: TurnSink = {
+      update: (view) => {
+        begin();
+        sink.update(view);
+      },
+      done: async (view) => {
+        stop();
+        await sink.done(view);
+      },
+      reply: (text) => sink.reply(text),
+    };
+    if (sink.confirmPlan) {
+      const confirm = sink.confirmPlan.bind(sink);
+      watched.confirmPlan = (plan, signal) => {
+        begin();
+        return confirm(plan, signal);
+      };
+    }
+    return { sink: watched, stop };
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Buttons across instances (issue 8): a Stop or plan Run press reaches whichever instance Slack picks,
+ * not necessarily the one running the turn. Skipped without REDIS_URL; fails when it is set but down.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { conversationId } from '../../adapters/slack/ids.js';
+import { textReply } from '../helpers/fake-openai-server.js';
+import { buttonPayload, visibleText } from '../slack/slack-harness.js';
+import { CHANNEL, type Cluster, lastUserText, mention, nextTs, startCluster, TEAM_ID } from './scale-kit.js';
+
+const PLAN = {
+  steps: [
+    { step: 1, description: 'Search the news', tool: 'web_search', parameters: { query: 'plan news' } },
+  ],
+};
+/** A relayed press must take effect about this fast (the relay polls every 250 ms). */
+const RELAY_DEADLINE_MS = 2_000;
+/** Between two streamed chunks of the answer that gets stopped: the whole stream would take ~6 s. */
+const SLOW_CHUNK_MS = 1_000;
+
+function threadText(c: Cluster, threadTs: string): string {
+  return c.slack
+    .messagesIn(CHANNEL, threadTs)
+    .map((m) => visibleText(m.blocks))
+    .join('\n');
+}
+
+function messageWithButton(c: Cluster, threadTs: string, actionId: string) {
+  return c.slack.messagesIn(CHANNEL, threadTs).find((m) => JSON.stringify(m.blocks).includes(actionId));
+}
+
+describe.skipIf(!process.env.REDIS_URL)('scale-out: buttons pressed on another instance', () => {
+  let c: Cluster;
+  beforeEach(async () => {
+    c = await startCluster();
+  });
+  afterEach(async () => {
+    expect(c.slack.violations).toEqual([]);
+    await c.close();
+  });
+
+  it('runs a plan waiting on instance A when Run is pressed on instance B', async () => {
+    const env = { DEFAULT_MODE: 'plan' };
+    const [a, b] = await Promise.all([c.startInstance('A', { env }), c.startInstance('B', { env })]);
+    c.llm.enqueue(textReply(JSON.stringify(PLAN)));
+    c.llm.fallback = () => textReply('Plan summary [1].');
+    const ts = nextTs();
+    await a.post(mention('EvPLAN0001', 'plan something', { ts }));
+    await c.slack.waitFor(() => Boolean(messageWithButton(c, ts, 'scout_plan_run')), 5_000, 'plan buttons');
+    const planMessage = messageWithButton(c, ts, 'scout_plan_run')!;
+
+    const conversation = conversationId(TEAM_ID, CHANNEL, ts);
+    const res = await b.action(
+      buttonPayload('scout_plan_run', conversation, { channel: CHANNEL, ts: planMessage.ts }),
+    );
+    expect(res.status).toBe(200);
+    await c.slack.waitFor(
+      () => threadText(c, ts).includes('Plan summary'),
+      RELAY_DEADLINE_MS,
+      'the plan ran',
+    );
+    expect(c.search.requests.length).toBeGreaterThan(0);
+    expect(JSON.stringify(planMessage.blocks)).not.toContain('scout_plan_run');
+
+    // The conversation is free again: a follow-up on B reaches the model.
+    await a.surface.idle();
+    await b.post(mention('EvPLAN0002', 'thanks', { threadTs: ts }));
+    await c.slack.waitFor(
+      () => c.proxy.exchanges.some((x) => lastUserText(x.body).includes('thanks')),
+      5_000,
+      'the follow-up request',
+    );
+  });
+
+  it('stops a turn running on instance A when Stop is pressed on instance B', async () => {
+    const [a, b] = await Promise.all([c.startInstance('A'), c.startInstance('B')]);
+    // Streams slowly: the answer message (with its Stop button) is up long before the answer ends.
+    c.llm.fallback = {
+      ...textReply('A long answer that takes its time to arrive.'),
+      chunkDelayMs: SLOW_CHUNK_MS,
+    };
+    const ts = nextTs();
+    await a.post(mention('EvSTOP0001', 'a very long question', { ts }));
+    await c.slack.waitFor(() => c.proxy.exchanges.length === 1, 5_000, 'the model request');
+    await c.slack.waitFor(() => Boolean(messageWithButton(c, ts, 'scout_stop')), 5_000, 'a Stop button');
+    const stopMessage = messageWithButton(c, ts, 'scout_stop')!;
+
+    const conversation = conversationId(TEAM_ID, CHANNEL, ts);
+    const press = buttonPayload('scout_stop', conversation, {
+      channel: CHANNEL,
+      ts: stopMessage.ts,
+      threadTs: ts,
+    });
+    const started = Date.now();
+    await b.action(press);
+    await c.slack.waitFor(() => threadText(c, ts).includes('Stopped'), RELAY_DEADLINE_MS, 'the stopped turn');
+    expect(threadText(c, ts)).not.toContain('takes its time to arrive');
+    expect(Date.now() - started).toBeLessThan(RELAY_DEADLINE_MS);
+    await a.surface.idle();
+    expect(c.slack.callsTo('chat.postEphemeral')).toHaveLength(0);
+
+    // Nothing runs anywhere now: the press is answered "nothing to stop", not left for a later turn.
+    await b.action(press);
+    await c.slack.waitFor(
+      () => c.slack.callsTo('chat.postEphemeral').length === 1,
+      RELAY_DEADLINE_MS,
+      'the nothing-to-stop reply',
+    );
+    expect(c.slack.callsTo('chat.postEphemeral')[0]!.args.text).toContain('Nothing is running');
+    c.llm.fallback = (body) => textReply(`Answer to: ${lastUserText(body)}`);
+    await a.post(mention('EvSTOP0002', 'next one', { threadTs: ts }));
+    await c.slack.waitFor(() => threadText(c, ts).includes('Answer to: next one'), 5_000, 'the next answer');
+  });
+});
