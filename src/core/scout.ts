@@ -283,15 +283,21 @@ export class Scout implements ScoutCore {
       this.turns.delete(controller);
       if (this.running.get(message.conversationId) === controller)
         this.running.delete(message.conversationId);
-      await lease.release().catch((err) => log.warn({ err }, 'lock release failed'));
       view.cancelled = outcome === 'cancelled';
       if (view.cancelled && !view.error) view.error = t(locale, 'error.cancelled');
       closeOpenSteps(view, view.cancelled ? 'skipped' : 'failed');
       view.status = null;
       view.done = true;
       ended = true;
-      this.deps.observer?.onTurnEnd?.({ mode, outcome, ms: Date.now() - started, error: failure });
+      try {
+        this.deps.observer?.onTurnEnd?.({ mode, outcome, ms: Date.now() - started, error: failure });
+      } catch (err) {
+        log.warn({ err }, 'turn observer failed');
+      }
       await sink.done(view).catch((err) => log.error({ err }, 'final render failed'));
+      // Released only once the final render landed: the next message of the conversation must not
+      // post its steps between this answer's last messages.
+      await lease.release().catch((err) => log.warn({ err }, 'lock release failed'));
     }
   }
 

@@ -17,6 +17,7 @@ import { loadHistory } from '../../src/store/conversation-store.js';
 import { createStores } from '../../src/store/create-stores.js';
 import { LockTimeoutError } from '../../src/store/lock-service.js';
 import type { Stores } from '../../src/store/types.js';
+import type { TurnView } from '../../src/render/view.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { RecordingSink, testMessage } from '../helpers/scout-harness.js';
 
@@ -155,6 +156,34 @@ describe('turn lifecycle', () => {
     );
     const history = await loadHistory(scout.stores, 'test:C1:H');
     expect(history.map((m) => m.content)).toEqual(['question one', 'The answer.']);
+  });
+
+  it('the next message of a conversation starts only after the previous answer finished rendering', async () => {
+    const scout = await scoutWith(async (ctx) => {
+      ctx.emit({ type: 'text-delta', text: `answer to ${ctx.message.text}` });
+      return { answer: `answer to ${ctx.message.text}` };
+    });
+    const order: string[] = [];
+    class SlowFinalSink extends RecordingSink {
+      constructor(private readonly name: string) {
+        super();
+      }
+      override update(view: TurnView): void {
+        if (this.updates.length === 0) order.push(`${this.name} first update`);
+        super.update(view);
+      }
+      override async done(view: TurnView): Promise<void> {
+        // The last overflow messages of a long answer take a while to post.
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        order.push(`${this.name} rendered`);
+        await super.done(view);
+      }
+    }
+    await Promise.all([
+      scout.handleMessage(testMessage('one', { conversationId: 'test:C1:O' }), new SlowFinalSink('one')),
+      scout.handleMessage(testMessage('two', { conversationId: 'test:C1:O' }), new SlowFinalSink('two')),
+    ]);
+    expect(order).toEqual(['one first update', 'one rendered', 'two first update', 'two rendered']);
   });
 
   it('events a mode emits after its turn ended change and redraw nothing', async () => {
