@@ -5,12 +5,14 @@ export interface HistoryWindow {
   messages: ChatMessage[];
   /** True when older turns were left out. */
   trimmed: boolean;
+  /** Estimated tokens of the kept history plus the question (for the context-window warning). */
+  tokens: number;
 }
 
 /**
  * Keeps the newest turns that fit the context window, dropping the oldest first. A turn (user
  * message and the replies after it) is dropped whole so the model never sees an answer without
- * its question.
+ * its question. Each message is tokenised once: this runs on every turn.
  */
 export function fitHistory(
   history: ChatMessage[],
@@ -18,11 +20,18 @@ export function fitHistory(
   options: { contextWindow: number; reserveTokens: number; count?: (messages: ChatMessage[]) => number },
 ): HistoryWindow {
   const count = options.count ?? countMessageTokens;
-  const budget = options.contextWindow - options.reserveTokens - count([{ role: 'user', content: question }]);
+  const sizes = history.map((message) => count([message]));
+  const questionTokens = count([{ role: 'user', content: question }]);
+  const budget = options.contextWindow - options.reserveTokens - questionTokens;
+  let total = sizes.reduce((sum, size) => sum + size, 0);
   let start = 0;
-  while (start < history.length && count(history.slice(start)) > budget) {
+  const drop = () => {
+    total -= sizes[start] ?? 0;
     start += 1;
-    while (start < history.length && history[start]?.role !== 'user') start += 1;
+  };
+  while (start < history.length && total > budget) {
+    drop();
+    while (start < history.length && history[start]?.role !== 'user') drop();
   }
-  return { messages: history.slice(start), trimmed: start > 0 };
+  return { messages: history.slice(start), trimmed: start > 0, tokens: total + questionTokens };
 }

@@ -21,6 +21,7 @@ import { isChannelAllowed } from './allowed-channels.js';
 import { runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
 import { fitHistory } from './history-window.js';
+import { warnIfNearContextWindow } from '../llm/tokens.js';
 import type { ChannelSettings } from './settings.js';
 import { SettingsService } from './settings-service.js';
 
@@ -221,6 +222,7 @@ export class Scout implements ScoutCore {
         reserveTokens: settings.toolModel.maxTokens + 2_000,
       });
       if (window.trimmed) notice(emit, 'history-trimmed', t(locale, 'notice.history-trimmed'));
+      warnIfNearContextWindow(window.tokens, this.deps.config.env.LLM_CONTEXT_WINDOW, log);
       const tool = this.deps.llm(settings.toolModel);
       const answer = settings.answerModel ? this.deps.llm(settings.answerModel) : tool;
       const context: TurnContext = {
