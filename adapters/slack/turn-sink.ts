@@ -265,7 +265,12 @@ export class SlackTurnSink implements TurnSink {
     this.#renderQueued = true;
     setImmediate(() => {
       this.#renderQueued = false;
-      if (!this.#finished && this.#view) this.#render(this.#view);
+      try {
+        if (!this.#finished && this.#view) this.#render(this.#view);
+      } catch (err) {
+        // A render bug must cost one frame, not the process: the final render retries in done().
+        this.deps.logger.error({ err }, 'slack render failed');
+      }
     });
   }
 

@@ -2,6 +2,7 @@
  * Wires the core from configuration: store, search, tools, prompts, model clients and modes.
  * Surfaces are not built here (the composition root loads them by dynamic import).
  */
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config/env.js';
 import { createLlmClientFromConfig } from '../llm/create-llm-client.js';
 import { modelLabel } from '../llm/model-config.js';
@@ -18,6 +19,9 @@ import type { Stores } from '../store/types.js';
 import { createDefaultTools } from '../tools/default-tools.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { Scout, type TurnObserver } from './scout.js';
+
+/** Distinct model configurations kept as ready clients. */
+const MAX_CACHED_CLIENTS = 64;
 
 export interface BuildOptions {
   config: Config;
@@ -42,8 +46,9 @@ export async function buildScout(options: BuildOptions): Promise<Scout> {
     allow: config.env.AGENT_TOOLS,
     logger,
   });
-  // One client per distinct model choice: settings change rarely, turns are many.
-  const clients = new Map<string, LlmClient>();
+  // One client per distinct model choice: settings change rarely, turns are many. Bounded, because
+  // every `/model … temperature=…` variant is a new key.
+  const clients = new LRUCache<string, LlmClient>({ max: MAX_CACHED_CLIENTS });
   const llm = (model: ModelConfig): LlmClient => {
     const key = JSON.stringify(model);
     let client = clients.get(key);
