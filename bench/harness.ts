@@ -31,6 +31,8 @@ export interface TurnRecord {
   thread: string;
   /** Epoch ms (sub-ms) when the event was posted / when the core finished the turn. */
   postedAt: number;
+  /** When Bolt's HTTP answer (the ack) came back. */
+  ackedAt?: number;
   /** When the surface handed the message to the core (Bolt, dedupe, users.info are before it). */
   coreStartAt?: number;
   endedAt?: number;
@@ -201,6 +203,7 @@ export async function startBenchScout(options: BenchScoutOptions): Promise<Bench
         },
       });
       const res = await postSigned(url, body, SIGNING_SECRET);
+      record.ackedAt = epochNow();
       if (res.status !== 200) finish(tag, `event answered HTTP ${res.status}`);
       await res.arrayBuffer();
       return record;

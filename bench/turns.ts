@@ -5,7 +5,7 @@
 import { WARMUP_TURNS } from './options.js';
 import type { FakesHandle } from './fakes/fakes-client.js';
 import type { FakesSnapshot } from './fakes/fakes.js';
-import type { BenchScout } from './harness.js';
+import type { BenchScout, TurnRecord } from './harness.js';
 import { breakdown, type TurnBreakdown } from './metrics.js';
 
 /** How often RSS is sampled while concurrent turns run. */
@@ -80,7 +80,7 @@ export async function runConcurrent(
   bench: BenchScout,
   fakes: FakesHandle,
   count: number,
-): Promise<BatchResult & { cpuMs: number }> {
+): Promise<BatchResult & { cpuMs: number; records: TurnRecord[] }> {
   await fakes.reset();
   const tag = tagger();
   const rss = rssSampler();
@@ -98,5 +98,6 @@ export async function runConcurrent(
     durationMs,
     peakRssBytes,
     cpuMs: (used.user + used.system) / 1000,
+    records,
   };
 }
