@@ -26,11 +26,19 @@ const LIVE_BODY_LINES = 4;
 
 export function stepLines(step: StepView, style: Style, options: { live?: boolean } = {}): string[] {
   const head = `${STATUS_ICON[step.status]} ${step.title}`;
-  if (step.collapsed || !step.body.trim()) return [head];
+  if (!step.body.trim()) return [head];
+  if (step.collapsed) {
+    // A collapsed decision (why the loop stopped, why the model switched) still says why, on one line.
+    const reason = SUMMARY_KINDS.has(step.kind) ? step.body.trim().split('\n')[0] : undefined;
+    return [reason ? `${head} ${style.dim(`— ${reason}`)}` : head];
+  }
   let body = step.body.trimEnd().split('\n');
   if (options.live && step.kind === 'thinking') body = body.slice(-LIVE_BODY_LINES);
   return [head, ...body.map((line) => style.dim(`   ${line}`))];
 }
+
+/** Steps whose body is a one-line reason worth showing even when collapsed. */
+const SUMMARY_KINDS = new Set<StepView['kind']>(['evaluation', 'model-switch', 'notice']);
 
 /** `[[1]](https://…)` → `[1]`; `[title](url)` → `title <url>`; bold markers dropped. */
 export function markdownToTerminal(markdown: string): string {

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
+import { type FakeOpenAI, startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { startFakeSearchServer } from '../helpers/fake-search-server.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -98,5 +99,41 @@ describe('the scout command', { timeout: 60_000 }, () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('rejected Scout’s credentials');
     expect(result.stdout + result.stderr).not.toContain('sk-cli-test');
+  });
+
+  it('--once in agent mode prints the steps, the cited answer, the References and the statistics', async () => {
+    const search = await startFakeSearchServer();
+    try {
+      search.script('node 24 release date', [
+        {
+          title: 'Node.js 24 released',
+          url: 'https://nodejs.org/en/blog/release/v24.0.0',
+          snippet: 'Node 24 is out.',
+        },
+      ]);
+      llm.enqueue(
+        toolCallReply([{ name: 'web_search', arguments: { query: 'node 24 release date' } }]),
+        textReply('No more searching needed.'),
+        textReply('Node.js 24 was released in May 2025 [1].'),
+      );
+      const result = await runMain(['--once', 'When was Node 24 released?'], {
+        ...env,
+        DEFAULT_MODE: 'agent',
+        STORE_URL: 'memory://',
+        AGENT_MIN_RESULT_CHARS: '100000',
+        ...search.env('tavily'),
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('node 24 release date');
+      expect(result.stdout).toContain('Node.js 24 was released in May 2025 [1]');
+      expect(result.stdout).toMatch(
+        /References\n1\. Node\.js 24 released <https:\/\/nodejs\.org\/en\/blog\/release\/v24\.0\.0>/,
+      );
+      expect(result.stdout).toMatch(/tok/);
+      expect(search.requests).toHaveLength(1);
+    } finally {
+      await search.close();
+    }
   });
 });
