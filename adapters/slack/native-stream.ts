@@ -1,13 +1,15 @@
 /**
  * Slack's native AI streaming for one answer: `chat.startStream`, then `chat.appendStream` with the
  * new Markdown and a `task_update` chunk per changed step (each search becomes a task card with its
- * sources), then `chat.stopStream` with the footer and feedback buttons. Appends go through the shared
- * ThrottledEditor, so they are coalesced and spaced like edits. A refusal (`feature_not_enabled`,
- * `unknown_method`, `message_not_in_streaming_state` …) calls `onRefused` so the sink falls back to
- * post + update.
+ * sources), then `chat.stopStream` with the last pending chunks, the footer and feedback buttons.
+ * Every call on the message — start, appends, stop and a final `chat.update` — goes through the
+ * shared ThrottledEditor, so they are coalesced and spaced at least one interval apart; the one
+ * exception is the first answer text, which goes out at once (SPEC §8) even right after a task-card
+ * append (`chat.appendStream` is Tier 4). A refusal (`feature_not_enabled`, `unknown_method`,
+ * `message_not_in_streaming_state` …) calls `onRefused` so the sink falls back to post + update.
  */
 import type { Logger } from '../../src/logger.js';
-import { ThrottledEditor } from '../../src/render/throttled-editor.js';
+import { retryAfterMsOf, ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { Source } from '../../src/render/events.js';
 import type { StepView } from '../../src/render/view.js';
 import { neutraliseMentions, truncate } from './markdown.js';
@@ -31,6 +33,23 @@ export interface StreamPayload {
   tasks: TaskChunk[];
   /** The Markdown the stream should show so far (append-only while streaming). */
   text: string;
+}
+
+/**
+ * What the editor sends: a stream payload plus the closing phase. `stop` ends the stream with the
+ * pending chunks; `replace` rewrites the stopped message with the final text (when the final answer
+ * is not an extension of what was streamed, e.g. its citations became links).
+ */
+interface EditorPayload extends StreamPayload {
+  phase?: 'stop' | 'replace';
+}
+
+export interface StreamClosing {
+  blocks: Block[];
+  locale: 'en' | 'zh';
+  conversationId: string;
+  footer?: string;
+  feedback: boolean;
 }
 
 interface TaskChunk {
@@ -88,11 +107,19 @@ export function toTaskChunk(step: StepView, sources: Source[] = []): TaskChunk {
 }
 
 export class NativeStream {
-  readonly #editor: ThrottledEditor<StreamPayload, string>;
+  readonly #editor: ThrottledEditor<EditorPayload, string>;
   /** What Slack already shows: task keys by id and the streamed text. */
   readonly #sentTasks = new Map<string, string>();
   #sentText = '';
   #refused = false;
+  /** The first answer text has been handed to the editor (sent with `setNow`). */
+  #textStarted = false;
+  /** How to close the stream (set by `finish`). */
+  #closing: StreamClosing | undefined;
+  /** The final text extends what was streamed (else the stopped message is replaced). */
+  #finalExtends = true;
+  /** A closing call failed; its Slack error code (or the message). */
+  #closeError: string | undefined;
 
   constructor(
     private readonly client: SlackClient,
@@ -101,10 +128,13 @@ export class NativeStream {
     private readonly logger: Logger,
     private readonly onRefused: (code: string) => void,
   ) {
-    this.#editor = new ThrottledEditor<StreamPayload, string>({
+    this.#editor = new ThrottledEditor<EditorPayload, string>({
       intervalMs,
       post: (payload) => this.#start(payload),
-      edit: (ts, payload) => this.#append(ts, payload),
+      edit: (ts, payload) => this.#edit(ts, payload),
+      // Task keys are short; the text is compared as it is (no JSON encoding of a long answer per frame).
+      key: (payload) =>
+        `${payload.phase ?? ''}\u0000${payload.tasks.map((t) => JSON.stringify(t)).join('\u0001')}\u0000${payload.text}`,
       onError: (err) => this.#onError(err),
     });
   }
@@ -123,7 +153,14 @@ export class NativeStream {
   }
 
   set(payload: StreamPayload): void {
-    if (!this.#refused) this.#editor.set(payload);
+    if (this.#refused) return;
+    // The first answer text must not wait behind the interval a task-card append started.
+    if (!this.#textStarted && payload.text) {
+      this.#textStarted = true;
+      this.#editor.setNow(payload);
+    } else {
+      this.#editor.set(payload);
+    }
   }
 
   #chunks(payload: StreamPayload): object[] {
@@ -143,7 +180,7 @@ export class NativeStream {
     if (payload.text.startsWith(this.#sentText)) this.#sentText = payload.text;
   }
 
-  async #start(payload: StreamPayload): Promise<string> {
+  async #start(payload: EditorPayload): Promise<string> {
     const direct = this.target.channel.startsWith('D');
     const result = await this.client.chat.startStream({
       channel: this.target.channel,
@@ -156,11 +193,57 @@ export class NativeStream {
     return result.ts as string;
   }
 
+  #edit(ts: string, payload: EditorPayload): Promise<void> {
+    if (payload.phase === 'stop') return this.#closeCall(() => this.#stop(ts, payload));
+    if (payload.phase === 'replace') return this.#closeCall(() => this.#replace(ts, payload));
+    return this.#append(ts, payload);
+  }
+
   async #append(ts: string, payload: StreamPayload): Promise<void> {
     const chunks = this.#chunks(payload);
     if (chunks.length === 0) return;
     await this.client.chat.appendStream({ channel: this.target.channel, ts, chunks: chunks as never });
     this.#commit(payload);
+  }
+
+  /** The last pending chunks travel in `chat.stopStream` itself: no append right before the stop. */
+  async #stop(ts: string, payload: StreamPayload): Promise<void> {
+    const chunks = this.#chunks(payload);
+    await this.client.chat.stopStream({
+      channel: this.target.channel,
+      ts,
+      ...(chunks.length > 0 ? { chunks: chunks as never } : {}),
+      ...(this.#finalExtends && this.#closing ? { blocks: this.#closing.blocks as never } : {}),
+    });
+    this.#commit(payload);
+  }
+
+  async #replace(ts: string, payload: StreamPayload): Promise<void> {
+    const closing = this.#closing;
+    if (!closing) return;
+    const final = renderAnswerChunk(payload.text, { ...closing, final: true });
+    await this.client.chat.update({
+      channel: this.target.channel,
+      ts,
+      text: final.text,
+      blocks: final.blocks as never,
+    });
+  }
+
+  /**
+   * A closing call's failure is remembered for `finish` rather than reported as a streaming refusal
+   * (that would switch streaming off for the workspace); a rate limit is rethrown so the editor
+   * retries after the server's delay.
+   */
+  async #closeCall(call: () => Promise<void>): Promise<void> {
+    try {
+      await call();
+    } catch (err) {
+      if (retryAfterMsOf(err) !== undefined) throw err;
+      const code = slackErrorCode(err);
+      this.#closeError = code ?? String(err);
+      this.logger.warn({ err: this.#closeError }, 'slack stream could not be finished');
+    }
   }
 
   #onError(err: unknown): void {
@@ -175,56 +258,54 @@ export class NativeStream {
   }
 
   /**
-   * Ends the stream. When `finalText` extends what was streamed, the rest is appended; otherwise (the
-   * final answer linked its citations) the message is replaced with the final text afterwards.
-   * Returns false when the stream was refused and the caller must render the answer itself.
+   * Ends the stream: `chat.stopStream` carries whatever the last append did not (tasks, the rest of
+   * the text) plus the closing blocks, no sooner than one interval after the previous call. When the
+   * final text does not extend what was streamed (the final answer linked its citations), the
+   * stopped message is replaced with the final text one interval later. Returns false when the
+   * stream was refused and the caller must render the answer itself.
    */
-  async finish(
-    payload: StreamPayload,
-    closing: {
-      blocks: Block[];
-      locale: 'en' | 'zh';
-      conversationId: string;
-      footer?: string;
-      feedback: boolean;
-    },
-  ): Promise<boolean> {
+  async finish(payload: StreamPayload, closing: StreamClosing): Promise<boolean> {
+    this.#closing = closing;
     // Never start a stream just to end it: with nothing shown yet the caller posts the answer itself.
-    if (this.#editor.posted || payload.tasks.length > 0)
-      this.#editor.set({ tasks: payload.tasks, text: this.#sentText });
-    await this.#editor.flush();
-    this.#editor.dispose();
-    const ts = this.#editor.ref;
-    if (this.#refused || !ts) return false;
-    const extends_ = payload.text.startsWith(this.#sentText);
-    const chunks = this.#chunks(extends_ ? payload : { tasks: payload.tasks, text: this.#sentText });
-    try {
-      await this.client.chat.stopStream({
-        channel: this.target.channel,
-        ts,
-        ...(chunks.length > 0 ? { chunks: chunks as never } : {}),
-        ...(extends_ ? { blocks: closing.blocks as never } : {}),
-      });
-      if (!extends_) {
-        const final = renderAnswerChunk(payload.text, { ...closing, final: true });
-        await this.client.chat.update({
-          channel: this.target.channel,
-          ts,
-          text: final.text,
-          blocks: final.blocks as never,
-        });
-      }
-      return true;
-    } catch (err) {
-      const code = slackErrorCode(err);
-      this.logger.warn({ err: code ?? String(err) }, 'slack stream could not be finished');
-      if (code && STREAMING_REFUSALS.has(code)) {
-        this.#refused = true;
-        await this.client.chat.delete({ channel: this.target.channel, ts }).catch(() => undefined);
+    if (!this.#editor.posted && payload.tasks.length === 0) {
+      await this.#editor.flush(); // a start in flight may still create the message
+      if (!this.#editor.posted) {
+        this.#editor.dispose();
         return false;
       }
-      return true;
     }
+    if (!this.#editor.posted) {
+      // Start it with the task cards (the text follows in stopStream, one interval later).
+      this.#editor.set({ tasks: payload.tasks, text: this.#sentText });
+      await this.#editor.flush();
+    }
+    if (this.#refused || !this.#editor.ref) return this.#abandon();
+    // Wait for an append in flight so `sentText` is what Slack shows, then decide how to close.
+    await this.#editor.flush();
+    if (this.#refused) return this.#abandon();
+    const extends_ = payload.text.startsWith(this.#sentText);
+    this.#finalExtends = extends_;
+    this.#editor.set({ tasks: payload.tasks, text: extends_ ? payload.text : this.#sentText, phase: 'stop' });
+    await this.#editor.flush();
+    if (this.#refused) return this.#abandon();
+    if (!extends_ && this.#closeError === undefined) {
+      this.#editor.set({ tasks: payload.tasks, text: payload.text, phase: 'replace' });
+      await this.#editor.flush();
+    }
+    this.#editor.dispose();
+    if (this.#closeError && STREAMING_REFUSALS.has(this.#closeError)) {
+      this.#refused = true;
+      await this.client.chat
+        .delete({ channel: this.target.channel, ts: this.#editor.ref })
+        .catch(() => undefined);
+      return false;
+    }
+    return true;
+  }
+
+  #abandon(): false {
+    this.#editor.dispose();
+    return false;
   }
 
   /** Removes a half-streamed message after a refusal mid-stream (the sink re-renders it). */

@@ -139,15 +139,43 @@ export class SlackTurnSink implements TurnSink {
   async done(view: TurnView): Promise<void> {
     this.#view = view;
     this.#finished = true;
-    const { client } = this.deps;
-    const { channel } = this.target;
     const steps = this.#renderStepsPayload(view);
     if (steps) this.#steps.set(steps);
-    await this.#steps.flush();
-    if (!steps && this.#steps.ref)
-      await client.chat.delete({ channel, ts: this.#steps.ref }).catch(() => undefined);
-    this.#steps.dispose();
+    // The steps message, the answer and the thread status are independent Slack objects: their final
+    // calls run side by side instead of one after another (each is a Web API round trip).
+    const status = this.#statusEverSet ? this.#setStatus('') : Promise.resolve();
+    const stepsDone = this.#finishSteps(Boolean(steps));
+    // A steps message not posted yet must still land above the answer: wait for it first.
+    if (steps && !this.#steps.posted) await stepsDone;
+    await this.#finishAnswer(view);
+    await stepsDone;
+    if (this.#steps.ref) {
+      this.deps.state.rememberSteps({
+        channel: this.target.channel,
+        ts: this.#steps.ref,
+        view,
+        expanded: false,
+        conversationId: this.target.conversationId,
+        locale: this.target.locale,
+        stepsElsewhere: this.#stream !== undefined,
+      });
+    }
+    await status;
+  }
 
+  /** Final edit of the steps message, or its removal when the view has none (native streaming). */
+  async #finishSteps(hasSteps: boolean): Promise<void> {
+    await this.#steps.flush();
+    if (!hasSteps && this.#steps.ref)
+      await this.deps.client.chat
+        .delete({ channel: this.target.channel, ts: this.#steps.ref })
+        .catch(() => undefined);
+    this.#steps.dispose();
+  }
+
+  async #finishAnswer(view: TurnView): Promise<void> {
+    const { client } = this.deps;
+    const { channel } = this.target;
     const chunks = splitMessage(answerText(view) || ' ', ANSWER_CHUNK_CHARS).filter((c) => c.trim());
     let first = 0;
     if (this.#stream) {
@@ -179,18 +207,6 @@ export class SlackTurnSink implements TurnSink {
       editor.dispose();
       if (editor.ref) await client.chat.delete({ channel, ts: editor.ref }).catch(() => undefined);
     }
-    if (this.#steps.ref) {
-      this.deps.state.rememberSteps({
-        channel,
-        ts: this.#steps.ref,
-        view,
-        expanded: false,
-        conversationId: this.target.conversationId,
-        locale: this.target.locale,
-        stepsElsewhere: this.#stream !== undefined,
-      });
-    }
-    if (this.#statusEverSet) await this.#setStatus('');
   }
 
   #editor(): ThrottledEditor<SlackPayload, string> {

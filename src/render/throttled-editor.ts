@@ -58,6 +58,10 @@ export class ThrottledEditor<P, R = unknown> {
   #timer: unknown;
   /** Earliest time the next call may start (end of the last call + interval, or a server's delay). */
   #nextAllowedAt = Number.NEGATIVE_INFINITY;
+  /** Earliest time a server's rate-limit answer allows the next call (`setNow` never skips it). */
+  #serverAllowsAt = Number.NEGATIVE_INFINITY;
+  /** The next call skips the interval once (see `setNow`). */
+  #expedited = false;
   #lastCallFailed = false;
   /** Failed calls so far (flush counts its own to know when to give up). */
   #failures = 0;
@@ -89,6 +93,20 @@ export class ThrottledEditor<P, R = unknown> {
   }
 
   /**
+   * Sets the content and sends it as soon as no call is in flight, skipping the edit interval once
+   * (a server's rate-limit delay still holds). For the first visible answer text on a message that
+   * already carries other content (SPEC §8: the first visible text goes out immediately); the
+   * interval applies again from the end of that call.
+   */
+  setNow(payload: P): void {
+    if (this.#disposed) return;
+    this.#expedited = true;
+    // A send waiting for the interval goes now instead (with this payload).
+    this.#clearTimer();
+    this.set(payload);
+  }
+
+  /**
    * Makes the latest payload land: waits for a call in flight, then sends the latest payload if it
    * differs from what was last sent (respecting the interval and any server delay). Retries a
    * failing final call a few times; never throws.
@@ -101,7 +119,7 @@ export class ThrottledEditor<P, R = unknown> {
         continue;
       }
       if (!this.#hasUnsent() || this.#failures - failuresBefore >= MAX_FLUSH_FAILURES) return;
-      const wait = this.#nextAllowedAt - this.#clock.now();
+      const wait = this.#waitMs();
       if (wait > 0) {
         await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, wait));
         continue; // a timer may have started the call meanwhile: look again
@@ -123,8 +141,12 @@ export class ThrottledEditor<P, R = unknown> {
 
   #schedule(): void {
     // One call at a time: the call in flight reschedules when it ends.
-    if (this.#disposed || this.#inFlight || this.#timer !== undefined || !this.#hasUnsent()) return;
-    const wait = this.#nextAllowedAt - this.#clock.now();
+    if (this.#disposed || this.#inFlight || this.#timer !== undefined) return;
+    if (!this.#hasUnsent()) {
+      this.#expedited = false; // nothing to send: `setNow` does not carry over to a later change
+      return;
+    }
+    const wait = this.#waitMs();
     if (wait <= 0) {
       this.#start();
       return;
@@ -133,6 +155,11 @@ export class ThrottledEditor<P, R = unknown> {
       this.#timer = undefined;
       this.#schedule();
     }, wait);
+  }
+
+  /** How long the next call must wait: the interval, or only a server's delay when expedited. */
+  #waitMs(): number {
+    return (this.#expedited ? this.#serverAllowsAt : this.#nextAllowedAt) - this.#clock.now();
   }
 
   #clearTimer(): void {
@@ -144,6 +171,7 @@ export class ThrottledEditor<P, R = unknown> {
   #start(): void {
     const latest = this.#latest;
     if (!latest) return;
+    this.#expedited = false;
     this.#inFlight = this.#call(latest).finally(() => {
       this.#inFlight = undefined;
     });
@@ -175,6 +203,7 @@ export class ThrottledEditor<P, R = unknown> {
       const retryAfter = retryAfterMsOf(error);
       this.#rateLimitedRetry = retryAfter !== undefined;
       this.#nextAllowedAt = this.#clock.now() + Math.max(this.#opts.intervalMs, retryAfter ?? 0);
+      if (retryAfter !== undefined) this.#serverAllowsAt = this.#clock.now() + retryAfter;
       try {
         this.#opts.onError?.(error, kind);
       } catch {

@@ -237,4 +237,83 @@ describe('ThrottledEditor', () => {
     timers.shift()!.fn();
     expect(sent).toEqual(['x', 'z']);
   });
+
+  describe('setNow (the first visible text goes out immediately)', () => {
+    it('sends the next change at once even inside the interval, then throttles again', async () => {
+      const platform = fakePlatform({ latencyMs: 10 });
+      const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+      editor.set('task card');
+      await vi.advanceTimersByTimeAsync(300);
+      editor.set('task card done'); // waits for the interval
+      await vi.advanceTimersByTimeAsync(100);
+      expect(platform.calls).toHaveLength(1);
+      editor.setNow('task card done + first answer words');
+      expect(platform.calls).toHaveLength(2);
+      expect(platform.calls[1]).toMatchObject({ kind: 'edit', payload: 'task card done + first answer words' });
+      // Only once: the change after it waits a whole interval from the end of the expedited call.
+      await vi.advanceTimersByTimeAsync(20);
+      editor.set('more words');
+      await vi.advanceTimersByTimeAsync(INTERVAL - 50);
+      expect(platform.calls).toHaveLength(2);
+      await settle(editor.flush());
+      expect(platform.calls).toHaveLength(3);
+      expectSpaced(platform.calls.slice(1));
+      expect(platform.messages.get(1)).toBe('more words');
+    });
+
+    it('waits for a call in flight, then sends at once; later sets are throttled again', async () => {
+      const platform = fakePlatform({ latencyMs: 50 });
+      const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+      editor.set('a');
+      editor.setNow('b'); // the post is still in flight: one call at a time
+      expect(platform.calls).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(50);
+      expect(platform.calls).toHaveLength(2);
+      expect(platform.calls[1]!.start).toBe(platform.calls[0]!.end);
+      expect(platform.maxInFlight).toBe(1);
+      editor.set('c');
+      await vi.advanceTimersByTimeAsync(INTERVAL);
+      expect(platform.calls).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(platform.calls).toHaveLength(3);
+      expectSpaced(platform.calls.slice(1));
+    });
+
+    it('a first post sent with setNow does not let the next change skip the interval', async () => {
+      const platform = fakePlatform({ latencyMs: 10 });
+      const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+      editor.setNow('first text');
+      expect(platform.calls).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(20);
+      editor.set('more');
+      await vi.advanceTimersByTimeAsync(INTERVAL - 50);
+      expect(platform.calls).toHaveLength(1);
+      await settle(editor.flush());
+      expectSpaced(platform.calls);
+    });
+
+    it('never skips a server-requested rate-limit delay', async () => {
+      const platform = fakePlatform({
+        failCall: (i) =>
+          i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: 3000 }) : undefined,
+      });
+      const editor = new ThrottledEditor({
+        post: platform.post,
+        edit: platform.edit,
+        intervalMs: INTERVAL,
+        onError: () => {},
+      });
+      editor.set('a');
+      await vi.advanceTimersByTimeAsync(INTERVAL);
+      editor.set('b'); // rate-limited for 3 s
+      await vi.advanceTimersByTimeAsync(1);
+      editor.setNow('c');
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(platform.calls).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1100);
+      expect(platform.calls).toHaveLength(3);
+      expect(platform.calls[2]!.start - platform.calls[1]!.end!).toBeGreaterThanOrEqual(3000);
+      expect(platform.messages.get(1)).toBe('c');
+    });
+  });
 });

@@ -33,6 +33,27 @@ export const AGENT_STRINGS = {
       `Results are empty or too short (${chars} of ${min} characters) — searching more`,
     zh: (chars: number, min: number) => `结果为空或长度不足（${chars} / ${min} 字符），继续搜索`,
   },
+  sufficientModelDecides: {
+    en: (chars: number) =>
+      `Results look sufficient (${chars} characters) — the function-call model decides whether another search is needed`,
+    zh: (chars: number) => `工具调用结果已满足要求（${chars} 字符），由工具调用模型决定是否继续搜索`,
+  },
+  sufficientAndDone: {
+    en: 'Results are sufficient and the model needs no more tools — switching to the answer model',
+    zh: '工具调用结果已满足要求，模型无需继续调用工具，切换到回答生成模型',
+  },
+  answerPhaseSameModel: {
+    en: (model: string) => `✍️ The same model writes the answer: ${model}`,
+    zh: (model: string) => `✍️ 由同一模型生成回答：${model}`,
+  },
+  planDone: {
+    en: 'The plan has run — switching to the answer model for the summary',
+    zh: '计划已执行完毕，切换到回答生成模型进行总结',
+  },
+  partialResults: {
+    en: (n: number) => `Sources found before the error (${n}):`,
+    zh: (n: number) => `出错前找到的来源（${n} 条）：`,
+  },
   maxToolCalls: {
     en: (n: number) => `Reached the tool-call limit (${n}) — switching to the answer model`,
     zh: (n: number) => `已达到最大工具调用次数（${n} 次），切换到回答生成模型`,

@@ -1,7 +1,13 @@
 /**
  * Decides after each round of tool calls whether the loop goes on (seed 001): by count (total tool
  * calls reached the maximum → stop), by quality (results empty or shorter than the threshold → keep
- * searching; sufficient → stop early and let the answer model write), or by a custom function.
+ * searching; sufficient → *may* stop early), or by a custom function.
+ *
+ * "May" is the seed's word ("如果结果足够，可以提前停止循环"). By default sufficient results do not
+ * end the loop by themselves: 200 characters is what a single search nearly always returns, so
+ * stopping there would cut off every question that needs a second, different search. Instead the
+ * evaluation is shown and the function-call model decides: it ends the loop by replying without a
+ * tool call. `stopWhenSufficient` restores the strict rule (stop as soon as results are sufficient).
  */
 import type { Locale } from '../../surface.js';
 import { t } from './agent-strings.js';
@@ -21,8 +27,16 @@ export interface Evaluation {
   decision: 'continue' | 'stop';
   /** Shown to the user in the Evaluation step. */
   reason: string;
-  /** Why it stopped, for the trace (`sufficient`, `max_tool_calls`, or a custom evaluator's word). */
+  /**
+   * Why, for the trace and the stop notice: `sufficient`, `insufficient`, `max_tool_calls`, or a
+   * custom evaluator's word. A `continue` with `sufficient` means "enough gathered; the model decides".
+   */
   code?: string;
+  /**
+   * A note for the function-call model (English, not shown to the user), appended after this
+   * round's tool results: e.g. "the results are thin, search again with another query".
+   */
+  hint?: string;
 }
 
 /** A custom evaluator passed in code; `results` are this round's observations. */
@@ -34,7 +48,15 @@ export type ResultEvaluator = (
 export interface EvaluationLimits {
   maxToolCalls: number;
   minResultChars: number;
+  /** Stop the loop as soon as the results are sufficient (default: let the model decide). */
+  stopWhenSufficient?: boolean;
 }
+
+/** What the function-call model reads when the results so far are empty or too short. */
+export const INSUFFICIENT_HINT =
+  "Scout's evaluation: the results gathered so far are empty or too short to answer well. " +
+  'If the question needs more, search again with a different, more specific query (other keywords, ' +
+  'another language, a narrower topic); do not repeat a query you already ran.';
 
 /** The built-in evaluation: count first, then quality of everything gathered so far. */
 export function defaultEvaluation(limits: EvaluationLimits, state: EvaluationState): Evaluation {
@@ -52,9 +74,13 @@ export function defaultEvaluation(limits: EvaluationLimits, state: EvaluationSta
       decision: 'continue',
       reason: t(locale, 'insufficient')(chars, limits.minResultChars),
       code: 'insufficient',
+      hint: INSUFFICIENT_HINT,
     };
   }
-  return { decision: 'stop', reason: t(locale, 'sufficient'), code: 'sufficient' };
+  if (limits.stopWhenSufficient) {
+    return { decision: 'stop', reason: t(locale, 'sufficient'), code: 'sufficient' };
+  }
+  return { decision: 'continue', reason: t(locale, 'sufficientModelDecides')(chars), code: 'sufficient' };
 }
 
 /**

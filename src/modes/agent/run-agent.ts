@@ -7,7 +7,7 @@
 import { LlmError, isAbortError } from '../../errors.js';
 import { toUserMessage } from '../../i18n/user-message.js';
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
-import { SourceRegistry } from '../../search/citations.js';
+import { SourceRegistry, linkCitations } from '../../search/citations.js';
 import { finishStats } from '../finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
 import { t } from './agent-strings.js';
@@ -38,6 +38,12 @@ export interface AgentExecutorOptions {
   minResultChars: number;
   /** AGENT_MAX_TOOL_CALLS: total tool calls after which the loop stops. */
   maxToolCalls: number;
+  /**
+   * Stop the loop as soon as the gathered results reach `minResultChars` (seed 001's "may stop
+   * early", taken strictly). Default false: the evaluation is shown and the function-call model
+   * decides, so a question that needs a second, different search gets it.
+   */
+  stopWhenSufficient?: boolean;
   /** Decides after each round whether to go on; the count limit still applies. */
   evaluator?: ResultEvaluator;
   /** AGENT_VERBOSE: log every thought, action, tool input and output at info level. */
@@ -113,6 +119,8 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
             maxIterations: options.maxIterations,
             maxToolCalls: options.maxToolCalls,
             minResultChars: options.minResultChars,
+            stopWhenSufficient: options.stopWhenSufficient === true,
+            formatToolError: (tool, error) => toolErrorPrompt(ctx, toolLlm, tool, error),
             ...(options.evaluator ? { evaluator: options.evaluator } : {}),
           },
           state,
@@ -140,6 +148,20 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
       if (finishReason !== 'timeout') tracker.addPhase('tools', Date.now() - toolPhaseStart);
 
       // ── Answer phase ───────────────────────────────────────────────────────
+      // Why the loop stopped is always shown (seed 001 "评估结果展示"): with two models in the switch
+      // notice; with one, in a closing evaluation step when the model itself ended a tool loop (the
+      // limits and the built-in stops have shown their own step already).
+      if (answerLlm === toolLlm && finishReason === 'answered' && state.toolCalls > 0) {
+        emit({
+          type: 'step-start',
+          id: 'final-evaluation',
+          kind: 'evaluation',
+          title: t(locale, 'evaluationTitle'),
+          body: `${state.reason}\n${t(locale, 'answerPhaseSameModel')(answerLlm.label)}`,
+          status: 'info',
+        });
+        emit({ type: 'step-finish', id: 'final-evaluation', status: 'info', collapse: true });
+      }
       if (answerLlm !== toolLlm) {
         emit({
           type: 'step-start',
@@ -203,8 +225,20 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         const message = llmFailure
           ? `${toUserMessage(err, locale, { suggestChat: true })}`
           : t(locale, 'unexpectedError');
+        // Seed 000 "异常恢复": return the intermediate result that exists — the sources found so far.
+        const recovered = partial || intermediateResult();
         emit({ type: 'error', message: isAbortError(err) ? t(locale, 'llmFailed') : message });
-        return end('error', partial);
+        return end('error', recovered);
+      }
+
+      /** The sources gathered before a failure, linked, as the answer; '' when there are none. */
+      function intermediateResult(): string {
+        const found = sources.all();
+        if (found.length === 0) return '';
+        const markers = found.map((s) => `[${s.n}]`).join('');
+        const linked = linkCitations(`${t(locale, 'partialResults')(found.length)} ${markers}`, found, locale);
+        emit({ type: 'answer', text: linked.text, sources: linked.cited });
+        return linked.text;
       }
     },
   };
@@ -227,6 +261,16 @@ function agentSystemPrompt(ctx: TurnContext, llm: LlmClient): string {
     },
     llm.config.provider,
   );
+}
+
+/** The `error` prompt for a failed tool call; the plain error when the template cannot render. */
+function toolErrorPrompt(ctx: TurnContext, llm: LlmClient, tool: string, error: string): string {
+  try {
+    return ctx.prompts.render('error', { tool, error }, llm.config.provider);
+  } catch (err) {
+    ctx.logger.warn({ err }, 'error prompt could not be rendered; sending the plain tool error');
+    return error;
+  }
 }
 
 /** Agent mode as the turn runner calls it: models and limits from the channel and configuration. */

@@ -37,7 +37,14 @@ export interface ToolPhaseInput {
   maxIterations: number;
   maxToolCalls: number;
   minResultChars: number;
+  /** Stop as soon as the results are sufficient instead of letting the model decide. */
+  stopWhenSufficient?: boolean;
   evaluator?: ResultEvaluator;
+  /**
+   * What the model reads for a failed tool call (the `error` prompt); defaults to the tool's own
+   * error text. The trace and the UI keep the plain error.
+   */
+  formatToolError?: (tool: string, error: string) => string;
 }
 
 export interface ToolPhaseState {
@@ -60,6 +67,8 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
     verbose ? logger.info(data, msg) : logger.debug(data, msg);
   const definitions = input.tools.definitions();
   const detector = new LoopDetector();
+  // The last evaluation found the results sufficient: a model that then stops is stopping for that.
+  let sufficient = false;
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration++) {
     state.iterations = iteration;
@@ -94,7 +103,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
         elapsedMs: Date.now() - started,
       });
       state.finishReason = 'answered';
-      state.reason = t(locale, 'noMoreTools');
+      state.reason = t(locale, sufficient ? 'sufficientAndDone' : 'noMoreTools');
       return;
     }
 
@@ -130,11 +139,15 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       ...(thought ? { thought } : {}),
     });
     for (const result of results) {
+      const formatError = input.formatToolError;
       input.messages.push({
         role: 'tool',
         toolCallId: result.call.id,
         name: result.call.name,
-        content: delimit(result.observation),
+        content:
+          formatError && result.output.isError && !result.repeated
+            ? formatError(result.call.name, result.output.text)
+            : delimit(result.observation),
       });
       if (!result.repeated) state.observations.push(result.observation);
     }
@@ -151,7 +164,11 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
     }
 
     const evaluation = await evaluateRound(
-      { maxToolCalls: input.maxToolCalls, minResultChars: input.minResultChars },
+      {
+        maxToolCalls: input.maxToolCalls,
+        minResultChars: input.minResultChars,
+        stopWhenSufficient: input.stopWhenSufficient === true,
+      },
       roundObservations,
       { iteration, totalToolCalls: state.toolCalls, allObservations: state.observations, locale },
       input.evaluator,
@@ -171,11 +188,19 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       state.reason = evaluation.reason;
       return;
     }
+    sufficient = evaluation.code === 'sufficient';
+    if (evaluation.hint) appendHint(input.messages, evaluation.hint);
   }
 
   state.finishReason = 'max_iterations';
   state.reason = t(locale, 'iterationLimit')(input.maxIterations);
   emitNotice(emit, 'notice-iterations', state.reason);
+}
+
+/** Adds the evaluation's note for the model after the round's last tool result, outside its delimiters. */
+function appendHint(messages: ChatMessage[], hint: string): void {
+  const last = messages.at(-1);
+  if (last?.role === 'tool') last.content = `${last.content}\n\n${hint}`;
 }
 
 function stopForLoop(input: ToolPhaseInput, state: ToolPhaseState, thought: string): void {

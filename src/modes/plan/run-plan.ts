@@ -146,6 +146,17 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     tracker.addPhase('steps', Date.now() - stepsStart);
 
     // ── Summary ──────────────────────────────────────────────────────────────
+    if (answerLlm !== planner) {
+      emit({
+        type: 'step-start',
+        id: 'model-switch',
+        kind: 'model-switch',
+        title: t(locale, 'modelSwitchTitle'),
+        body: t(locale, 'modelSwitchBody')(t(locale, 'planDone'), planner.label, answerLlm.label),
+        status: 'info',
+      });
+      emit({ type: 'step-finish', id: 'model-switch', status: 'info', collapse: true });
+    }
     emit({ type: 'phase', label: `✍️ ${answerLlm.label}` });
     emit({ type: 'status', text: t(locale, 'statusAnswering') });
     const answerStart = Date.now();
@@ -165,6 +176,8 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       signal: answerSignal,
       tracker,
       variables: { plan: planBody },
+      promptName: 'summary.system',
+      plan: planForSummary(plan, ran),
       stepId: 'summary',
     });
     tracker.addPhase('answer', Date.now() - answerStart);
@@ -179,6 +192,18 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     trace.addStep({ action: { type: 'final' }, elapsedMs: Date.now() - answerStart });
     return end(finishReason, answer.text);
   };
+}
+
+/** The plan as the summary model reads it: each step with what became of it (English, model-facing). */
+export function planForSummary(plan: PlanProposal, ran: PlanStepsResult): string {
+  const done = new Set(ran.observations.map((o) => Number(/^step (\d+):/.exec(o.input)?.[1])));
+  const failed = new Set(ran.failed);
+  return plan.steps
+    .map((s) => {
+      const status = failed.has(s.step) ? 'failed' : done.has(s.step) ? 'done' : 'not run';
+      return `${s.step}. ${s.description} (${s.tool}) — ${status}`;
+    })
+    .join('\n');
 }
 
 /** The planner prompt lists every registered tool with its parameters (JSON Schema). */
