@@ -50,6 +50,15 @@ const OPTIONS: Partial<Record<CommandName, OptionSpec | null>> = {
     ],
   },
   model: { name: 'args', description: 'option.args' },
+  // The value is the whole argument text the core's `/config thread on|off` expects.
+  config: {
+    name: 'thread',
+    description: 'option.thread',
+    choices: [
+      { value: 'thread on', label: 'choice.thread-on' },
+      { value: 'thread off', label: 'choice.thread-off' },
+    ],
+  },
 };
 
 const cut = (text: string) =>

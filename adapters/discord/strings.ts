@@ -29,6 +29,9 @@ export const DISCORD_STRINGS = {
     'choice.plan': 'Plan',
     'choice.on': 'On',
     'choice.off': 'Off',
+    'option.thread': 'Answer mentions in this channel in a new thread or in place',
+    'choice.thread-on': 'Reply in a thread',
+    'choice.thread-off': 'Reply in place',
   },
   zh: {
     'button.show-details': '展开详情',
@@ -54,6 +57,9 @@ export const DISCORD_STRINGS = {
     'choice.plan': '计划',
     'choice.on': '开启',
     'choice.off': '关闭',
+    'option.thread': '本频道的提及在新话题中回答，或直接在原处回答',
+    'choice.thread-on': '在话题中回复',
+    'choice.thread-off': '在原处回复',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 

@@ -64,7 +64,7 @@ export async function runCommand(
     case 'model':
       return setModel(deps, args, ctx);
     case 'config':
-      return reply(await describeConfig(deps, ctx));
+      return args.trim() === '' ? reply(await describeConfig(deps, ctx)) : setConfig(deps, args, ctx);
     case 'help':
       return reply(helpText(locale));
     case 'reset':
@@ -120,6 +120,19 @@ async function setMode(deps: CommandDeps, args: string, ctx: CommandContext): Pr
     }),
     changed: true,
   };
+}
+
+/**
+ * `/config thread on|off`: whether a mention in this channel opens a thread (default) or is answered
+ * in place (SPEC 1.2, Discord). Slack always answers in the message's thread, so it only says so.
+ */
+async function setConfig(deps: CommandDeps, args: string, ctx: CommandContext): Promise<CommandReply> {
+  const { locale } = ctx;
+  const match = /^thread\s+(on|off)$/i.exec(args.trim());
+  if (!match) return reply(usage('config', locale));
+  const replyInThread = match[1]!.toLowerCase() === 'on';
+  await deps.settings.update(ctx.channelId, { replyInThread });
+  return { text: t(locale, replyInThread ? 'thread.set-on' : 'thread.set-off'), changed: true };
 }
 
 async function setSearch(deps: CommandDeps, args: string, ctx: CommandContext): Promise<CommandReply> {
@@ -228,6 +241,7 @@ async function describeConfig(deps: CommandDeps, ctx: CommandContext): Promise<s
     `• ${t(locale, 'config.tool-model')}: ${describeModel(s.toolModel)}`,
     `• ${t(locale, 'config.answer-model')}: ${s.answerModel ? describeModel(s.answerModel) : t(locale, 'model.same')}`,
     `• ${t(locale, 'config.limits')}: ${t(locale, 'config.limits.value', { iterations: env.AGENT_MAX_ITERATIONS, seconds: env.AGENT_MAX_EXECUTION_TIME })}`,
+    `• ${t(locale, 'config.thread')}: ${t(locale, s.replyInThread ? 'config.thread.on' : 'config.thread.off')}`,
     `• ${t(locale, 'config.search-provider')}: ${deps.search.available ? deps.search.providerName : t(locale, 'none')}`,
     `• ${t(locale, 'config.store')}: ${deps.stores.backend}`,
   ];

@@ -34,10 +34,13 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
   },
   config: {
     name: 'config',
-    usage: '',
-    description: { en: 'Show this channel’s settings', zh: '查看本频道的设置' },
-    changesSettings: () => false,
-    acceptsBare: isEmpty,
+    usage: '[thread on|off]',
+    description: {
+      en: 'Show this channel’s settings; `thread off` answers Discord mentions in place',
+      zh: '查看本频道的设置；`thread off` 让 Discord 提及在原处回答',
+    },
+    changesSettings: (args) => !isEmpty(args),
+    acceptsBare: (args) => isEmpty(args) || /^thread\s+(on|off)$/i.test(args.trim()),
   },
   model: {
     name: 'model',

@@ -33,7 +33,7 @@ const search = (query: string, id?: string) => ({
 });
 
 describe('agent mode over real HTTP', () => {
-  it('searches twice with the tool model, then the answer model writes a cited answer', async () => {
+  it('with stopWhenSufficient, searches until the results suffice, then the answer model writes a cited answer', async () => {
     fakes.search.script('rust release', [
       { title: 'Rust blog', url: 'https://blog.rust-lang.org/a', snippet: 'short' },
     ]);
@@ -56,7 +56,7 @@ describe('agent mode over real HTTP', () => {
     const result = await createAgentExecutor({
       function_call_llm: tool,
       answer_llm: answer,
-      ...limits({ minResultChars: 150 }),
+      ...limits({ minResultChars: 150, stopWhenSufficient: true }),
     }).run(turn.ctx);
 
     expect(requestedModels(fakes)).toEqual(['tool-model', 'tool-model', 'answer-model']);

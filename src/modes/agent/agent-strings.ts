@@ -81,9 +81,9 @@ export const AGENT_STRINGS = {
     zh: (reason: string, tool: string, answer: string) =>
       `${reason}\n工具调用模型：${tool} → 回答生成模型：${answer}`,
   },
-  llmFailed: {
-    en: 'The model could not be reached, even after retrying. Please try again, or switch to chat mode with `/mode chat`.',
-    zh: '模型调用失败（已重试）。请稍后重试，或使用 `/mode chat` 切换到 Chat 模式。',
+  answerTimedOut: {
+    en: '⏱️ The answer took too long and was stopped. Please try again, or switch to chat mode with `/mode chat`.',
+    zh: '⏱️ 生成回答超时，已停止。请重试，或使用 `/mode chat` 切换到 Chat 模式。',
   },
   unexpectedError: {
     en: 'Something went wrong while working on your question. Please try again, or switch to chat mode with `/mode chat`.',

@@ -85,6 +85,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
       let finishReason: FinishReason;
 
       // The time limit is merged with Stop: either aborts the in-flight model call and tools.
+      const deadlineAt = Date.now() + options.maxExecutionMs;
       const deadline = AbortSignal.timeout(options.maxExecutionMs);
       const signal = AbortSignal.any([ctx.signal, deadline]);
       const messages: ChatMessage[] = [
@@ -175,11 +176,9 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
       }
       emit({ type: 'phase', label: `✍️ ${answerLlm.label}` });
       emit({ type: 'status', text: t(locale, 'statusAnswering') });
-      // After a timeout the answer gets its own short budget (the turn's budget is spent); Stop still applies.
-      const answerSignal =
-        finishReason === 'timeout'
-          ? AbortSignal.any([ctx.signal, AbortSignal.timeout(options.answerGraceMs ?? ANSWER_GRACE_MS)])
-          : AbortSignal.any([ctx.signal, deadline]);
+      // The answer gets what is left of the time limit, but never less than the grace budget: a
+      // tool phase that ended just before the limit must not leave the answer a few milliseconds.
+      const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);
       const answerStart = Date.now();
       const answer = await writeAnswer({
         llm: answerLlm,
@@ -227,7 +226,8 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
           : t(locale, 'unexpectedError');
         // Seed 000 "异常恢复": return the intermediate result that exists — the sources found so far.
         const recovered = partial || intermediateResult();
-        emit({ type: 'error', message: isAbortError(err) ? t(locale, 'llmFailed') : message });
+        // An abort that is neither Stop nor the tool-phase limit is the answer running out of time.
+        emit({ type: 'error', message: isAbortError(err) ? t(locale, 'answerTimedOut') : message });
         return end('error', recovered);
       }
 
@@ -236,7 +236,11 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         const found = sources.all();
         if (found.length === 0) return '';
         const markers = found.map((s) => `[${s.n}]`).join('');
-        const linked = linkCitations(`${t(locale, 'partialResults')(found.length)} ${markers}`, found, locale);
+        const linked = linkCitations(
+          `${t(locale, 'partialResults')(found.length)} ${markers}`,
+          found,
+          locale,
+        );
         emit({ type: 'answer', text: linked.text, sources: linked.cited });
         return linked.text;
       }
@@ -261,6 +265,14 @@ function agentSystemPrompt(ctx: TurnContext, llm: LlmClient): string {
     },
     llm.config.provider,
   );
+}
+
+/**
+ * The answer phase's signal: Stop, or the rest of the time limit but at least `graceMs` (after a
+ * timeout the rest is zero, so the answer gets exactly the grace budget).
+ */
+export function answerBudget(stop: AbortSignal, deadlineAt: number, graceMs: number): AbortSignal {
+  return AbortSignal.any([stop, AbortSignal.timeout(Math.max(deadlineAt - Date.now(), graceMs))]);
 }
 
 /** The `error` prompt for a failed tool call; the plain error when the template cannot render. */

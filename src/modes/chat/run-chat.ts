@@ -8,6 +8,7 @@ import type { ChatMessage } from '../../llm/types.js';
 import type { Source } from '../../render/events.js';
 import { linkCitations, SourceRegistry } from '../../search/citations.js';
 import { formatSearchContext } from '../../search/format-results.js';
+import { t as agentText } from '../agent/agent-strings.js';
 import { UsageTracker } from '../agent/usage-tracker.js';
 import { consumeStream } from '../agent/consume-stream.js';
 import { ThinkingStep } from '../agent/thinking-step.js';
@@ -91,12 +92,13 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
       status: 'done',
       title: t(ctx.locale, 'step.searched', { query }),
     });
-    const key = outcome.cached ? 'step.results-cached' : 'step.results';
+    // Same wording as agent mode's results step ("📄 Found 3 results", seed 000 "找到的结果数量").
+    const cached = outcome.cached ? agentText(ctx.locale, 'searchCached') : '';
     ctx.emit({
       type: 'step-start',
       id: 'search-1-results',
       kind: 'search-results',
-      title: t(ctx.locale, key, { count: sources.length }),
+      title: agentText(ctx.locale, 'resultsTitle')(sources.length) + cached,
       body: sources
         .slice(0, PREVIEW_RESULTS)
         .map((s) => `${s.n}. ${s.title} — ${s.url}${s.snippet ? `\n   ${s.snippet}` : ''}`)

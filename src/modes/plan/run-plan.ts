@@ -13,7 +13,7 @@ import { formatObservations } from '../agent/observations.js';
 import { emitNotice } from '../agent/tool-phase.js';
 import { UsageTracker } from '../agent/usage-tracker.js';
 import { languageName, writeAnswer } from '../agent/write-answer.js';
-import { ANSWER_GRACE_MS } from '../agent/run-agent.js';
+import { ANSWER_GRACE_MS, answerBudget } from '../agent/run-agent.js';
 import { finishStats } from '../finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
 import type { PlanProposal } from './plan-types.js';
@@ -40,6 +40,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     const sources = new SourceRegistry();
     const planner = ctx.llm.tool;
     const answerLlm = ctx.llm.answer;
+    const deadlineAt = Date.now() + maxExecutionMs;
     const deadline = AbortSignal.timeout(maxExecutionMs);
     const signal = AbortSignal.any([ctx.signal, deadline]);
     const ran: PlanStepsResult = { observations: [], failed: [] };
@@ -160,10 +161,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     emit({ type: 'phase', label: `✍️ ${answerLlm.label}` });
     emit({ type: 'status', text: t(locale, 'statusAnswering') });
     const answerStart = Date.now();
-    const answerSignal =
-      finishReason === 'timeout'
-        ? AbortSignal.any([ctx.signal, AbortSignal.timeout(options.answerGraceMs ?? ANSWER_GRACE_MS)])
-        : signal;
+    const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);
     const answer = await writeAnswer({
       llm: answerLlm,
       prompts: ctx.prompts,
