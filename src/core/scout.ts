@@ -18,7 +18,7 @@ import type { Lease, Stores } from '../store/types.js';
 import type { CommandReply, IncomingMessage, Locale, Mode, ScoutCore, TurnSink } from '../surface.js';
 import type { ToolRegistry } from '../tools/types.js';
 import { isChannelAllowed } from './allowed-channels.js';
-import { runCommand } from './command-handlers.js';
+import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
 import { fitHistory } from './history-window.js';
 import { warnIfNearContextWindow } from '../llm/tokens.js';
@@ -149,7 +149,14 @@ export class Scout implements ScoutCore {
       }
       const text = message.text.trim();
       if (text === '') {
-        await sink.reply(t(locale, 'help.short'));
+        // The welcome names the channel's mode, as the seeds' greeting does.
+        const { mode } = await this.settings.get(message.channelId);
+        await sink.reply(
+          t(locale, 'help.short', {
+            mode: modeName(mode, locale),
+            description: modeDescription(mode, locale),
+          }),
+        );
         return;
       }
       const command = parseCommandText(text);

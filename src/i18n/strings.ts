@@ -44,7 +44,8 @@ export const STRINGS = {
       '',
       '*How to ask*: mention me with your question, write in a DM, or reply in a thread where I answered.',
     ].join('\n'),
-    'help.short': 'Ask me anything — or try `help` to see modes and commands.',
+    'help.short':
+      'Ask me anything — this channel is in *{mode}* mode ({description}). Try `help` to see modes and commands.',
     'config.title': '*Scout configuration for this channel*',
     'config.mode': 'Mode',
     'config.search': 'Web search (chat mode)',
@@ -130,7 +131,7 @@ export const STRINGS = {
       '',
       '*如何提问*：@我并写下问题，或在私信中直接提问，或在我回答过的话题中继续回复。',
     ].join('\n'),
-    'help.short': '有什么想问的？输入 `help` 查看模式和命令。',
+    'help.short': '有什么想问的？本频道当前为 *{mode}* 模式（{description}）。输入 `help` 查看模式和命令。',
     'config.title': '*本频道的 Scout 配置*',
     'config.mode': '模式',
     'config.search': '联网搜索（对话模式）',

@@ -189,7 +189,7 @@ describe('chat mode through the console', () => {
     await h.scout.handleMessage(testMessage('/model tool nosuch/model'), sink);
     expect(sink.replies[0]).toMatch(/Unknown command `\/frobnicate`/);
     expect(sink.replies[1]).toMatch(/Usage: `\/mode chat\|agent\|plan`/);
-    expect(sink.replies[2]).toMatch(/Ask me anything/);
+    expect(sink.replies[2]).toMatch(/Ask me anything — this channel is in \*Chat\* mode/);
     expect(sink.replies[3]).toMatch(/unknown provider "nosuch"/);
     expect(h.llm.requests).toHaveLength(0);
   });
