@@ -81,8 +81,8 @@ describe('agent mode over real HTTP', () => {
     expect(turn.view.sources.map((s) => s.n)).toEqual([1, 2]);
 
     expect(stepsOf(turn.view, 'search').map((s) => [s.title, s.status])).toEqual([
-      ['🔍 Searching: rust release', 'done'],
-      ['🔍 Searching: rust 1.80 notes', 'done'],
+      ['🔍 Searched: rust release', 'done'],
+      ['🔍 Searched: rust 1.80 notes', 'done'],
     ]);
     const results = stepsOf(turn.view, 'search-results');
     expect(results.map((s) => s.title)).toEqual(['📄 Found 1 result', '📄 Found 2 results']);
@@ -262,8 +262,8 @@ describe('agent mode over real HTTP', () => {
     const result = await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(second.ctx);
 
     expect(fakes.search.requests).toHaveLength(1);
-    expect(stepsOf(first.view, 'search')[0]?.title).toBe('🔍 Searching: Tokyo population');
-    expect(stepsOf(second.view, 'search')[0]?.title).toBe('🔍 Searching: Tokyo population (cached)');
+    expect(stepsOf(first.view, 'search')[0]?.title).toBe('🔍 Searched: Tokyo population');
+    expect(stepsOf(second.view, 'search')[0]?.title).toBe('🔍 Searched: Tokyo population (cached)');
     expect(result.answer).toContain('[[1]](https://example.com/tokyo-population/1)');
   });
 });

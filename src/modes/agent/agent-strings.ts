@@ -11,6 +11,7 @@ export const AGENT_STRINGS = {
   thinking: { en: '💭 Thinking…', zh: '💭 思考中...' },
   thoughtDone: { en: '💡 Thought process', zh: '💡 思考过程' },
   searchTitle: { en: (q: string) => `🔍 Searching: ${q}`, zh: (q: string) => `🔍 搜索：${q}` },
+  searchDone: { en: (q: string) => `🔍 Searched: ${q}`, zh: (q: string) => `🔍 已搜索：${q}` },
   searchCached: { en: ' (cached)', zh: '（缓存）' },
   searchFailed: { en: (q: string) => `❌ Search failed: ${q}`, zh: (q: string) => `❌ 搜索失败：${q}` },
   resultsTitle: {

@@ -134,7 +134,7 @@ function finishStep(
   if (query !== undefined) {
     const title = output.isError
       ? t(locale, 'searchFailed')(query)
-      : t(locale, 'searchTitle')(query) + (output.cached ? t(locale, 'searchCached') : '');
+      : t(locale, 'searchDone')(query) + (output.cached ? t(locale, 'searchCached') : '');
     emit({
       type: 'step-finish',
       id,
