@@ -69,6 +69,14 @@ export function httpFailure(
   return new LlmError(code, `${who}: ${label[code]} (HTTP ${status})${suffix}`, details);
 }
 
+/** The request was aborted on purpose (Stop button, time limit): not a provider failure. */
+export function cancelledFailure(ctx: FailureContext): LlmError {
+  return new LlmError('cancelled', `${ctx.provider}/${ctx.model}: cancelled`, {
+    provider: ctx.provider,
+    model: ctx.model,
+  });
+}
+
 export function networkFailure(cause: unknown, ctx: FailureContext): LlmError {
   const reason =
     cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : '';

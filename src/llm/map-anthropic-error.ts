@@ -1,7 +1,8 @@
 /** Maps `@anthropic-ai/sdk` failures to LlmError. One mapper per SDK; the status policy is in http-failure.ts. */
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { LlmError } from '../errors.js';
-import { attachRetryAfter, type FailureContext, httpFailure, networkFailure } from './http-failure.js';
+import type { LlmError } from '../errors.js';
+import { attachRetryAfter, type FailureContext, httpFailure } from './http-failure.js';
+import { mapSdkError } from './map-sdk-error.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** Error types Anthropic sends inside a stream (`event: error`), where there is no HTTP status. */
@@ -15,19 +16,12 @@ const STREAM_ERROR_STATUS: Record<string, number> = {
   billing_error: 402,
 };
 
+const ANTHROPIC_ERRORS = { userAbort: APIUserAbortError, connection: APIConnectionError, api: APIError };
+
 export function mapAnthropicError(err: unknown, ctx: FailureContext): LlmError {
-  if (err instanceof LlmError) return err;
-  const details = { provider: ctx.provider, model: ctx.model };
-  if (err instanceof APIUserAbortError)
-    return new LlmError('cancelled', `${ctx.provider}/${ctx.model}: cancelled`, details);
-  if (err instanceof APIConnectionError) return networkFailure(err, ctx);
-  if (err instanceof APIError) {
-    const message = err.apiMessage ?? err.message;
-    const status = err.status ?? STREAM_ERROR_STATUS[err.type ?? ''] ?? 500;
-    return attachRetryAfter(httpFailure(status, message, ctx), parseRetryAfter(err.headers));
-  }
-  if (err instanceof Error && err.name === 'AbortError') {
-    return new LlmError('cancelled', `${ctx.provider}/${ctx.model}: cancelled`, details);
-  }
-  return networkFailure(err, ctx);
+  return mapSdkError(err, ctx, ANTHROPIC_ERRORS, (apiError) => {
+    const message = apiError.apiMessage ?? apiError.message;
+    const status = apiError.status ?? STREAM_ERROR_STATUS[apiError.type ?? ''] ?? 500;
+    return attachRetryAfter(httpFailure(status, message, ctx), parseRetryAfter(apiError.headers));
+  });
 }

@@ -4,60 +4,21 @@
  * `thread` option) switches the channel, and the next mention is answered in the channel itself.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDiscordSurface, type DiscordSurface } from '../../adapters/discord/discord-surface.js';
 import { buildSlashCommands } from '../../adapters/discord/commands.js';
-import { silentLogger } from '../../src/logger.js';
-import { FakeDiscord } from '../helpers/fake-discord.js';
 import { textReply } from '../helpers/fake-openai-server.js';
-import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
-import { fixtureInteraction, fixtureMessage, meta } from './discord-test-kit.js';
+import { closeE2E, type E2E, fixtureMessage, meta, slashCommand, startE2E } from './discord-test-kit.js';
 
-interface E2E {
-  fake: FakeDiscord;
-  harness: TestScout;
-  surface: DiscordSurface;
-}
 let env: E2E | undefined;
 afterEach(async () => {
-  await env?.surface.stop();
-  await env?.harness.close();
-  await env?.fake.close();
+  await closeE2E(env);
   env = undefined;
 });
 
-async function startE2E(extraEnv: Record<string, string> = {}): Promise<E2E> {
-  const fake = await FakeDiscord.start();
-  const harness = await startTestScout({
-    env: { DISCORD_TOKEN: 'fake-discord-token', DISCORD_API_URL: fake.apiUrl, ...extraEnv },
-  });
-  const surface = createDiscordSurface({
-    core: harness.scout,
-    config: harness.config,
-    logger: silentLogger,
-    stores: harness.stores,
-    editIntervalMs: 20,
-    typingIntervalMs: 50,
-  });
-  await surface.start();
-  return { fake, harness, surface };
-}
-
 /** Runs `/config` with the given `thread` option value and returns the ephemeral reply text. */
 async function config(e: E2E, value?: string): Promise<string> {
-  const f = fixtureInteraction('buttonClickHello');
-  const { token } = e.fake.interact({
-    type: 2,
-    channel_id: meta.channelId,
-    guild_id: meta.guildId,
-    channel: { id: meta.channelId, type: 0, guild_id: meta.guildId, name: 'general' },
-    member: f.member,
-    data: {
-      id: '1',
-      name: 'config',
-      type: 1,
-      options: value === undefined ? [] : [{ name: 'thread', type: 3, value }],
-    },
-  });
+  const { token } = e.fake.interact(
+    slashCommand('config', value === undefined ? [] : [{ name: 'thread', type: 3, value }]),
+  );
   const reply = await e.fake.waitFor(() => e.fake.originalResponse(token)?.content || undefined, 8000);
   return reply;
 }

@@ -3,42 +3,24 @@
  * store) behind the real Discord surface, driven through the fake Discord gateway and REST API.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDiscordSurface, type DiscordSurface } from '../../adapters/discord/discord-surface.js';
-import { silentLogger } from '../../src/logger.js';
-import { FakeDiscord } from '../helpers/fake-discord.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
-import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
-import { dmMessage, fixtureInteraction, fixtureMessage, meta, SENDING_ROUTES } from './discord-test-kit.js';
+import {
+  closeE2E,
+  dmMessage,
+  type E2E,
+  fixtureInteraction,
+  fixtureMessage,
+  meta,
+  SENDING_ROUTES,
+  slashCommand,
+  startE2E,
+} from './discord-test-kit.js';
 
-interface E2E {
-  fake: FakeDiscord;
-  harness: TestScout;
-  surface: DiscordSurface;
-}
 let env: E2E | undefined;
 afterEach(async () => {
-  await env?.surface.stop();
-  await env?.harness.close();
-  await env?.fake.close();
+  await closeE2E(env);
   env = undefined;
 });
-
-async function startE2E(extraEnv: Record<string, string> = {}): Promise<E2E> {
-  const fake = await FakeDiscord.start();
-  const harness = await startTestScout({
-    env: { DISCORD_TOKEN: 'fake-discord-token', DISCORD_API_URL: fake.apiUrl, ...extraEnv },
-  });
-  const surface = createDiscordSurface({
-    core: harness.scout,
-    config: harness.config,
-    logger: silentLogger,
-    stores: harness.stores,
-    editIntervalMs: 20,
-    typingIntervalMs: 50,
-  });
-  await surface.start();
-  return { fake, harness, surface };
-}
 
 /** Resolves when the turn in `channelId` has finished (the final answer carries the feedback buttons). */
 function finished(e: E2E, channelId: string) {
@@ -156,15 +138,7 @@ describe('Discord end to end with the real core', () => {
 
   it('/mode agent is deferred, answered ephemerally and changes the channel', async () => {
     env = await startE2E();
-    const f = fixtureInteraction('buttonClickHello');
-    env.fake.interact({
-      type: 2,
-      channel_id: meta.channelId,
-      guild_id: meta.guildId,
-      channel: { id: meta.channelId, type: 0, guild_id: meta.guildId, name: 'general' },
-      member: f.member,
-      data: { id: '1', name: 'mode', type: 1, options: [{ name: 'mode', type: 3, value: 'agent' }] },
-    });
+    env.fake.interact(slashCommand('mode', [{ name: 'mode', type: 3, value: 'agent' }]));
     const edit = await env.fake.waitFor(
       () => env!.fake.callsTo('PATCH /webhooks/:application/:token/messages/@original')[0],
     );

@@ -13,6 +13,7 @@ import {
   ScriptedCore,
   SENDING_ROUTES,
   settingsWith,
+  slashCommand,
   startKit,
 } from './discord-test-kit.js';
 
@@ -381,16 +382,9 @@ describe('Discord surface: slash commands and buttons', () => {
   it('defers a slash command ephemerally, then edits in the core reply in the user locale', async () => {
     const core = new ScriptedCore();
     kit = await startKit(core);
-    const f = fixtureInteraction('buttonClickHello');
-    const { token } = kit.fake.interact({
-      type: 2,
-      channel_id: meta.channelId,
-      guild_id: meta.guildId,
-      channel: { id: meta.channelId, type: 0, guild_id: meta.guildId, name: 'general' },
-      member: f.member,
-      locale: 'zh-CN',
-      data: { id: '1', name: 'mode', type: 1, options: [{ name: 'mode', type: 3, value: 'agent' }] },
-    });
+    const { token } = kit.fake.interact(
+      slashCommand('mode', [{ name: 'mode', type: 3, value: 'agent' }], { locale: 'zh-CN' }),
+    );
     const edit = await kit.fake.waitFor(
       () => kit!.fake.callsTo('PATCH /webhooks/:application/:token/messages/@original')[0],
     );

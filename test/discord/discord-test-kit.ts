@@ -15,6 +15,7 @@ import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
 import type { CommandReply, IncomingMessage, Locale, ScoutCore, TurnSink } from '../../src/surface.js';
 import { FakeDiscord, type FakeDiscordOptions, nextSnowflake } from '../helpers/fake-discord.js';
+import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixturesDir = path.resolve(repoRoot, '../shared/fixtures');
@@ -49,6 +50,23 @@ export function dmMessage(content: string, channelId = '1460000000000000001') {
   delete base.guild_id;
   delete base.member;
   return { ...base, channel_id: channelId, channel_type: 1, content };
+}
+
+/** A slash-command interaction (`/name` with `options`) from the fixture member in the fixture channel. */
+export function slashCommand(
+  name: string,
+  options: { name: string; type: number; value: string }[] = [],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    type: 2,
+    channel_id: meta.channelId,
+    guild_id: meta.guildId,
+    channel: { id: meta.channelId, type: 0, guild_id: meta.guildId, name: 'general' },
+    member: fixtureInteraction('buttonClickHello').member,
+    ...extra,
+    data: { id: '1', name, type: 1, options },
+  };
 }
 
 export function settingsWith(overrides: Partial<ChannelSettings> = {}): ChannelSettings {
@@ -163,6 +181,38 @@ export async function startKit(
       if (!options.fake) await fake.close();
     },
   };
+}
+
+/** The real core (scout-harness) behind the real Discord surface, on a fake Discord. */
+export interface E2E {
+  fake: FakeDiscord;
+  harness: TestScout;
+  surface: DiscordSurface;
+}
+
+/** Starts an {@link E2E} world; `extraEnv` is added to the core's environment. Close with `closeE2E`. */
+export async function startE2E(extraEnv: Record<string, string> = {}): Promise<E2E> {
+  const fake = await FakeDiscord.start();
+  const harness = await startTestScout({
+    env: { DISCORD_TOKEN: 'fake-discord-token', DISCORD_API_URL: fake.apiUrl, ...extraEnv },
+  });
+  const surface = createDiscordSurface({
+    core: harness.scout,
+    config: harness.config,
+    logger: silentLogger,
+    stores: harness.stores,
+    editIntervalMs: 20,
+    typingIntervalMs: 50,
+  });
+  await surface.start();
+  return { fake, harness, surface };
+}
+
+/** Stops the surface, then the core, then the fake (tolerates `undefined` for an afterEach). */
+export async function closeE2E(e: E2E | undefined): Promise<void> {
+  await e?.surface.stop();
+  await e?.harness.close();
+  await e?.fake.close();
 }
 
 /** Message-sending routes: every call to one of these must carry `allowed_mentions: { parse: [] }`. */

@@ -14,22 +14,11 @@
  * stream events (`{ type: 'message_start', … }`).
  */
 import { splitText } from './fake-openai-server.js';
-import {
-  type Fallback,
-  type RecordedRequest,
-  type Script,
-  type StreamScript,
-  startScriptedServer,
-} from './scripted-sse-server.js';
+import { type ScriptedServer, type StreamScript, startScriptedServer } from './scripted-sse-server.js';
 
-export interface FakeAnthropic {
+export interface FakeAnthropic extends ScriptedServer {
   /** `http://127.0.0.1:<port>`: the SDK adds `/v1/messages`. */
   readonly baseUrl: string;
-  readonly requests: RecordedRequest[];
-  enqueue(...scripts: Script[]): void;
-  fallback: Fallback | undefined;
-  pending(): number;
-  close(): Promise<void>;
 }
 
 export interface AnthropicReplyOptions {
@@ -59,19 +48,8 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     },
     emptyQueueBody: (message) => anthropicErrorBody(message),
   });
-  return {
-    baseUrl: server.origin,
-    requests: server.requests,
-    enqueue: (...scripts) => server.enqueue(...scripts),
-    get fallback() {
-      return server.fallback;
-    },
-    set fallback(value) {
-      server.fallback = value;
-    },
-    pending: () => server.pending(),
-    close: () => server.close(),
-  };
+  // The server itself (not a copy): `fallback` set on the fake is the one the server reads.
+  return Object.assign(server, { baseUrl: server.origin });
 }
 
 function start(model: string, inputTokens: number): unknown {

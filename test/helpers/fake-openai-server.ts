@@ -15,26 +15,13 @@
  * Serves `POST /v1/chat/completions` and `POST /chat/completions` (for base URLs without /v1).
  * Scripts: see `scripted-sse-server.ts` (chunk lists, errors, JSON, hangs, delays, drops).
  */
-import {
-  type Fallback,
-  type RecordedRequest,
-  type Script,
-  type StreamScript,
-  startScriptedServer,
-} from './scripted-sse-server.js';
+import { type ScriptedServer, type StreamScript, startScriptedServer } from './scripted-sse-server.js';
 
 export type { Fallback, RecordedRequest, Script, StreamScript } from './scripted-sse-server.js';
 
-export interface FakeOpenAI {
+export interface FakeOpenAI extends ScriptedServer {
   /** `http://127.0.0.1:<port>/v1`: pass as OPENAI_BASE_URL / DEEPSEEK_BASE_URL / GEMINI_BASE_URL / baseURL. */
   readonly baseUrl: string;
-  /** `http://127.0.0.1:<port>` (serves `/chat/completions` too). */
-  readonly origin: string;
-  readonly requests: RecordedRequest[];
-  enqueue(...scripts: Script[]): void;
-  fallback: Fallback | undefined;
-  pending(): number;
-  close(): Promise<void>;
 }
 
 export interface ReplyUsage {
@@ -73,20 +60,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     terminator: 'data: [DONE]\n\n',
     emptyQueueBody: (message) => openAIErrorBody(message),
   });
-  return {
-    baseUrl: `${server.origin}/v1`,
-    origin: server.origin,
-    requests: server.requests,
-    enqueue: (...scripts) => server.enqueue(...scripts),
-    get fallback() {
-      return server.fallback;
-    },
-    set fallback(value) {
-      server.fallback = value;
-    },
-    pending: () => server.pending(),
-    close: () => server.close(),
-  };
+  // The server itself (not a copy): `fallback` set on the fake is the one the server reads.
+  // `origin` (`http://127.0.0.1:<port>`) serves `/chat/completions` too.
+  return Object.assign(server, { baseUrl: `${server.origin}/v1` });
 }
 
 /** Splits text into a few pieces so the client really assembles a stream. */

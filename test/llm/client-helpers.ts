@@ -1,6 +1,8 @@
 /** Shared set-up for the LLM tests: real SDK clients pointed at the loopback fakes, fast retries. */
 import { createLlmClient, type LlmClientOptions } from '../../src/llm/create-llm-client.js';
 import type { LlmClient, ModelConfig, ProviderName, StreamPart } from '../../src/llm/types.js';
+import type { ScriptedServer } from '../helpers/scripted-sse-server.js';
+import { useSharedFake } from '../helpers/use-shared-fake.js';
 
 export const TEST_KEY = 'sk-test-0123456789abcdef';
 
@@ -38,4 +40,12 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
     return err;
   }
   throw new Error('expected the call to fail');
+}
+
+/** One fake LLM server for the calling `describe` block, its request log and fallback cleared before each test. */
+export function useFakeServer<F extends ScriptedServer>(start: () => Promise<F>): F {
+  return useSharedFake(start, (fake) => {
+    fake.requests.length = 0;
+    fake.fallback = undefined;
+  });
 }

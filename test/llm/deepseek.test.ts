@@ -1,16 +1,10 @@
 /** DeepSeek: variant aliases, thinking option, reasoning_content preservation, repair and one resend. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../src/errors.js';
 import { repairDeepSeekHistory } from '../../src/llm/deepseek-repair.js';
 import type { ChatMessage } from '../../src/llm/types.js';
-import {
-  type FakeOpenAI,
-  openAIErrorBody,
-  startFakeOpenAI,
-  textReply,
-  toolCallReply,
-} from '../helpers/fake-openai-server.js';
-import { clientFor, failure } from './client-helpers.js';
+import { openAIErrorBody, startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { clientFor, failure, useFakeServer } from './client-helpers.js';
 
 /** A history where the assistant's tool-call message lost its reasoning (e.g. stored by an old version). */
 const history: ChatMessage[] = [
@@ -29,15 +23,7 @@ const history: ChatMessage[] = [
 const MISSING = 'Missing `reasoning_content` field in the assistant message at message index 2.';
 
 describe('DeepSeek', () => {
-  let fake: FakeOpenAI;
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.requests.length = 0;
-    fake.fallback = undefined;
-  });
+  const fake = useFakeServer(startFakeOpenAI);
 
   it('sends the seed aliases as the current model with thinking on or off', async () => {
     fake.enqueue(textReply('a'), textReply('b'), textReply('c'));

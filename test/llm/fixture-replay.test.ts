@@ -1,9 +1,9 @@
 /** Replays every recorded provider stream through the real SDKs and checks what comes out. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeAnthropic, startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
-import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
 import { listChunkFixtures, loadChunkFixture } from '../helpers/fixtures.js';
-import { clientFor } from './client-helpers.js';
+import { clientFor, useFakeServer } from './client-helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: fixture chunks are untyped JSON
 type Chunk = any;
@@ -34,16 +34,8 @@ function expectedOpenAI(chunks: Chunk[]) {
 }
 
 describe('recorded provider streams', () => {
-  let openai: FakeOpenAI;
-  let anthropic: FakeAnthropic;
-  beforeAll(async () => {
-    openai = await startFakeOpenAI();
-    anthropic = await startFakeAnthropic();
-  });
-  afterAll(async () => {
-    await openai.close();
-    await anthropic.close();
-  });
+  const openai = useFakeServer(startFakeOpenAI);
+  const anthropic = useFakeServer(startFakeAnthropic);
 
   const fixtures = listChunkFixtures();
   it('finds the shared fixtures', () => {

@@ -1,28 +1,20 @@
 /** Response handling: empty output, ids, provider metadata, odd chunks, message conversion. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../src/errors.js';
 import pino from 'pino';
 import type { ChatMessage, StreamPart } from '../../src/llm/types.js';
 import {
   anthropicTextReply,
   anthropicToolUseReply,
-  type FakeAnthropic,
   startFakeAnthropic,
 } from '../helpers/fake-anthropic-server.js';
-import { type FakeOpenAI, startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
-import { clientFor, collectParts, failure } from './client-helpers.js';
+import { startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { clientFor, collectParts, failure, useFakeServer } from './client-helpers.js';
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('OpenAI-style responses', () => {
-  let fake: FakeOpenAI;
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
+  const fake = useFakeServer(startFakeOpenAI);
 
   it('streams parts in order and ends with usage then finish (model and latency set)', async () => {
     fake.enqueue(
@@ -147,11 +139,7 @@ describe('OpenAI-style responses', () => {
 });
 
 describe('Anthropic messages', () => {
-  let fake: FakeAnthropic;
-  beforeAll(async () => {
-    fake = await startFakeAnthropic();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeServer(startFakeAnthropic);
 
   it('sends system apart, tool results as user tool_result blocks, thinking before tool_use', async () => {
     fake.enqueue(anthropicTextReply('Sunny.', { thinking: 'Summarise the result.' }));

@@ -1,32 +1,18 @@
 /** The retry policy, seen from the server: how many requests arrive, and after how long. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../src/errors.js';
 import {
   anthropicErrorBody,
   anthropicTextReply,
-  type FakeAnthropic,
   startFakeAnthropic,
 } from '../helpers/fake-anthropic-server.js';
-import {
-  type FakeOpenAI,
-  openAIErrorBody,
-  startFakeOpenAI,
-  textReply,
-} from '../helpers/fake-openai-server.js';
-import { clientFor, collectParts, failure, TEST_KEY } from './client-helpers.js';
+import { openAIErrorBody, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
+import { clientFor, collectParts, failure, TEST_KEY, useFakeServer } from './client-helpers.js';
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('retry policy (openai SDK)', () => {
-  let fake: FakeOpenAI;
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.requests.length = 0;
-    fake.fallback = undefined;
-  });
+  const fake = useFakeServer(startFakeOpenAI);
 
   it('waits the retry-after-ms hint of a 429, then succeeds', async () => {
     fake.enqueue(
@@ -213,11 +199,7 @@ describe('retry policy (openai SDK)', () => {
 });
 
 describe('retry policy (Anthropic SDK)', () => {
-  let fake: FakeAnthropic;
-  beforeAll(async () => {
-    fake = await startFakeAnthropic();
-  });
-  afterAll(() => fake.close());
+  const fake = useFakeServer(startFakeAnthropic);
 
   it('retries 529 overloaded, and fails at once on 401', async () => {
     fake.enqueue(

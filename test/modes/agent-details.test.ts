@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
 import { createLogger } from '../../src/logger.js';
@@ -7,17 +7,11 @@ import type { Tool } from '../../src/tools/types.js';
 import { openAIErrorBody, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { loadChunkFixture } from '../helpers/fixtures.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
-import { type ModeFakes, startModeFakes } from './mode-fakes.js';
+import { agentLimits, useModeFakes } from './mode-fakes.js';
 
-let fakes: ModeFakes;
-beforeEach(async () => {
-  fakes = await startModeFakes();
-});
-afterEach(async () => {
-  await fakes.close();
-});
+const fakes = useModeFakes();
 
-const limits = { maxIterations: 5, maxExecutionMs: 10_000, minResultChars: 100_000, maxToolCalls: 10 };
+const limits = agentLimits();
 
 describe('agent mode details', () => {
   it('runs the recorded DeepSeek reasoner tool call and sends reasoning_content back', async () => {

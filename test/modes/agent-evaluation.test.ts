@@ -4,25 +4,20 @@
  * reason and the model phases are shown with one model, the cost in the footer, and the
  * intermediate result returned after a failure.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
 import { type AgentExecutorOptions, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { openAIErrorBody, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
-import { type ModeFakes, requestedModels, startModeFakes } from './mode-fakes.js';
+import { agentLimits, requestedModels, useModeFakes } from './mode-fakes.js';
 
-let fakes: ModeFakes;
-beforeEach(async () => {
-  fakes = await startModeFakes();
-});
-afterEach(async () => {
-  await fakes.close();
-});
+const fakes = useModeFakes();
 
+/** Agent limits with a low `minResultChars`, so that ordinary results count as sufficient. */
 function limits(
   overrides: Partial<AgentExecutorOptions> = {},
 ): Omit<AgentExecutorOptions, 'function_call_llm'> {
-  return { maxIterations: 5, maxExecutionMs: 10_000, minResultChars: 200, maxToolCalls: 10, ...overrides };
+  return agentLimits({ minResultChars: 200, ...overrides });
 }
 
 const search = (query: string) => ({ name: 'web_search', arguments: { query } });

@@ -2,21 +2,15 @@
  * Plan mode's summary (seed 003 "Summary Prompt"): the answer model gets the summary prompt, the
  * plan with each step's outcome and the results; with a separate answer model the switch is shown.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runPlan } from '../../src/modes/plan/run-plan.js';
 import type { Tool } from '../../src/tools/types.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
-import { type ModeFakes, startModeFakes } from './mode-fakes.js';
+import { useModeFakes } from './mode-fakes.js';
 
-let fakes: ModeFakes;
-beforeEach(async () => {
-  fakes = await startModeFakes();
-});
-afterEach(async () => {
-  await fakes.close();
-});
+const fakes = useModeFakes();
 
 const failing: Tool<{ note: string }> = {
   name: 'note',

@@ -1,30 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
-import { type AgentExecutorOptions, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
+import { createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { makeSearch, makeTurnContext, stepsOf, testConfig } from './make-turn-context.js';
-import { type ModeFakes, requestedModels, startModeFakes } from './mode-fakes.js';
+import { agentLimits, requestedModels, useModeFakes } from './mode-fakes.js';
 
-let fakes: ModeFakes;
-beforeEach(async () => {
-  fakes = await startModeFakes();
-});
-afterEach(async () => {
-  await fakes.close();
-});
-
-/** Limits for tests; each test overrides what it is about. */
-function limits(
-  overrides: Partial<AgentExecutorOptions> = {},
-): Omit<AgentExecutorOptions, 'function_call_llm'> {
-  return {
-    maxIterations: 5,
-    maxExecutionMs: 10_000,
-    minResultChars: 100_000,
-    maxToolCalls: 10,
-    ...overrides,
-  };
-}
+const fakes = useModeFakes();
 
 const search = (query: string, id?: string) => ({
   name: 'web_search',
@@ -56,7 +37,7 @@ describe('agent mode over real HTTP', () => {
     const result = await createAgentExecutor({
       function_call_llm: tool,
       answer_llm: answer,
-      ...limits({ minResultChars: 150, stopWhenSufficient: true }),
+      ...agentLimits({ minResultChars: 150, stopWhenSufficient: true }),
     }).run(turn.ctx);
 
     expect(requestedModels(fakes)).toEqual(['tool-model', 'tool-model', 'answer-model']);
@@ -120,7 +101,7 @@ describe('agent mode over real HTTP', () => {
     const llm = fakes.client('tool-model');
     const turn = makeTurnContext({ text: 'Compare them', llm: { tool: llm }, env: fakes.env });
     const started = Date.now();
-    await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(turn.ctx);
+    await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(turn.ctx);
 
     // Three 300 ms searches finished well before 3 × 300 ms: they overlapped.
     const finishes = turn.events.flatMap((e, i) =>
@@ -156,9 +137,10 @@ describe('agent mode over real HTTP', () => {
         : textReply('Answer from two searches [1].');
     const llm = fakes.client('tool-model');
     const turn = makeTurnContext({ text: 'Keep digging', llm: { tool: llm }, env: fakes.env });
-    const result = await createAgentExecutor({ function_call_llm: llm, ...limits({ maxIterations: 2 }) }).run(
-      turn.ctx,
-    );
+    const result = await createAgentExecutor({
+      function_call_llm: llm,
+      ...agentLimits({ maxIterations: 2 }),
+    }).run(turn.ctx);
 
     expect(fakes.llm.requests.filter((r) => r.body.tools)).toHaveLength(2);
     expect(fakes.search.requests).toHaveLength(2);
@@ -180,7 +162,7 @@ describe('agent mode over real HTTP', () => {
     const started = Date.now();
     const result = await createAgentExecutor({
       function_call_llm: llm,
-      ...limits({ maxExecutionMs: 400, answerGraceMs: 5_000 }),
+      ...agentLimits({ maxExecutionMs: 400, answerGraceMs: 5_000 }),
     }).run(turn.ctx);
 
     expect(Date.now() - started).toBeLessThan(2_500);
@@ -203,7 +185,7 @@ describe('agent mode over real HTTP', () => {
     );
     const llm = fakes.client('tool-model');
     const turn = makeTurnContext({ text: 'Weather?', llm: { tool: llm }, env: fakes.env });
-    const result = await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(turn.ctx);
+    const result = await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(turn.ctx);
 
     expect(fakes.search.requests).toHaveLength(1);
     const notice = stepsOf(turn.view, 'notice')[0];
@@ -222,7 +204,7 @@ describe('agent mode over real HTTP', () => {
     );
     const llm = fakes.client('tool-model');
     const turn = makeTurnContext({ text: 'Anything?', llm: { tool: llm }, env: fakes.env });
-    const result = await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(turn.ctx);
+    const result = await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(turn.ctx);
 
     const step = stepsOf(turn.view, 'search')[0];
     expect(step?.status).toBe('failed');
@@ -252,14 +234,14 @@ describe('agent mode over real HTTP', () => {
       env: fakes.env,
       search: sharedSearch,
     });
-    await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(first.ctx);
+    await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(first.ctx);
     const second = makeTurnContext({
       text: 'Tokyo again?',
       llm: { tool: llm },
       env: fakes.env,
       search: sharedSearch,
     });
-    const result = await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(second.ctx);
+    const result = await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(second.ctx);
 
     expect(fakes.search.requests).toHaveLength(1);
     expect(stepsOf(first.view, 'search')[0]?.title).toBe('🔍 Searched: Tokyo population');

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
 import { parsePlan } from '../../src/modes/plan/request-plan.js';
@@ -6,15 +6,9 @@ import { createPlanRunner, runPlan } from '../../src/modes/plan/run-plan.js';
 import type { Tool } from '../../src/tools/types.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
-import { type ModeFakes, requestedModels, startModeFakes } from './mode-fakes.js';
+import { requestedModels, useModeFakes } from './mode-fakes.js';
 
-let fakes: ModeFakes;
-beforeEach(async () => {
-  fakes = await startModeFakes();
-});
-afterEach(async () => {
-  await fakes.close();
-});
+const fakes = useModeFakes();
 
 /** A tool that records when it ran and fails when asked to. */
 function noteTool(log: string[]): Tool<{ note: string; fail?: boolean }> {

@@ -41,16 +41,21 @@ async function openStores(url: string): Promise<Stores> {
   });
 }
 
+/** The ops HTTP server on a free loopback port, reporting on `stores`. */
+function opsServerFor(stores: Stores): Promise<OpsServer> {
+  return startOpsServer({
+    port: 0,
+    host: '127.0.0.1',
+    stores,
+    metrics: createMetrics(),
+    logger: silentLogger,
+  });
+}
+
 describe('/healthz', () => {
   it('answers 200 with a working store', async () => {
     const stores = await openStores('memory://');
-    const ops = await startOpsServer({
-      port: 0,
-      host: '127.0.0.1',
-      stores,
-      metrics: createMetrics(),
-      logger: silentLogger,
-    });
+    const ops = await opsServerFor(stores);
     const res = await fetch(`${ops.url}/healthz`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
@@ -63,13 +68,7 @@ describe('/healthz', () => {
 
   it('answers 503 when the store is unreachable', async () => {
     const stores = await openStores('redis://127.0.0.1:1');
-    const ops = await startOpsServer({
-      port: 0,
-      host: '127.0.0.1',
-      stores,
-      metrics: createMetrics(),
-      logger: silentLogger,
-    });
+    const ops = await opsServerFor(stores);
     expect(await health(ops.url)).toEqual({
       status: 503,
       body: { status: 'unhealthy', store: 'unreachable' },
@@ -94,13 +93,7 @@ describe('store outage and recovery (real redis-server)', () => {
     const config = loadConfig({ ...fakeEnv(llm, undefined), STORE_URL: redis.url });
     stores = await openStores(redis.url);
     scout = await buildScout({ config, logger: silentLogger, stores });
-    ops = await startOpsServer({
-      port: 0,
-      host: '127.0.0.1',
-      stores,
-      metrics: createMetrics(),
-      logger: silentLogger,
-    });
+    ops = await opsServerFor(stores);
   });
 
   afterAll(async () => {

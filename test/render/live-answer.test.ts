@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LiveAnswer } from '../../src/render/live-answer.js';
+import { LiveAnswer, type LiveAnswerOptions } from '../../src/render/live-answer.js';
 import { splitMessage } from '../../src/render/split-text.js';
 import { fakePlatform } from './fake-platform.js';
 import { codeBlock, contentOf, fenceLines, longAnswer, prng } from './markdown-samples.js';
@@ -16,6 +16,20 @@ async function streamInChunks(answer: LiveAnswer<string, number>, text: string, 
   }
 }
 
+/** A LiveAnswer posting to `platform`, 2,000 characters a message unless `options` says otherwise. */
+function liveAnswerOn(
+  platform: ReturnType<typeof fakePlatform>,
+  options: Partial<LiveAnswerOptions<string, number>> = {},
+): LiveAnswer<string, number> {
+  return new LiveAnswer<string, number>({
+    post: platform.post,
+    edit: platform.edit,
+    maxChars: 2000,
+    intervalMs: INTERVAL,
+    ...options,
+  });
+}
+
 describe('LiveAnswer', () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 0 });
@@ -27,12 +41,7 @@ describe('LiveAnswer', () => {
   for (const limit of [2000, 3900]) {
     it(`streams a 30,000-character answer into messages ≤ ${limit} that join to the final text`, async () => {
       const platform = fakePlatform({ latencyMs: 120 });
-      const answer = new LiveAnswer<string, number>({
-        post: platform.post,
-        edit: platform.edit,
-        maxChars: limit,
-        intervalMs: INTERVAL,
-      });
+      const answer = liveAnswerOn(platform, { maxChars: limit });
       const { text } = longAnswer(30_000, 11);
       await streamInChunks(answer, text, limit);
       const done = answer.finish();
@@ -70,12 +79,7 @@ describe('LiveAnswer', () => {
 
   it('streams one 10,000-character code block with every message a closed code block', async () => {
     const platform = fakePlatform({ latencyMs: 50 });
-    const answer = new LiveAnswer<string, number>({
-      post: platform.post,
-      edit: platform.edit,
-      maxChars: 2000,
-      intervalMs: INTERVAL,
-    });
+    const answer = liveAnswerOn(platform);
     const text = `Script:\n\n${codeBlock(prng(5), 220, 'python')}\n\nDone.`;
     await streamInChunks(answer, text, 8);
     const done = answer.finish();
@@ -96,12 +100,7 @@ describe('LiveAnswer', () => {
     const link = `[the official documentation page for this feature](https://example.com/${'path/'.repeat(12)}x)`;
     for (const offset of [1900, 1940, 1975]) {
       const platform = fakePlatform();
-      const answer = new LiveAnswer<string, number>({
-        post: platform.post,
-        edit: platform.edit,
-        maxChars: 2000,
-        intervalMs: INTERVAL,
-      });
+      const answer = liveAnswerOn(platform);
       const text = `${'word '.repeat(offset / 5)}${link} and then more words follow. `.repeat(2);
       for (let at = 0; at < text.length; at += 3) answer.set(text.slice(0, at));
       const done = answer.finish(text);
@@ -115,12 +114,7 @@ describe('LiveAnswer', () => {
 
   it('posts the first text at once and lands the final text on finish', async () => {
     const platform = fakePlatform();
-    const answer = new LiveAnswer<string, number>({
-      post: platform.post,
-      edit: platform.edit,
-      maxChars: 2000,
-      intervalMs: INTERVAL,
-    });
+    const answer = liveAnswerOn(platform);
     answer.set('');
     expect(platform.calls).toHaveLength(0);
     answer.set('Hel');
@@ -139,12 +133,7 @@ describe('LiveAnswer', () => {
 
   it('finish with a different final text edits the earlier messages that changed', async () => {
     const platform = fakePlatform();
-    const answer = new LiveAnswer<string, number>({
-      post: platform.post,
-      edit: platform.edit,
-      maxChars: 2000,
-      intervalMs: INTERVAL,
-    });
+    const answer = liveAnswerOn(platform);
     const { text } = longAnswer(6000, 4);
     await streamInChunks(answer, text, 1);
     await vi.advanceTimersByTimeAsync(5000);
@@ -165,12 +154,7 @@ describe('LiveAnswer', () => {
 
   it('finish with the streamed text does not edit messages already complete', async () => {
     const platform = fakePlatform();
-    const answer = new LiveAnswer<string, number>({
-      post: platform.post,
-      edit: platform.edit,
-      maxChars: 2000,
-      intervalMs: INTERVAL,
-    });
+    const answer = liveAnswerOn(platform);
     const { text } = longAnswer(8000, 9);
     await streamInChunks(answer, text, 2);
     await vi.advanceTimersByTimeAsync(5000);
@@ -185,14 +169,10 @@ describe('LiveAnswer', () => {
   it('removes (or blanks) messages a shorter final text no longer needs', async () => {
     const platform = fakePlatform();
     const removed: number[] = [];
-    const answer = new LiveAnswer<string, number>({
-      post: platform.post,
-      edit: platform.edit,
+    const answer = liveAnswerOn(platform, {
       remove: async (ref) => {
         removed.push(ref);
       },
-      maxChars: 2000,
-      intervalMs: INTERVAL,
     });
     const { text } = longAnswer(5000, 2);
     await streamInChunks(answer, text, 3);

@@ -2,11 +2,11 @@
  * Buttons across instances (issue 8): a Stop or plan Run press reaches whichever instance Slack picks,
  * not necessarily the one running the turn. Skipped without REDIS_URL; fails when it is set but down.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { conversationId } from '../../adapters/slack/ids.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { buttonPayload, visibleText } from '../slack/slack-harness.js';
-import { CHANNEL, type Cluster, lastUserText, mention, nextTs, startCluster, TEAM_ID } from './scale-kit.js';
+import { CHANNEL, type Cluster, lastUserText, mention, nextTs, TEAM_ID, useCluster } from './scale-kit.js';
 
 const PLAN = {
   steps: [
@@ -30,14 +30,7 @@ function messageWithButton(c: Cluster, threadTs: string, actionId: string) {
 }
 
 describe.skipIf(!process.env.REDIS_URL)('scale-out: buttons pressed on another instance', () => {
-  let c: Cluster;
-  beforeEach(async () => {
-    c = await startCluster();
-  });
-  afterEach(async () => {
-    expect(c.slack.violations).toEqual([]);
-    await c.close();
-  });
+  const c = useCluster();
 
   it('runs a plan waiting on instance A when Run is pressed on instance B', async () => {
     const env = { DEFAULT_MODE: 'plan' };

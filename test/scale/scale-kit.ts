@@ -7,7 +7,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createClient } from '@keyv/redis';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { createSlackSurface, type SlackSurface } from '../../adapters/slack/slack-surface.js';
 import { silentLogger } from '../../src/logger.js';
 import { createStores } from '../../src/store/create-stores.js';
@@ -16,6 +16,7 @@ import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.
 import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
 import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+import { readThrough } from '../helpers/use-shared-fake.js';
 
 export const SIGNING_SECRET = 'scale-signing-secret';
 export const BOT_USER_ID = 'U00FAKEBOT01';
@@ -126,6 +127,27 @@ export interface Cluster {
   /** Starts an instance on its own new connection; `wrapStores` may adjust what the core sees. */
   startInstance(name: string, options?: InstanceOptions): Promise<Instance>;
   close(): Promise<void>;
+}
+
+/**
+ * A fresh cluster for every test of the calling `describe`; after each test, no call to the fake
+ * Slack API may have broken one of its rules.
+ */
+export function useCluster(): Cluster {
+  let current: Cluster | undefined;
+  beforeEach(async () => {
+    current = await startCluster();
+  });
+  afterEach(async () => {
+    const cluster = current;
+    current = undefined;
+    try {
+      expect(cluster?.slack.violations).toEqual([]);
+    } finally {
+      await cluster?.close();
+    }
+  });
+  return readThrough(() => current);
 }
 
 export async function startCluster(): Promise<Cluster> {

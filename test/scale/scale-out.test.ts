@@ -3,7 +3,7 @@
  * connection, core and Slack HTTP endpoint, all answering the same (fake) Slack workspace.
  * Skipped without REDIS_URL; with REDIS_URL set but Redis down, every test fails (see openStores).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { conversationId } from '../../adapters/slack/ids.js';
 import type { Stores } from '../../src/store/types.js';
 import { textReply } from '../helpers/fake-openai-server.js';
@@ -18,8 +18,8 @@ import {
   mention,
   nextTs,
   sleep,
-  startCluster,
   TEAM_ID,
+  useCluster,
 } from './scale-kit.js';
 
 /** After the answer, how long a duplicate would have to show up (it would come within ms). */
@@ -71,14 +71,7 @@ function shortLockTtl(stores: Stores): Stores {
 }
 
 describe.skipIf(!process.env.REDIS_URL)('scale-out: two instances on one Redis', () => {
-  let c: Cluster;
-  beforeEach(async () => {
-    c = await startCluster();
-  });
-  afterEach(async () => {
-    expect(c.slack.violations).toEqual([]);
-    await c.close();
-  });
+  const c = useCluster();
 
   it('answers a Slack event once when it and its retries reach both instances concurrently', async () => {
     const [a, b] = await Promise.all([c.startInstance('A'), c.startInstance('B')]);

@@ -1,27 +1,13 @@
-import Keyv from 'keyv';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/env.js';
+import { describe, expect, it } from 'vitest';
 import { SearchError } from '../../src/errors.js';
-import { silentLogger } from '../../src/logger.js';
-import { createSearchService } from '../../src/search/search-service.js';
 import type { SearchProviderName } from '../../src/search/types.js';
-import {
-  FAKE_BRAVE_KEY,
-  FAKE_TAVILY_KEY,
-  type FakeSearchServer,
-  startFakeSearchServer,
-} from '../helpers/fake-search-server.js';
+import { FAKE_BRAVE_KEY, FAKE_TAVILY_KEY } from '../helpers/fake-search-server.js';
+import { searchServiceWith, useFakeSearch } from './search-kit.js';
 
-let fake: FakeSearchServer;
-beforeAll(async () => {
-  fake = await startFakeSearchServer();
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = useFakeSearch();
 
 function service(env: Record<string, string>) {
-  const config = loadConfig({ DEEPSEEK_API_KEY: 'sk-test', SEARCH_TIMEOUT_MS: '2000', ...env });
-  return createSearchService(config, { searchCache: new Keyv() }, silentLogger);
+  return searchServiceWith({ SEARCH_TIMEOUT_MS: '2000', ...env });
 }
 
 const RESULTS = [

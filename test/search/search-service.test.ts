@@ -1,25 +1,14 @@
 import Keyv from 'keyv';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/env.js';
+import { describe, expect, it } from 'vitest';
 import { type Logger, createLogger, silentLogger } from '../../src/logger.js';
 import { SNIPPET_MAX_CHARS } from '../../src/search/clean-results.js';
-import { createSearchService } from '../../src/search/search-service.js';
-import {
-  type FakeSearchServer,
-  defaultResults,
-  startFakeSearchServer,
-} from '../helpers/fake-search-server.js';
+import { defaultResults } from '../helpers/fake-search-server.js';
+import { searchServiceWith, useFakeSearch } from './search-kit.js';
 
-let fake: FakeSearchServer;
-beforeAll(async () => {
-  fake = await startFakeSearchServer();
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = useFakeSearch();
 
 function service(logger: Logger = silentLogger, store = new Keyv()) {
-  const config = loadConfig({ DEEPSEEK_API_KEY: 'sk-test', ...fake.env('tavily') });
-  return createSearchService(config, { searchCache: store }, logger);
+  return searchServiceWith(fake.env('tavily'), { logger, store });
 }
 
 describe('results', () => {

@@ -2,7 +2,8 @@
  * Drains one `LlmClient.stream` call into a response, handing reasoning and text chunks to the
  * caller as they arrive, and records the call in the usage tracker even when it fails midway.
  */
-import { type LlmClient, type LlmRequest, type ToolCall, type Usage, ZERO_USAGE } from '../../llm/types.js';
+import { emptyTotals, foldStreamPart } from '../../llm/collect-response.js';
+import type { LlmClient, LlmRequest, ToolCall, Usage } from '../../llm/types.js';
 import type { ModelRole, UsageTracker } from './usage-tracker.js';
 
 export interface StreamHandlers {
@@ -24,15 +25,7 @@ export interface StreamResult {
 
 /** Mutable so a caller can read what arrived before a failure (partial answer on timeout). */
 export function emptyStreamResult(): StreamResult {
-  return {
-    text: '',
-    reasoning: '',
-    toolCalls: [],
-    finishReason: 'other',
-    usage: { ...ZERO_USAGE },
-    model: '',
-    ms: 0,
-  };
+  return { ...emptyTotals(), ms: 0 };
 }
 
 export async function consumeStream(
@@ -46,29 +39,9 @@ export async function consumeStream(
   const started = Date.now();
   try {
     for await (const part of llm.stream(request)) {
-      switch (part.type) {
-        case 'reasoning':
-          if (part.signature) result.reasoningSignature = part.signature;
-          if (!part.text) break;
-          result.reasoning += part.text;
-          handlers.onReasoning?.(part.text);
-          break;
-        case 'text':
-          result.text += part.text;
-          handlers.onText?.(part.text);
-          break;
-        case 'tool-call':
-          result.toolCalls.push(part.toolCall);
-          break;
-        case 'usage':
-          // Providers may report usage more than once (Anthropic sends cumulative counts): the latest wins.
-          result.usage = { ...part.usage };
-          break;
-        case 'finish':
-          result.finishReason = part.reason;
-          result.model = part.model;
-          break;
-      }
+      foldStreamPart(result, part);
+      if (part.type === 'reasoning' && part.text) handlers.onReasoning?.(part.text);
+      else if (part.type === 'text') handlers.onText?.(part.text);
     }
     return result;
   } finally {

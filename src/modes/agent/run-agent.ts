@@ -10,6 +10,7 @@ import type { ChatMessage, LlmClient } from '../../llm/types.js';
 import { SourceRegistry, linkCitations } from '../../search/citations.js';
 import { finishStats } from '../finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
+import { turnToolContext } from '../turn-tool-context.js';
 import { t } from './agent-strings.js';
 import { type FinishReason, TraceRecorder } from './agent-trace.js';
 import type { ResultEvaluator } from './evaluate-results.js';
@@ -103,12 +104,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
             llm: toolLlm,
             tools: ctx.tools,
             messages,
-            toolContext: {
-              sessionKey: ctx.sessionKey,
-              signal,
-              ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
-              ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),
-            },
+            toolContext: turnToolContext(ctx, signal),
             signal,
             emit,
             locale,

@@ -22,16 +22,21 @@ const SNIPPET_PREVIEW_CHARS = 160;
 
 export const WEB_SEARCH = 'web_search';
 
-export interface ToolRoundContext {
+/** What running a turn's tools needs, in agent rounds and plan steps alike. */
+export interface ToolRunEnv {
   tools: ToolRegistry;
   toolContext: ToolContext;
   emit(event: TurnEvent): void;
   locale: Locale;
-  numbering: SourceNumbering;
   tracker: UsageTracker;
   trace: TraceRecorder;
   logger: Logger;
+  /** AGENT_VERBOSE: log every tool input and output at info level. */
   verbose: boolean;
+}
+
+export interface ToolRoundContext extends ToolRunEnv {
+  numbering: SourceNumbering;
   /** Prefix for step ids, unique per round ("r2"). */
   stepPrefix: string;
   /** Thought of the model for this round (recorded on the trace's first step of the round). */

@@ -5,35 +5,23 @@
  * Aborts (Stop, time limit) and LLM errors propagate to the executor, which decides what to show.
  */
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
-import type { Logger } from '../../logger.js';
 import type { TurnEvent } from '../../render/events.js';
 import type { SourceRegistry } from '../../search/citations.js';
-import type { Locale } from '../../surface.js';
-import type { ToolContext, ToolRegistry } from '../../tools/types.js';
 import { t } from './agent-strings.js';
-import type { FinishReason, TraceRecorder } from './agent-trace.js';
+import type { FinishReason } from './agent-trace.js';
 import { consumeStream } from './consume-stream.js';
 import { type ResultEvaluator, evaluateRound } from './evaluate-results.js';
 import { LoopDetector } from './loop-detector.js';
 import { type Observation, delimit } from './observations.js';
-import { runToolCalls } from './run-tool-calls.js';
+import { runToolCalls, type ToolRunEnv } from './run-tool-calls.js';
 import { ThinkingStep } from './thinking-step.js';
-import type { UsageTracker } from './usage-tracker.js';
 
-export interface ToolPhaseInput {
+export interface ToolPhaseInput extends ToolRunEnv {
   llm: LlmClient;
-  tools: ToolRegistry;
   /** System prompt + history + the user's message. Grows with assistant and tool messages. */
   messages: ChatMessage[];
-  toolContext: ToolContext;
   signal: AbortSignal;
-  emit(event: TurnEvent): void;
-  locale: Locale;
   sources: SourceRegistry;
-  tracker: UsageTracker;
-  trace: TraceRecorder;
-  logger: Logger;
-  verbose: boolean;
   maxIterations: number;
   maxToolCalls: number;
   minResultChars: number;

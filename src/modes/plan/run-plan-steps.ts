@@ -1,33 +1,16 @@
-/**
- * Runs a confirmed plan's steps in order through the tool registry, each shown as a plan-step
- * (pending → running → done/failed). A failed step is skipped (PLAN_ON_STEP_ERROR=skip, default)
- * or stops the plan (stop), leaving the remaining steps marked as not run.
- */
-import type { Logger } from '../../logger.js';
-import type { TurnEvent } from '../../render/events.js';
 import type { SourceRegistry } from '../../search/citations.js';
 import type { Locale } from '../../surface.js';
-import type { ToolContext, ToolRegistry } from '../../tools/types.js';
 import { t } from '../agent/agent-strings.js';
-import type { TraceRecorder } from '../agent/agent-trace.js';
 import { type Observation, toObservation } from '../agent/observations.js';
-import type { UsageTracker } from '../agent/usage-tracker.js';
+import type { ToolRunEnv } from '../agent/run-tool-calls.js';
 import type { PlanProposal, PlanStep } from './plan-types.js';
 
 const RESULT_PREVIEW_CHARS = 400;
 
-export interface PlanStepsInput {
+export interface PlanStepsInput extends ToolRunEnv {
   plan: PlanProposal;
-  tools: ToolRegistry;
-  toolContext: ToolContext;
   onStepError: 'skip' | 'stop';
-  emit(event: TurnEvent): void;
-  locale: Locale;
   sources: SourceRegistry;
-  tracker: UsageTracker;
-  trace: TraceRecorder;
-  logger: Logger;
-  verbose: boolean;
 }
 
 export interface PlanStepsResult {

@@ -16,6 +16,7 @@ import { languageName, writeAnswer } from '../agent/write-answer.js';
 import { ANSWER_GRACE_MS, answerBudget } from '../agent/run-agent.js';
 import { finishStats } from '../finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
+import { turnToolContext } from '../turn-tool-context.js';
 import type { PlanProposal } from './plan-types.js';
 import { requestPlan } from './request-plan.js';
 import { type PlanStepsResult, planStepTitle, runPlanSteps } from './run-plan-steps.js';
@@ -116,12 +117,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
         {
           plan,
           tools: ctx.tools,
-          toolContext: {
-            sessionKey: ctx.sessionKey,
-            signal,
-            ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
-            ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),
-          },
+          toolContext: turnToolContext(ctx, signal),
           onStepError: options.onStepError ?? env.PLAN_ON_STEP_ERROR,
           emit,
           locale,
