@@ -115,7 +115,6 @@ export class ConsoleSink implements TurnSink {
   }
 
   private rowsOf(line: string): number {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI escapes to measure width
     const visible = line.replace(/\x1b\[[0-9;]*m/g, '').length;
     const columns = this.output.columns ?? 80;
     return Math.max(1, Math.ceil(visible / columns));
