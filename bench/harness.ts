@@ -4,6 +4,8 @@
  * posted to Bolt, exactly as Slack delivers it, and ends when the core's `handleMessage` resolves
  * (which waits for the sink's final edit). The core is wrapped only to timestamp that end.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
 import pino from 'pino';
 import { createSlackSurface, type SlackSurface } from '../adapters/slack/slack-surface.js';
 import { type Config, loadConfig } from '../src/config/env.js';
@@ -14,14 +16,23 @@ import { createStores } from '../src/store/create-stores.js';
 import type { Stores } from '../src/store/types.js';
 import type { ScoutCore, TurnSink } from '../src/surface.js';
 import { postSigned } from '../test/helpers/fake-slack-api.js';
+import { ClientTimings } from './client-timing.js';
 import { TURN_TAG, epochNow } from './fakes/fake-llm.js';
 import { BENCH_TAVILY_KEY } from './fakes/fake-search.js';
 import { BENCH_BOT_USER, type FakesInfo } from './fakes/fakes.js';
 
 const SIGNING_SECRET = 'bench-signing-secret';
 const TEAM = 'T00FAKE00AA';
-/** Users the mentions come from: enough for users.info to be cached like in a real workspace. */
-const USERS = 20;
+/**
+ * Users the mentions come from. Their locale (users.info, one Web API round trip) is cached per
+ * process, so a workspace's regular users cost it once; the warm-up turns meet every one of them,
+ * so the measured turns see the steady state.
+ */
+const USERS = 2;
+/** Names a benchmark event's turn in its HTTP request, so the server side can timestamp it. */
+const TAG_HEADER = 'x-bench-turn';
+/** Node's hook for "an HTTP server got a request (headers parsed)" — Bolt's server included. */
+const SERVER_REQUEST = 'http.server.request.start';
 /** A turn that has not ended after this long counts as an error (agent limit is 60 s). */
 export const TURN_TIMEOUT_MS = 120_000;
 
@@ -33,6 +44,11 @@ export interface TurnRecord {
   postedAt: number;
   /** When Bolt's HTTP answer (the ack) came back. */
   ackedAt?: number;
+  /** When Scout's HTTP server had the request's headers (the loopback delivery is before it). */
+  receivedAt?: number;
+  /** When the core called the sink's `done` / when that returned (the final render). */
+  doneAt?: number;
+  doneEndAt?: number;
   /** When the surface handed the message to the core (Bolt, dedupe, users.info are before it). */
   coreStartAt?: number;
   endedAt?: number;
@@ -47,6 +63,8 @@ export interface BenchScout {
   config: Config;
   surface: SlackSurface;
   turns: Map<string, TurnRecord>;
+  /** Model/search waits and edit pacing per turn, measured inside Scout's process. */
+  timings: ClientTimings;
   /** Posts one mention that starts a new thread; resolves once Bolt acknowledged it. */
   startTurn(tag: string, index: number): Promise<TurnRecord>;
   close(): Promise<void>;
@@ -109,7 +127,14 @@ export async function startBenchScout(options: BenchScoutOptions): Promise<Bench
   const finishers = new Map<string, (error?: string) => void>();
   const finish = (tag: string, error?: string) => finishers.get(tag)?.(error);
 
-  const scout = await buildScout({ config, logger, stores });
+  const timings = new ClientTimings();
+  const scout = await buildScout({
+    config,
+    logger,
+    stores,
+    wrapLlm: timings.wrapLlm,
+    wrapSearch: timings.wrapSearch,
+  });
   const core: ScoutCore = {
     get locale() {
       return scout.locale;
@@ -126,14 +151,17 @@ export async function startBenchScout(options: BenchScoutOptions): Promise<Bench
           error = `answered with a reply: ${text.slice(0, 80)}`;
           return sink.reply(text);
         },
-        done: (view) => {
+        done: async (view) => {
           error = view.error ?? (view.cancelled ? 'cancelled' : undefined);
-          return sink.done(view);
+          timings.markFinishing();
+          if (record) record.doneAt = epochNow();
+          await sink.done(view);
+          if (record) record.doneEndAt = epochNow();
         },
       };
       if (sink.confirmPlan) watched.confirmPlan = (plan, signal) => sink.confirmPlan!(plan, signal);
       try {
-        await scout.handleMessage(message, watched);
+        await timings.run(tag, () => scout.handleMessage(message, watched));
         finish(tag, error);
       } catch (err) {
         finish(tag, String(err));
@@ -151,9 +179,17 @@ export async function startBenchScout(options: BenchScoutOptions): Promise<Bench
     stores,
     port: 0,
     nativeStreaming: options.nativeStreaming,
+    editorClock: timings.clock,
   });
   await surface.start();
   const url = `http://127.0.0.1:${surface.port}/slack/events`;
+  const onRequest = (message: unknown) => {
+    const tag = (message as { request: IncomingMessage }).request.headers[TAG_HEADER];
+    const record = typeof tag === 'string' ? turns.get(tag) : undefined;
+    if (record && record.receivedAt === undefined) record.receivedAt = epochNow();
+  };
+  subscribe(SERVER_REQUEST, onRequest);
+  const stopWatchingSlack = timings.watchSlackCalls();
   let events = 0;
 
   return {
@@ -162,6 +198,7 @@ export async function startBenchScout(options: BenchScoutOptions): Promise<Bench
     config,
     surface,
     turns,
+    timings,
     async startTurn(tag, index) {
       // A distinct channel per 50 turns and a distinct ts per turn: every turn is a new thread.
       const channel = `C${String(Math.floor(index / 50)).padStart(8, '0')}BENCH`;
@@ -202,13 +239,15 @@ export async function startBenchScout(options: BenchScoutOptions): Promise<Bench
           text: `<@${BENCH_BOT_USER}> ${tag} What changed in the web search landscape this week?`,
         },
       });
-      const res = await postSigned(url, body, SIGNING_SECRET);
+      const res = await postSigned(url, body, SIGNING_SECRET, { headers: { [TAG_HEADER]: tag } });
       record.ackedAt = epochNow();
       if (res.status !== 200) finish(tag, `event answered HTTP ${res.status}`);
       await res.arrayBuffer();
       return record;
     },
     async close() {
+      unsubscribe(SERVER_REQUEST, onRequest);
+      stopWatchingSlack();
       await surface.idle();
       await surface.stop();
       await scout.shutdown(2_000);

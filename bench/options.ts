@@ -1,5 +1,5 @@
 /**
- * Benchmark sizes and speeds: defaults finish in about 3–5 minutes on 2 cores; every value can be
+ * Benchmark sizes and speeds: defaults finish in about 5–6 minutes on 2 cores; every value can be
  * changed with an environment variable or a `--name=value` flag (`--turns=20` = `BENCH_TURNS=20`).
  * `--quick` shrinks everything for a one-minute sanity run.
  */

@@ -72,6 +72,7 @@ export async function runSequential(
   const turns = breakdown(
     [...bench.turns.values()].filter((t) => cpu.has(t.tag)),
     snapshot,
+    (tag) => bench.timings.get(tag),
   ).map((t) => ({ ...t, cpuMs: cpu.get(t.tag) ?? Number.NaN }));
   return { turns, snapshot, durationMs, peakRssBytes };
 }
@@ -93,7 +94,7 @@ export async function runConcurrent(
   const peakRssBytes = rss.stop();
   const snapshot = await fakes.snapshot();
   return {
-    turns: breakdown(records, snapshot),
+    turns: breakdown(records, snapshot, (tag) => bench.timings.get(tag)),
     snapshot,
     durationMs,
     peakRssBytes,

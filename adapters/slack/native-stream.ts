@@ -9,7 +9,7 @@
  * `message_not_in_streaming_state` …) calls `onRefused` so the sink falls back to post + update.
  */
 import type { Logger } from '../../src/logger.js';
-import { retryAfterMsOf, ThrottledEditor } from '../../src/render/throttled-editor.js';
+import { type EditorClock, retryAfterMsOf, ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { Source } from '../../src/render/events.js';
 import type { StepView } from '../../src/render/view.js';
 import { neutraliseMentions, truncate } from './markdown.js';
@@ -127,9 +127,11 @@ export class NativeStream {
     intervalMs: number,
     private readonly logger: Logger,
     private readonly onRefused: (code: string) => void,
+    clock?: EditorClock,
   ) {
     this.#editor = new ThrottledEditor<EditorPayload, string>({
       intervalMs,
+      ...(clock ? { clock } : {}),
       post: (payload) => this.#start(payload),
       edit: (ts, payload) => this.#edit(ts, payload),
       // Task keys are short; the text is compared as it is (no JSON encoding of a long answer per frame).
@@ -206,9 +208,13 @@ export class NativeStream {
     this.#commit(payload);
   }
 
-  /** The last pending chunks travel in `chat.stopStream` itself: no append right before the stop. */
+  /**
+   * The last pending chunks travel in `chat.stopStream` itself: no append right before the stop.
+   * Decided here, with no call in flight, so `sentText` is exactly what Slack shows.
+   */
   async #stop(ts: string, payload: StreamPayload): Promise<void> {
-    const chunks = this.#chunks(payload);
+    this.#finalExtends = payload.text.startsWith(this.#sentText);
+    const chunks = this.#chunks(this.#finalExtends ? payload : { ...payload, text: this.#sentText });
     await this.client.chat.stopStream({
       channel: this.target.channel,
       ts,
@@ -280,15 +286,11 @@ export class NativeStream {
       await this.#editor.flush();
     }
     if (this.#refused || !this.#editor.ref) return this.#abandon();
-    // Wait for an append in flight so `sentText` is what Slack shows, then decide how to close.
+    // Replaces any append still waiting for the interval: its chunks go out with the stop instead.
+    this.#editor.set({ tasks: payload.tasks, text: payload.text, phase: 'stop' });
     await this.#editor.flush();
     if (this.#refused) return this.#abandon();
-    const extends_ = payload.text.startsWith(this.#sentText);
-    this.#finalExtends = extends_;
-    this.#editor.set({ tasks: payload.tasks, text: extends_ ? payload.text : this.#sentText, phase: 'stop' });
-    await this.#editor.flush();
-    if (this.#refused) return this.#abandon();
-    if (!extends_ && this.#closeError === undefined) {
+    if (!this.#finalExtends && this.#closeError === undefined) {
       this.#editor.set({ tasks: payload.tasks, text: payload.text, phase: 'replace' });
       await this.#editor.flush();
     }

@@ -10,6 +10,7 @@ import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@sla
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
+import type { EditorClock } from '../../src/render/throttled-editor.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
 import { registerActions } from './actions.js';
@@ -67,6 +68,8 @@ export interface SlackSurfaceOptions {
   nativeStreaming?: boolean;
   /** Counts every message post and edit (the `scout_edits_sent_total` metric). */
   onEdit?: () => void;
+  /** Timers of the edit throttling (tests; the benchmark measures time spent pacing edits). */
+  editorClock?: EditorClock;
 }
 
 export interface SlackSurface extends Surface {
@@ -152,6 +155,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         editIntervalMs: options.editIntervalMs,
         nativeStreaming: options.nativeStreaming,
         onEdit: options.onEdit,
+        ...(options.editorClock ? { clock: options.editorClock } : {}),
       },
       {
         team,

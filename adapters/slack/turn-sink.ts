@@ -8,7 +8,7 @@
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { splitMessage } from '../../src/render/split-text.js';
-import { ThrottledEditor } from '../../src/render/throttled-editor.js';
+import { type EditorClock, ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
 import { neutraliseMentions } from './markdown.js';
@@ -47,6 +47,8 @@ export interface SlackSinkDeps {
   nativeStreaming?: boolean;
   /** Called for every message post and edit (metrics). */
   onEdit?: () => void;
+  /** Timers of the edit throttling (tests, and the benchmark's measure of time spent pacing edits). */
+  clock?: EditorClock;
 }
 
 export class SlackTurnSink implements TurnSink {
@@ -68,14 +70,22 @@ export class SlackTurnSink implements TurnSink {
     this.#steps = this.#editor();
     const flags = deps.state.workspace(target.team);
     if (deps.nativeStreaming !== false && flags.streaming) {
-      this.#stream = new NativeStream(deps.client, target, this.#interval, deps.logger, (code) => {
+      const onRefused = (code: string) => {
         deps.logger.info({ team: target.team, code }, 'slack native streaming refused; using post + update');
         flags.streaming = false;
         const stream = this.#stream;
         this.#stream = undefined;
         void stream?.discard();
         this.#queueRender();
-      });
+      };
+      this.#stream = new NativeStream(
+        deps.client,
+        target,
+        this.#interval,
+        deps.logger,
+        onRefused,
+        deps.clock,
+      );
     }
   }
 
@@ -214,6 +224,7 @@ export class SlackTurnSink implements TurnSink {
     const { channel, threadTs } = this.target;
     return new ThrottledEditor<SlackPayload, string>({
       intervalMs: this.#interval,
+      ...(this.deps.clock ? { clock: this.deps.clock } : {}),
       post: async (payload) => {
         this.deps.onEdit?.();
         const result = await this.#withContainerFallback(payload, (p) =>

@@ -1,6 +1,6 @@
 /**
  * Scenario 5: the same sequential agent turns on each store backend — what the store adds to a
- * turn's overhead (history load and append, locks, dedupe, settings).
+ * turn's own work (history load and append, locks, dedupe, settings).
  */
 import { type BenchContext, fakeSpeed, pct, type ScenarioResult, withScout } from '../context.js';
 import { summarize } from '../metrics.js';
@@ -31,12 +31,10 @@ export async function storeBackends(ctx: BenchContext): Promise<ScenarioResult> 
       );
       const ok = turns.filter((t) => !t.error);
       const overhead = summarize(ok.map((t) => t.overheadMs));
+      const own = summarize(ok.map((t) => t.ownMs));
       const cpu = summarize(ok.map((t) => t.cpuMs));
-      rows.push([
-        name,
-        `overhead ${pct(overhead, 2)} · CPU ${pct(cpu)} · errors ${turns.length - ok.length}`,
-      ]);
-      data[name] = { overheadMs: overhead, cpuMs: cpu, errors: turns.length - ok.length };
+      rows.push([name, `own work ${pct(own, 2)} · CPU ${pct(cpu)} · errors ${turns.length - ok.length}`]);
+      data[name] = { ownMs: own, overheadMs: overhead, cpuMs: cpu, errors: turns.length - ok.length };
     } finally {
       await target.cleanup();
     }

@@ -41,6 +41,20 @@ describe('benchmark harness (scenario 1, two turns)', () => {
     const sum =
       phases.intakeMs.p50 + phases.toFirstModelMs.p50 + phases.betweenCallsMs.p50 + phases.finishMs.p50;
     expect(sum).toBeGreaterThan(0);
+    // Scout's own work excludes the client-side waits (never more than the server-side figure, never
+    // negative), and the waits at Scout's client are at least what the fakes measured.
+    expect(data.ownMs.n).toBe(2);
+    expect(data.ownMs.p50).toBeGreaterThan(0);
+    expect(data.ownMs.p50).toBeLessThanOrEqual(data.ownWithTransportMs.p50);
+    expect(data.clientModelMs.p50).toBeGreaterThanOrEqual(data.modelMs.p50 - 1);
+    expect(data.clientSearchMs.p50).toBeGreaterThanOrEqual(data.searchMs.p50 - 1);
+    expect(data.pacingMs.p50).toBeGreaterThanOrEqual(0);
+    expect(data.overheadMs.p50).toBeGreaterThanOrEqual(
+      data.ownWithTransportMs.p50 + data.pacingMs.p50 - 0.001,
+    );
+    // No message written twice within a second, apart from the first answer text (SPEC §8).
+    expect(data.edits.maxEditsPerMessagePerSecond).toBeLessThanOrEqual(1);
+    expect(data.edits.fastPairs).toEqual({});
     // The answer reached Slack through real Web API calls, and the first visible edit was measured.
     expect(data.callsPerTurn).toBeGreaterThan(2);
     expect(data.callsByMethod['chat.startStream']).toBe(2);

@@ -249,7 +249,10 @@ describe('ThrottledEditor', () => {
       expect(platform.calls).toHaveLength(1);
       editor.setNow('task card done + first answer words');
       expect(platform.calls).toHaveLength(2);
-      expect(platform.calls[1]).toMatchObject({ kind: 'edit', payload: 'task card done + first answer words' });
+      expect(platform.calls[1]).toMatchObject({
+        kind: 'edit',
+        payload: 'task card done + first answer words',
+      });
       // Only once: the change after it waits a whole interval from the end of the expedited call.
       await vi.advanceTimersByTimeAsync(20);
       editor.set('more words');

@@ -40,7 +40,13 @@ export interface SlackHarness {
 let eventCounter = 0;
 
 export async function startSlackHarness(
-  options: { env?: Record<string, string>; nativeStreaming?: boolean; botUserId?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    nativeStreaming?: boolean;
+    botUserId?: string;
+    /** Edit interval of the surface (default TEST_EDIT_INTERVAL_MS). */
+    editIntervalMs?: number;
+  } = {},
 ): Promise<SlackHarness> {
   const slack = await startFakeSlackApi({ botUserId: options.botUserId ?? 'U00FAKEBOT01' });
   const h = await startTestScout({
@@ -57,7 +63,7 @@ export async function startSlackHarness(
     logger: silentLogger,
     stores: h.stores,
     port: 0,
-    editIntervalMs: TEST_EDIT_INTERVAL_MS,
+    editIntervalMs: options.editIntervalMs ?? TEST_EDIT_INTERVAL_MS,
     nativeStreaming: options.nativeStreaming ?? false,
   });
   await surface.start();

@@ -1,0 +1,98 @@
+/**
+ * Native streaming pace, as the fake Slack API sees it: the first answer text is appended at once
+ * even right after a task-card append (SPEC §8), every other call on the streamed message —
+ * including `chat.stopStream` and a final `chat.update` — comes at least one edit interval after the
+ * previous one, and the last words travel inside `chat.stopStream` itself.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecordedCall } from '../helpers/fake-slack-api.js';
+import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { dmFixture, type SlackHarness, startSlackHarness } from './slack-harness.js';
+
+/** Long enough that "at once" and "after the interval" cannot be confused on a loaded machine. */
+const INTERVAL_MS = 600;
+/** Timers may fire a millisecond early relative to Date.now(). */
+const TIMER_SLACK_MS = 5;
+
+const { mention } = dmFixture();
+const channel = mention.event.channel as string;
+
+/** Every call that created or changed the streamed message, in order. */
+function streamCalls(s: SlackHarness): RecordedCall[] {
+  const start = s.slack.callsTo('chat.startStream')[0]!;
+  const ts = start.response.ts as string;
+  return s.slack.calls.filter(
+    (c) => c === start || (c.args.channel === channel && c.args.ts === ts && c.method !== 'chat.delete'),
+  );
+}
+
+const hasText = (c: RecordedCall, text: string) =>
+  (c.args.chunks ?? []).some((k: any) => k.type === 'markdown_text' && String(k.text).includes(text));
+
+describe('Slack native streaming pace', () => {
+  let s: SlackHarness;
+  afterEach(async () => {
+    await s.close();
+  });
+
+  it('sends the first answer text at once after a task-card append; the stop carries the rest, one interval later', async () => {
+    s = await startSlackHarness({
+      env: { DEFAULT_MODE: 'agent' },
+      nativeStreaming: true,
+      editIntervalMs: INTERVAL_MS,
+    });
+    s.h.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'pace' } }]));
+    // The answer streams for ~100 ms: shorter than the interval, so its end goes out with the stop.
+    s.h.llm.fallback = () => ({
+      ...textReply('Firstword then many more words until lastword'),
+      chunkDelayMs: 10,
+    });
+    await s.event(mention);
+    await s.surface.idle();
+
+    const calls = streamCalls(s);
+    expect(calls[0]!.method).toBe('chat.startStream');
+    expect(calls.at(-1)!.method).toBe('chat.stopStream');
+    const firstText = calls.findIndex((c) => hasText(c, 'Firstword'));
+    expect(firstText).toBeGreaterThan(0);
+    // Not held back by the interval the task-card calls started.
+    expect(calls[firstText]!.at - calls[firstText - 1]!.at).toBeLessThan(INTERVAL_MS / 2);
+    // Every other pair of calls on the message is at least one interval apart — the stop included.
+    for (let i = 1; i < calls.length; i++) {
+      if (i === firstText) continue;
+      expect(
+        calls[i]!.at - calls[i - 1]!.at,
+        `${calls[i - 1]!.method} → ${calls[i]!.method}`,
+      ).toBeGreaterThanOrEqual(INTERVAL_MS - TIMER_SLACK_MS);
+    }
+    // The last words are not appended separately right before the stop: they are in the stop.
+    expect(hasText(calls.at(-1)!, 'lastword')).toBe(true);
+    const message = s.slack.messagesIn(channel).find((m) => m.ts === calls[0]!.response.ts)!;
+    expect(message.streamedText).toContain('Firstword then many more words until lastword');
+    expect(message.streaming).toBe(false);
+    expect(JSON.stringify(message.blocks)).toContain('scout_feedback_up');
+    expect(s.slack.violations).toEqual([]);
+  });
+
+  it('a turn that ends right after its task cards still stops one interval after the last call', async () => {
+    s = await startSlackHarness({
+      env: { DEFAULT_MODE: 'agent' },
+      nativeStreaming: true,
+      editIntervalMs: INTERVAL_MS,
+    });
+    s.h.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]));
+    s.h.llm.fallback = () => textReply('Scout is a bot [1].');
+    await s.event(mention);
+    await s.surface.idle();
+
+    const calls = streamCalls(s);
+    expect(calls.at(-1)!.method).toBe('chat.stopStream');
+    for (let i = 1; i < calls.length; i++) {
+      if (hasText(calls[i]!, 'Scout is a bot') && !hasText(calls[i - 1]!, 'Scout')) continue;
+      expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(INTERVAL_MS - TIMER_SLACK_MS);
+    }
+    const streamed = s.slack.messagesIn(channel).find((m) => m.ts === calls[0]!.response.ts)!;
+    expect(streamed.streamedText).toContain('Scout is a bot');
+    expect(s.slack.violations).toEqual([]);
+  });
+});
