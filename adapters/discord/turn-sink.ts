@@ -9,6 +9,7 @@ import type { Message, SendableChannels } from 'discord.js';
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { LiveAnswer } from '../../src/render/live-answer.js';
+import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from '../../src/render/render-frame.js';
 import { splitMessage } from '../../src/render/split-text.js';
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { TurnView } from '../../src/render/view.js';
@@ -42,6 +43,8 @@ export interface TurnSinkDeps {
   typingIntervalMs?: number;
   /** Called for every message post and edit (the `scout_edits_sent_total` metric). */
   onEdit?: () => void;
+  /** Longest wait before growing text is rendered (default: a tenth of the edit interval). */
+  renderFrameMs?: number;
 }
 
 export class DiscordTurnSink implements TurnSink {
@@ -54,6 +57,8 @@ export class DiscordTurnSink implements TurnSink {
   private pendingPlan: ((run: boolean) => void) | undefined;
   private readonly steps: ThrottledEditor<DiscordPayload, Message>;
   private readonly answer: LiveAnswer<DiscordPayload, Message>;
+  private readonly frame: RenderFrame;
+  private readonly changes = new ViewChanges();
 
   constructor(private readonly deps: TurnSinkDeps) {
     const intervalMs = deps.editIntervalMs ?? EDIT_INTERVAL_MS;
@@ -79,20 +84,39 @@ export class DiscordTurnSink implements TurnSink {
       transform: answerPayload,
       onError,
     });
+    this.frame = new RenderFrame(
+      () => this.render(),
+      deps.renderFrameMs ?? intervalMs / FRAMES_PER_EDIT_INTERVAL,
+    );
   }
 
   update(view: TurnView): void {
     if (this.finished) return;
     this.view = view;
     this.start();
-    this.steps.set(this.renderSteps(view, true));
-    if (view.answer !== '') this.answer.set(view.answer);
+    // A visible change renders at once, as each event always did here: the steps message is then
+    // posted before any answer text exists, so it stays above the answer. Growing text waits a frame.
+    if (this.changes.visible(view)) this.frame.now();
+    else this.frame.request(false);
+  }
+
+  private render(): void {
+    const view = this.view;
+    if (this.finished || !view) return;
+    try {
+      this.steps.set(this.renderSteps(view, true));
+      if (view.answer !== '') this.answer.set(view.answer);
+    } catch (err) {
+      // A render bug must cost one frame, not the process: the final render runs in done().
+      this.deps.logger.error({ err, turn: this.turnId }, 'discord render failed');
+    }
   }
 
   async done(view: TurnView): Promise<void> {
     if (this.finished) return;
     this.finished = true;
     this.view = view;
+    this.frame.stop();
     this.stopTyping();
     this.pendingPlan?.(false);
     try {

@@ -8,6 +8,7 @@
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { splitMessage } from '../../src/render/split-text.js';
+import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from '../../src/render/render-frame.js';
 import { type EditorClock, ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
@@ -49,6 +50,8 @@ export interface SlackSinkDeps {
   onEdit?: () => void;
   /** Timers of the edit throttling (tests, and the benchmark's measure of time spent pacing edits). */
   clock?: EditorClock;
+  /** Longest wait before growing text is rendered (default: a tenth of the edit interval). */
+  renderFrameMs?: number;
 }
 
 export class SlackTurnSink implements TurnSink {
@@ -57,7 +60,8 @@ export class SlackTurnSink implements TurnSink {
   readonly #answers: ThrottledEditor<SlackPayload, string>[] = [];
   #stream: NativeStream | undefined;
   #view: TurnView | undefined;
-  #renderQueued = false;
+  readonly #frame: RenderFrame;
+  readonly #changes = new ViewChanges();
   #finished = false;
   #status: string | null = null;
   #statusEverSet = false;
@@ -68,6 +72,10 @@ export class SlackTurnSink implements TurnSink {
   ) {
     this.#interval = deps.editIntervalMs ?? EDIT_INTERVAL_MS;
     this.#steps = this.#editor();
+    this.#frame = new RenderFrame(
+      () => this.#renderSafely(),
+      deps.renderFrameMs ?? this.#interval / FRAMES_PER_EDIT_INTERVAL,
+    );
     const flags = deps.state.workspace(target.team);
     if (deps.nativeStreaming !== false && flags.streaming) {
       const onRefused = (code: string) => {
@@ -76,7 +84,7 @@ export class SlackTurnSink implements TurnSink {
         const stream = this.#stream;
         this.#stream = undefined;
         void stream?.discard();
-        this.#queueRender();
+        this.#frame.request(true);
       };
       this.#stream = new NativeStream(
         deps.client,
@@ -91,7 +99,7 @@ export class SlackTurnSink implements TurnSink {
 
   update(view: TurnView): void {
     this.#view = view;
-    this.#queueRender();
+    if (!this.#finished) this.#frame.request(this.#changes.visible(view));
   }
 
   async reply(text: string): Promise<void> {
@@ -149,6 +157,7 @@ export class SlackTurnSink implements TurnSink {
   async done(view: TurnView): Promise<void> {
     this.#view = view;
     this.#finished = true;
+    this.#frame.stop();
     const steps = this.#renderStepsPayload(view);
     if (steps) this.#steps.set(steps);
     // The steps message, the answer and the thread status are independent Slack objects: their final
@@ -286,19 +295,13 @@ export class SlackTurnSink implements TurnSink {
     });
   }
 
-  /** Coalesces a burst of updates (one per streamed token) into one render per tick. */
-  #queueRender(): void {
-    if (this.#renderQueued || this.#finished) return;
-    this.#renderQueued = true;
-    setImmediate(() => {
-      this.#renderQueued = false;
-      try {
-        if (!this.#finished && this.#view) this.#render(this.#view);
-      } catch (err) {
-        // A render bug must cost one frame, not the process: the final render retries in done().
-        this.deps.logger.error({ err }, 'slack render failed');
-      }
-    });
+  #renderSafely(): void {
+    try {
+      if (!this.#finished && this.#view) this.#render(this.#view);
+    } catch (err) {
+      // A render bug must cost one frame, not the process: the final render retries in done().
+      this.deps.logger.error({ err }, 'slack render failed');
+    }
   }
 
   #render(view: TurnView): void {

@@ -1,24 +1,37 @@
-import { countMessageTokens } from '../llm/tokens.js';
+import { CONTEXT_WARNING_RATIO, countMessageTokens, maxMessageTokens } from '../llm/tokens.js';
 import type { ChatMessage } from '../llm/types.js';
 
 export interface HistoryWindow {
   messages: ChatMessage[];
   /** True when older turns were left out. */
   trimmed: boolean;
-  /** Estimated tokens of the kept history plus the question (for the context-window warning). */
+  /**
+   * Estimated tokens of the kept history plus the question (for the context-window warning): exact
+   * near the limits, an upper bound (UTF-8 bytes) when even that is far below them.
+   */
   tokens: number;
 }
 
 /**
  * Keeps the newest turns that fit the context window, dropping the oldest first. A turn (user
  * message and the replies after it) is dropped whole so the model never sees an answer without
- * its question. Each message is tokenised once: this runs on every turn.
+ * its question. Each message is tokenised once: this runs on every turn. When a cheap upper bound
+ * already fits under both the budget and the context-window warning, nothing is tokenised at all
+ * (the usual case, and the tokenizer is costly when cold: see `maxMessageTokens`).
  */
 export function fitHistory(
   history: ChatMessage[],
   question: string,
   options: { contextWindow: number; reserveTokens: number; count?: (messages: ChatMessage[]) => number },
 ): HistoryWindow {
+  if (!options.count) {
+    const bound = upperBound(history, question);
+    const limit = Math.min(
+      options.contextWindow - options.reserveTokens,
+      options.contextWindow * CONTEXT_WARNING_RATIO,
+    );
+    if (bound <= limit) return { messages: history, trimmed: false, tokens: bound };
+  }
   const count = options.count ?? countMessageTokens;
   const sizes = history.map((message) => count([message]));
   const questionTokens = count([{ role: 'user', content: question }]);
@@ -34,4 +47,11 @@ export function fitHistory(
     while (start < history.length && history[start]?.role !== 'user') drop();
   }
   return { messages: history.slice(start), trimmed: start > 0, tokens: total + questionTokens };
+}
+
+/** Counted the same way as below (each message on its own), so it bounds the exact figure. */
+function upperBound(history: ChatMessage[], question: string): number {
+  let total = maxMessageTokens([{ role: 'user', content: question }]);
+  for (const message of history) total += maxMessageTokens([message]);
+  return total;
 }

@@ -28,13 +28,26 @@ export function countTokens(text: string): number {
 }
 
 export function countMessageTokens(messages: ChatMessage[]): number {
+  return sumMessages(messages, countTokens);
+}
+
+/**
+ * An upper bound on `countMessageTokens` without tokenising: every o200k token covers at least one
+ * UTF-8 byte, so a text has at most as many tokens as bytes. Cheap, where the tokenizer's large
+ * Unicode split regex is not: V8 drops its compiled code when it sits unused between turns, and
+ * recompiling it costs ~1–8 ms per turn.
+ */
+export function maxMessageTokens(messages: ChatMessage[]): number {
+  return sumMessages(messages, (text) => Buffer.byteLength(text, 'utf8'));
+}
+
+function sumMessages(messages: ChatMessage[], count: (text: string) => number): number {
   let total = TOKENS_PER_REQUEST;
   for (const message of messages) {
-    total += TOKENS_PER_MESSAGE + countTokens(message.content);
+    total += TOKENS_PER_MESSAGE + count(message.content);
     if (message.role === 'assistant') {
-      total += countTokens(message.reasoning ?? '');
-      for (const call of message.toolCalls ?? [])
-        total += countTokens(call.name) + countTokens(call.arguments);
+      total += count(message.reasoning ?? '');
+      for (const call of message.toolCalls ?? []) total += count(call.name) + count(call.arguments);
     }
   }
   return total;

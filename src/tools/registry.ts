@@ -72,21 +72,22 @@ export function createToolRegistry(tools: Tool[], options: ToolRegistryOptions):
 }
 
 function parseArguments(tool: Tool, raw: string): { input: unknown } | { error: string } {
-  const expected = `Call it again with a JSON object matching: ${JSON.stringify(toolParameters(tool))}`;
+  // Built only for a rejection: zod's JSON Schema conversion is the costliest part of a valid call.
+  const expected = () => `Call it again with a JSON object matching: ${JSON.stringify(toolParameters(tool))}`;
   let value: unknown;
   try {
     value = raw.trim() === '' ? {} : JSON.parse(raw);
     // Some models double-encode the arguments as a JSON string.
     if (typeof value === 'string') value = JSON.parse(value);
   } catch {
-    return { error: `Invalid arguments for ${tool.name}: not valid JSON. ${expected}` };
+    return { error: `Invalid arguments for ${tool.name}: not valid JSON. ${expected()}` };
   }
   const result = tool.inputSchema.safeParse(value);
   if (!result.success) {
     const problems = result.error.issues
       .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
       .join('; ');
-    return { error: `Invalid arguments for ${tool.name}: ${problems}. ${expected}` };
+    return { error: `Invalid arguments for ${tool.name}: ${problems}. ${expected()}` };
   }
   return { input: result.data };
 }

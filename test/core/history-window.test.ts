@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitHistory } from '../../src/core/history-window.js';
+import { countMessageTokens } from '../../src/llm/tokens.js';
 import type { ChatMessage } from '../../src/llm/types.js';
 
 /** One token per character keeps the arithmetic visible. */
@@ -29,5 +30,36 @@ describe('fitHistory', () => {
     const window = fitHistory(history, 'q'.repeat(5), { contextWindow: 110, reserveTokens: 100, count });
     expect(window.messages).toEqual([]);
     expect(window.trimmed).toBe(true);
+  });
+});
+
+describe('fitHistory with the real tokenizer', () => {
+  const long: ChatMessage[] = [
+    { role: 'user', content: 'first question '.repeat(40) },
+    { role: 'assistant', content: 'first answer '.repeat(40) },
+    { role: 'user', content: 'second question' },
+    { role: 'assistant', content: 'second answer' },
+  ];
+
+  it('far from the limits: keeps everything, with an estimate no lower than the exact count', () => {
+    const window = fitHistory(long, 'hello', { contextWindow: 100_000, reserveTokens: 1_000 });
+    expect(window.messages).toEqual(long);
+    expect(window.trimmed).toBe(false);
+    const exact = [...long, { role: 'user' as const, content: 'hello' }]
+      .map((m) => countMessageTokens([m]))
+      .reduce((a, b) => a + b, 0);
+    expect(window.tokens).toBeGreaterThanOrEqual(exact);
+  });
+
+  it('near the limit: counts exactly and drops the oldest turn whole', () => {
+    const exactLast = countMessageTokens([long[2]!]) + countMessageTokens([long[3]!]);
+    const question = countMessageTokens([{ role: 'user', content: 'hello' }]);
+    const window = fitHistory(long, 'hello', {
+      contextWindow: 1_000 + exactLast + question,
+      reserveTokens: 1_000,
+    });
+    expect(window.messages).toEqual(long.slice(2));
+    expect(window.trimmed).toBe(true);
+    expect(window.tokens).toBe(exactLast + question);
   });
 });
