@@ -29,6 +29,8 @@ import { SettingsService } from './settings-service.js';
 export const MAX_INPUT_CHARS = 16_000;
 /** Slack retries for up to ~5 minutes; remembering message ids for 10 covers every redelivery. */
 const MESSAGE_DEDUPE_TTL_MS = 10 * 60_000;
+/** `/reset` waits at most this long for a running turn to let go of its conversation. */
+const RESET_LOCK_WAIT_MS = 15_000;
 /** A turn holds its conversation lock at most this long without renewal (renewed while running). */
 const TURN_LOCK_TTL_MS = 30_000;
 /**
@@ -104,6 +106,21 @@ export class Scout implements ScoutCore {
       return { text: t(locale, 'error.channel-not-allowed'), changed: false };
     }
     try {
+      const conversationId = context.conversationId;
+      if (conversationId && name.replace(/^\//, '').toLowerCase() === 'reset') {
+        // A turn still running would write its answer back after the reset: stop it, and wait for
+        // its lock (which also covers a turn running on another instance).
+        this.cancel(conversationId);
+        const lease = await this.deps.stores.locks.acquire(`conv:${conversationId}`, {
+          ttlMs: TURN_LOCK_TTL_MS,
+          waitMs: RESET_LOCK_WAIT_MS,
+        });
+        try {
+          return await runCommand(this.commandDeps(), name, args, { ...context, locale });
+        } finally {
+          await lease.release();
+        }
+      }
       return await runCommand(this.commandDeps(), name, args, { ...context, locale });
     } catch (err) {
       this.deps.logger.error({ err, command: name }, 'command failed');
