@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { App, type CustomRoute, LogLevel, type Logger as BoltLogger, SocketModeReceiver } from '@slack/bolt';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
@@ -37,6 +37,23 @@ const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
  */
 const WEB_API_RETRIES = { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2_000 };
 const WEB_API_TIMEOUT_MS = 10_000;
+/**
+ * Socket Mode's apps.connections.open is different: after Slack recycles a connection (every few
+ * hours) the client reconnects with it, and a failure that outlasts the retries leaves Scout deaf
+ * for good (@slack/socket-mode treats an HTTP or network error as unrecoverable). So it retries
+ * like socket-mode's own default (100 tries, ×1.3), with the wait between tries capped.
+ */
+const SOCKET_CONNECT_RETRIES = { retries: 100, factor: 1.3, minTimeout: 1_000, maxTimeout: 30_000 };
+/**
+ * stop() waits this long for Slack to complete the WebSocket close handshake; the client's own
+ * fallback is 30 s, longer than the shutdown grace.
+ */
+const SOCKET_CLOSE_WAIT_MS = 3_000;
+/**
+ * App-level tokens start with this. Slack answers any other token with `not_allowed_token_type`,
+ * which @slack/socket-mode retries forever: start() would hang instead of failing.
+ */
+const APP_TOKEN_PREFIX = 'xapp-';
 /** User locales change rarely; one users.info per user per hour. */
 const LOCALE_CACHE = { max: 5_000, ttl: 3600_000 };
 /** Suggested prompts in a new assistant thread (Slack allows at most 4). */
@@ -70,6 +87,11 @@ export interface SlackSurfaceOptions {
   onEdit?: () => void;
   /** Timers of the edit throttling (tests; the benchmark measures time spent pacing edits). */
   editorClock?: EditorClock;
+  /**
+   * Socket Mode timings (tests shrink them): the client's ping timeout, which is also its delay
+   * before reconnecting (default 5000 ms), and the first wait between apps.connections.open tries.
+   */
+  socketMode?: { pingTimeoutMs?: number; connectRetryMinMs?: number };
 }
 
 export interface SlackSurface extends Surface {
@@ -101,13 +123,32 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const env = config.env;
   const socketMode = Boolean(env.SLACK_APP_TOKEN);
   const log = logger.child({ surface: 'slack' });
+  // Built here rather than by Bolt so that its connection calls get their own retry policy and
+  // stop() can wait for the socket to close.
+  const receiver = socketMode
+    ? new SocketModeReceiver({
+        appToken: env.SLACK_APP_TOKEN!,
+        logger: boltLogger(log),
+        ...(options.socketMode?.pingTimeoutMs ? { clientPingTimeout: options.socketMode.pingTimeoutMs } : {}),
+        installerOptions: {
+          clientOptions: {
+            slackApiUrl: env.SLACK_API_URL,
+            timeout: WEB_API_TIMEOUT_MS,
+            retryConfig: {
+              ...SOCKET_CONNECT_RETRIES,
+              minTimeout: options.socketMode?.connectRetryMinMs ?? SOCKET_CONNECT_RETRIES.minTimeout,
+            },
+          },
+        },
+      })
+    : undefined;
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     // Verify the token in start() (not in the constructor), so a bad token or an unreachable
     // SLACK_API_URL becomes a readable start-up error instead of an unhandled rejection.
     deferInitialization: true,
-    ...(socketMode
-      ? { socketMode: true, appToken: env.SLACK_APP_TOKEN }
+    ...(receiver
+      ? { socketMode: true, receiver }
       : {
           signingSecret: env.SLACK_SIGNING_SECRET,
           processBeforeResponse: false,
@@ -253,6 +294,11 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
     },
     async start() {
+      if (socketMode && !env.SLACK_APP_TOKEN!.startsWith(APP_TOKEN_PREFIX)) {
+        throw new Error(
+          `Slack: SLACK_APP_TOKEN must be the app-level token (${APP_TOKEN_PREFIX}…, Basic Information → App-Level Tokens, scope connections:write), not the bot token.`,
+        );
+      }
       try {
         await app.init();
       } catch (err) {
@@ -263,7 +309,14 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         );
       }
       if (socketMode) {
-        await app.start();
+        try {
+          await app.start();
+        } catch (err) {
+          const reason = (err as { data?: { error?: string } }).data?.error ?? (err as Error).message;
+          throw new Error(
+            `Slack: could not open a Socket Mode connection with SLACK_APP_TOKEN (${reason}). Check that it is the app-level token (xapp-…) with the connections:write scope and that Socket Mode is enabled.`,
+          );
+        }
         log.info('slack connected (Socket Mode)');
         return;
       }
@@ -272,6 +325,19 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     },
     async stop() {
       accepting = false;
+      if (receiver) {
+        // Bolt's receiver.stop() returns before the socket is closed; the client's disconnect()
+        // resolves once it is (bounded: a peer that never answers the close must not hold shutdown).
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          receiver.client.disconnect(),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, SOCKET_CLOSE_WAIT_MS).unref();
+          }),
+        ]).catch((err) => log.warn({ err }, 'slack stop failed'));
+        clearTimeout(timer);
+        return;
+      }
       await app.stop().catch((err) => log.warn({ err }, 'slack stop failed'));
     },
     async idle() {

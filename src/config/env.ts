@@ -258,5 +258,9 @@ function slackProblems(env: Record<string, unknown>): string[] {
   if (!set('SLACK_BOT_TOKEN') && (set('SLACK_APP_TOKEN') || set('SLACK_SIGNING_SECRET'))) {
     return ['SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set'];
   }
+  // A bot token pasted here makes Socket Mode retry forever; say so before connecting.
+  if (set('SLACK_APP_TOKEN') && !String(env['SLACK_APP_TOKEN']).trim().startsWith('xapp-')) {
+    return ['SLACK_APP_TOKEN: must be an app-level token (xapp-…) with the connections:write scope'];
+  }
   return [];
 }

@@ -94,6 +94,13 @@ describe('loadConfig', () => {
     expect(lines.some((l) => l.startsWith('LOG_LEVEL:'))).toBe(true);
   });
 
+  it('rejects a bot token in SLACK_APP_TOKEN without echoing it', () => {
+    const lines = problems({ ...base, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xoxb-pasted-by-mistake' });
+    expect(lines).toEqual([
+      'SLACK_APP_TOKEN: must be an app-level token (xapp-…) with the connections:write scope',
+    ]);
+  });
+
   it('picks surfaces from the tokens present', () => {
     expect(loadConfig({ ...base, DISCORD_TOKEN: 'd' }).surfaces).toEqual({
       slack: false,

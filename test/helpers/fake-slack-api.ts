@@ -43,6 +43,8 @@ export interface RecordedCall {
   /** What the fake answered (`ok`, `error`, …); `status: 429` for rate-limited answers. */
   response: Record<string, any>;
   status: number;
+  /** The token the call carried (`Authorization: Bearer …` or a `token` field); never an app's real one. */
+  token?: string;
 }
 
 export interface Violation {
@@ -85,8 +87,17 @@ export interface FakeSlackApi {
   /** When set, chat.postEphemeral fails with this error (`not_in_channel`: Scout was never invited). */
   ephemeralError: string | null;
   rejectContainers: boolean;
+  /**
+   * Socket Mode: apps.connections.open answers with the URL this returns (set by
+   * `startFakeSlackSocket`); null answers the call as Slack does for an app without Socket Mode.
+   */
+  connectionsOpen: (() => string) | null;
+  /** When set, apps.connections.open fails with this error (`invalid_auth`: the app token was revoked). */
+  appTokenError: string | null;
   /** Answers the next `times` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
   rateLimit(method: string, times: number, retryAfterSec?: number): void;
+  /** Answers the next `times` calls of `method` with HTTP `status` (default 503: Slack is having a bad day). */
+  failNext(method: string, times: number, status?: number): void;
   callsTo(method: string): RecordedCall[];
   /** Messages in a thread (or channel when threadTs is omitted), in posting order, deleted ones left out. */
   messagesIn(channel: string, threadTs?: string): FakeMessage[];
@@ -219,6 +230,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const violations: Violation[] = [];
   const messages = new Map<string, FakeMessage>();
   const limited = new Map<string, { times: number; retryAfter: number }>();
+  const failing = new Map<string, { times: number; status: number }>();
   let counter = 0;
   const base = Math.floor(Date.now() / 1000);
   const nextTs = () => `${base}.${String(++counter).padStart(6, '0')}`;
@@ -231,8 +243,13 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     streamingError: null,
     ephemeralError: null,
     rejectContainers: false,
+    connectionsOpen: null,
+    appTokenError: null,
     rateLimit(method, times, retryAfterSec = 1) {
       limited.set(method, { times, retryAfter: retryAfterSec });
+    },
+    failNext(method, times, status = 503) {
+      failing.set(method, { times, status });
     },
     callsTo: (method) => calls.filter((c) => c.method === method),
     messagesIn: (channel, threadTs) =>
@@ -282,7 +299,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     return undefined;
   }
 
-  function handle(method: string, args: Record<string, any>): Record<string, any> {
+  function handle(method: string, args: Record<string, any>, token: string): Record<string, any> {
     const fail = (v: Violation) => {
       violations.push(v);
       return { ok: false, error: v.error };
@@ -292,6 +309,12 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       return m && !m.deleted ? m : undefined;
     };
     switch (method) {
+      case 'apps.connections.open':
+        // Needs the app-level token (`connections:write`); a bot token is refused as by Slack.
+        if (!token.startsWith('xapp-')) return { ok: false, error: 'not_allowed_token_type' };
+        if (api.appTokenError) return { ok: false, error: api.appTokenError };
+        if (!api.connectionsOpen) return { ok: false, error: 'fake_socket_not_started' };
+        return { ok: true, url: api.connectionsOpen() };
       case 'auth.test':
         return {
           ok: true,
@@ -453,17 +476,27 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         args[k] = v;
       }
     }
+    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '') || String(args.token ?? '');
     const limit = limited.get(method);
     if (limit && limit.times > 0) {
       limit.times -= 1;
       const response = { ok: false, error: 'ratelimited' };
-      calls.push({ method, args, at: Date.now(), response, status: 429 });
+      calls.push({ method, args, at: Date.now(), response, status: 429, token });
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(limit.retryAfter) });
       res.end(JSON.stringify(response));
       return;
     }
-    const response = handle(method, args);
-    calls.push({ method, args, at: Date.now(), response, status: 200 });
+    const failure = failing.get(method);
+    if (failure && failure.times > 0) {
+      failure.times -= 1;
+      const response = { ok: false, error: 'fatal_error' };
+      calls.push({ method, args, at: Date.now(), response, status: failure.status, token });
+      res.writeHead(failure.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(response));
+      return;
+    }
+    const response = handle(method, args, token);
+    calls.push({ method, args, at: Date.now(), response, status: 200, token });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(response));
   }

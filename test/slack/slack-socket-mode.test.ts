@@ -1,0 +1,254 @@
+/**
+ * Socket Mode end to end: the real core, the real Bolt app with its real `SocketModeReceiver`
+ * (SLACK_APP_TOKEN set), the fake Web API for the answers and a fake Socket Mode endpoint that
+ * delivers envelopes over a WebSocket and records the client's acks.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACTION_STOP } from '../../adapters/slack/render-blocks.js';
+import {
+  createSlackSurface,
+  type SlackSurface,
+  type SlackSurfaceOptions,
+} from '../../adapters/slack/slack-surface.js';
+import { silentLogger } from '../../src/logger.js';
+import { textReply } from '../helpers/fake-openai-server.js';
+import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
+import { type FakeSlackSocket, startFakeSlackSocket } from '../helpers/fake-slack-socket.js';
+import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+import {
+  buttonPayload,
+  dmFixture,
+  slashFixture,
+  TEST_EDIT_INTERVAL_MS,
+  visibleText,
+} from './slack-harness.js';
+
+const APP_TOKEN = 'xapp-1-A00FAKEAPP01-1-socketmodetest';
+const BOT_TOKEN = 'xoxb-test-token';
+/** Reconnect tests: the client waits its ping timeout before reconnecting (5 s by default). */
+const FAST_SOCKET = { pingTimeoutMs: 500, connectRetryMinMs: 20 };
+
+interface SocketScout {
+  slack: FakeSlackApi;
+  socket: FakeSlackSocket;
+  h: TestScout;
+  surface: SlackSurface;
+  /** Stops the surface and closes every fake (once). */
+  close(): Promise<void>;
+}
+
+let current: SocketScout | undefined;
+
+async function startSocketScout(
+  options: { appToken?: string; socketMode?: SlackSurfaceOptions['socketMode']; start?: boolean } = {},
+): Promise<SocketScout> {
+  const slack = await startFakeSlackApi();
+  const socket = await startFakeSlackSocket(slack);
+  const h = await startTestScout({
+    env: {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_APP_TOKEN: APP_TOKEN,
+      SLACK_API_URL: slack.url,
+    },
+  });
+  // loadConfig already refuses a non-xapp token; the surface checks again for configs built in code.
+  const config = options.appToken
+    ? { ...h.config, env: { ...h.config.env, SLACK_APP_TOKEN: options.appToken } }
+    : h.config;
+  const surface = createSlackSurface({
+    core: h.scout,
+    config,
+    logger: silentLogger,
+    stores: h.stores,
+    editIntervalMs: TEST_EDIT_INTERVAL_MS,
+    nativeStreaming: false,
+    ...(options.socketMode ? { socketMode: options.socketMode } : {}),
+  });
+  let closed: Promise<void> | undefined;
+  current = {
+    slack,
+    socket,
+    h,
+    surface,
+    close: () =>
+      (closed ??= (async () => {
+        await surface.idle();
+        await surface.stop();
+        await socket.close();
+        await h.close();
+        await slack.close();
+      })()),
+  };
+  if (options.start !== false) await surface.start();
+  return current;
+}
+
+/** What would keep a Node process alive: sockets, servers and ref'd timers (vitest's pipes aside). */
+const KEEP_ALIVE_KINDS = new Set(['Timeout', 'TCPSocketWrap', 'TCPServerWrap']);
+
+/** Waits (briefly: closed sockets take a few ticks to go) until nothing keeps the process alive. */
+async function keepAliveHandlesAfterSettling(timeoutMs = 2000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = process.getActiveResourcesInfo().filter((kind) => KEEP_ALIVE_KINDS.has(kind));
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+const mentionPayload = (eventId: string, text?: string) => {
+  const { mention } = dmFixture();
+  return {
+    ...mention,
+    event_id: eventId,
+    event_time: 1767376988,
+    ...(text ? { event: { ...mention.event, text } } : {}),
+  };
+};
+
+describe('Slack Socket Mode end to end (Bolt SocketModeReceiver + fake socket)', () => {
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+
+  it('connects with the app token: apps.connections.open, then hello; no HTTP server of its own', async () => {
+    const { slack, socket, surface } = await startSocketScout();
+    expect(surface.port).toBeUndefined();
+    const opens = slack.callsTo('apps.connections.open');
+    expect(opens).toHaveLength(1);
+    expect(opens[0]!.token).toBe(APP_TOKEN);
+    // The bot token is for the Web API; the app token is used for nothing else.
+    expect(slack.callsTo('auth.test')[0]!.token).toBe(BOT_TOKEN);
+    expect(slack.calls.filter((c) => c.method !== 'apps.connections.open' && c.token === APP_TOKEN)).toEqual(
+      [],
+    );
+    expect(socket.connectionCount).toBe(1);
+    expect(socket.openCount).toBe(1);
+  });
+
+  it('acks a mention and answers it once in its thread, despite a retry and the message double delivery', async () => {
+    const { slack, socket, surface, h } = await startSocketScout();
+    const { mention } = dmFixture();
+    h.llm.enqueue(textReply('Hello over the socket'));
+    const first = socket.sendEvent(mentionPayload('Ev0SOCKET1'));
+    const ack = await socket.waitForAck(first);
+    // A plain ack: events take no response payload.
+    expect(ack.payload ?? {}).toEqual({});
+    await slack.waitFor(() => slack.messagesIn(mention.event.channel, mention.event.ts).length > 0);
+
+    // Slack redelivers the same event (same event_id) when an ack came late, and the same user
+    // message also arrives as a `message` event with its own event_id.
+    const retry = socket.sendEvent(mentionPayload('Ev0SOCKET1'), { retryAttempt: 1, retryReason: 'timeout' });
+    const asMessage = socket.sendEvent({
+      ...mentionPayload('Ev0SOCKET2'),
+      event: { ...mention.event, type: 'message', channel_type: 'channel' },
+    });
+    await socket.waitForAck(retry);
+    await socket.waitForAck(asMessage);
+    await surface.idle();
+
+    const posts = slack.messagesIn(mention.event.channel, mention.event.ts);
+    expect(posts).toHaveLength(1);
+    expect(visibleText(posts[0]!.blocks)).toContain('Hello over the socket');
+    expect(h.llm.requests).toHaveLength(1);
+    expect(slack.violations).toEqual([]);
+    expect(socket.unexpected).toEqual([]);
+  });
+
+  it('acks /mode agent and replies ephemerally', async () => {
+    const { slack, socket, h } = await startSocketScout();
+    const { slashCommand } = slashFixture();
+    const envelope = socket.sendSlashCommand({ ...slashCommand, command: '/mode', text: 'agent' });
+    await socket.waitForAck(envelope);
+    await slack.waitFor(() => slack.callsTo('chat.postEphemeral').length > 0, 5000, 'ephemeral reply');
+    const reply = slack.callsTo('chat.postEphemeral')[0]!;
+    expect(reply.args.user).toBe(slashCommand.user_id);
+    expect(reply.args.channel).toBe(slashCommand.channel_id);
+    expect(String(reply.args.text).toLowerCase()).toContain('agent');
+    const channelKey = `slack:${slashCommand.team_id}:${slashCommand.channel_id}`;
+    expect((await h.scout.getSettings(channelKey)).mode).toBe('agent');
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('acks a button press (interactive envelope) and answers it', async () => {
+    const { slack, socket } = await startSocketScout();
+    const envelope = socket.sendInteractive(
+      buttonPayload(ACTION_STOP, 'slack:T00FAKE00AA:C00FAKECHAN1:1.000001', {
+        channel: 'C00FAKECHAN1',
+        ts: '1.000002',
+        threadTs: '1.000001',
+      }),
+    );
+    await socket.waitForAck(envelope);
+    // Nothing runs in that thread: the presser is told so, only them.
+    await slack.waitFor(() => slack.callsTo('chat.postEphemeral').length > 0, 5000, 'ephemeral reply');
+    expect(slack.callsTo('chat.postEphemeral')[0]!.args.user).toBe('U00FAKEUSER1');
+  });
+
+  it('reconnects with a new ticket when Slack sends `disconnect`, and keeps answering', async () => {
+    const { slack, socket, surface, h } = await startSocketScout({ socketMode: FAST_SOCKET });
+    socket.disconnect('refresh_requested');
+    await socket.waitForConnection(2);
+    expect(slack.callsTo('apps.connections.open').length).toBeGreaterThanOrEqual(2);
+    expect(new Set(socket.tickets).size).toBe(socket.tickets.length);
+
+    const { mention } = dmFixture();
+    h.llm.enqueue(textReply('Still here'));
+    await socket.waitForAck(socket.sendEvent(mentionPayload('Ev0SOCKET4')));
+    await surface.idle();
+    expect(visibleText(slack.messagesIn(mention.event.channel, mention.event.ts)[0]!.blocks)).toContain(
+      'Still here',
+    );
+  });
+
+  it('a reconnect outlasts apps.connections.open failing several times (Slack briefly down)', async () => {
+    const { slack, socket, surface, h } = await startSocketScout({ socketMode: FAST_SOCKET });
+    // More failures than a chat reply's retry policy allows (2 retries).
+    slack.failNext('apps.connections.open', 4, 503);
+    socket.disconnect('warning');
+    await socket.waitForConnection(2, 10_000);
+    expect(slack.callsTo('apps.connections.open').filter((c) => c.status === 503)).toHaveLength(4);
+
+    h.llm.enqueue(textReply('Back again'));
+    await socket.waitForAck(socket.sendEvent(mentionPayload('Ev0SOCKET5')));
+    await surface.idle();
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('the bot token in SLACK_APP_TOKEN fails start() at once instead of retrying forever', async () => {
+    const { surface, socket } = await startSocketScout({ appToken: BOT_TOKEN, start: false });
+    await expect(surface.start()).rejects.toThrow(/SLACK_APP_TOKEN must be the app-level token \(xapp-/);
+    expect(socket.connectionCount).toBe(0);
+  });
+
+  it('a revoked app token fails start() with a message naming SLACK_APP_TOKEN', async () => {
+    const { surface, socket, slack } = await startSocketScout({ start: false });
+    slack.appTokenError = 'invalid_auth';
+    await expect(surface.start()).rejects.toThrow(
+      /Socket Mode connection with SLACK_APP_TOKEN \(invalid_auth\)/,
+    );
+    expect(socket.connectionCount).toBe(0);
+  });
+
+  it('stop() closes the socket and leaves no handle behind (the process can exit)', async () => {
+    const s = await startSocketScout();
+    const { mention } = dmFixture();
+    s.h.llm.enqueue(textReply('Before stopping'));
+    await s.socket.waitForAck(s.socket.sendEvent(mentionPayload('Ev0SOCKET3')));
+    await s.surface.idle();
+    expect(s.slack.messagesIn(mention.event.channel, mention.event.ts)).toHaveLength(1);
+
+    await s.surface.stop();
+    await s.socket.waitForNoConnection(1000);
+    // No reconnect after a deliberate stop.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.socket.connectionCount).toBe(1);
+    expect(s.slack.callsTo('apps.connections.open')).toHaveLength(1);
+
+    // Nothing keeps the process alive once the fakes are closed too.
+    await s.close();
+    // (A 30 s close-handshake timer or a leftover socket would show here.)
+    expect(await keepAliveHandlesAfterSettling()).toEqual([]);
+  });
+});
