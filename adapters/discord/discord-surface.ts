@@ -74,6 +74,8 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
       if (!trigger) return;
       const sink = new DiscordTurnSink({
         channel: trigger.channel,
+        conversationId: trigger.incoming.conversationId,
+        askerId: trigger.incoming.userId,
         locale: trigger.incoming.locale ?? core.locale,
         logger,
         active,
@@ -91,7 +93,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
   client.on(Events.MessageCreate, (message) => void onMessage(message));
   client.on(Events.InteractionCreate, (interaction) => {
     if (!accepting) return;
-    void handleInteraction(interaction, { core, logger, active, archive });
+    void handleInteraction(interaction, { core, logger, active, archive, admins: config.env.ADMIN_USERS });
   });
   client.on(Events.ShardError, (err, shardId) => logger.error({ err, shardId }, 'discord shard error'));
   client.on(Events.Warn, (message) => logger.warn(message));

@@ -1,7 +1,8 @@
 /**
  * Routes Discord interactions: slash commands to the core, and Scout's buttons — Show/Hide details
  * (`scout_steps_toggle:<turn>`), Stop (`scout_stop`), 👍/👎 (`scout_feedback:<up|down>:<turn>`) and
- * plan Run/Cancel (`scout_plan:<run|cancel>:<turn>`).
+ * plan Run/Cancel (`scout_plan:<run|cancel>:<turn>`). Stop and Run/Cancel are for the person who
+ * asked, or an admin.
  */
 import { type ButtonInteraction, type Interaction, MessageFlags } from 'discord.js';
 import { toLocale } from '../../src/i18n/translate.js';
@@ -18,6 +19,13 @@ export interface InteractionDeps {
   logger: Logger;
   active: ActiveTurns;
   archive: StepsArchive;
+  /** ADMIN_USERS: they may stop or answer anyone's turn. */
+  admins?: readonly string[];
+}
+
+/** The asker may press their turn's buttons, and so may admins; an unknown asker is not checked. */
+function mayPress(presser: string, asker: string | undefined, admins: readonly string[]): boolean {
+  return asker === undefined || presser === asker || admins.includes(presser);
 }
 
 export async function handleInteraction(interaction: Interaction, deps: InteractionDeps): Promise<void> {
@@ -64,6 +72,11 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
     }
     case CUSTOM_ID.stop: {
       const conversation = conversationKey(interactionPlace(interaction));
+      if (!mayPress(interaction.user.id, deps.active.askerOf(conversation), deps.admins ?? [])) {
+        deps.logger.info({ conversation, user: interaction.user.id }, 'discord stop refused');
+        await ephemeral(ds(locale, 'stop.not-yours'));
+        return;
+      }
       const stopped = deps.core.cancel(conversation);
       deps.logger.info({ conversation, stopped, user: interaction.user.id }, 'discord stop pressed');
       await ephemeral(ds(locale, stopped ? 'stop.requested' : 'stop.nothing-running'));
@@ -75,7 +88,12 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       return;
     }
     case CUSTOM_ID.plan: {
-      const resolved = deps.active.get(b ?? '')?.resolvePlan(a === 'run') ?? false;
+      const turn = deps.active.get(b ?? '');
+      if (turn && !mayPress(interaction.user.id, turn.askerId, deps.admins ?? [])) {
+        await ephemeral(ds(locale, 'plan.not-yours'));
+        return;
+      }
+      const resolved = turn?.resolvePlan(a === 'run') ?? false;
       if (resolved) await interaction.deferUpdate();
       else await ephemeral(ds(locale, 'steps.expired'));
       return;

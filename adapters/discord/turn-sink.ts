@@ -35,6 +35,9 @@ export const TYPING_REFRESH_MS = 8000;
 
 export interface TurnSinkDeps {
   channel: SendableChannels;
+  /** The turn's conversation and asker: Stop and the plan's buttons are theirs (or an admin's). */
+  conversationId?: string;
+  askerId?: string;
   locale: Locale;
   logger: Logger;
   active: ActiveTurns;
@@ -49,6 +52,8 @@ export interface TurnSinkDeps {
 
 export class DiscordTurnSink implements TurnSink {
   readonly turnId = randomUUID();
+  readonly conversationId: string | undefined;
+  readonly askerId: string | undefined;
   private expanded = false;
   private started = false;
   private finished = false;
@@ -61,6 +66,8 @@ export class DiscordTurnSink implements TurnSink {
   private readonly changes = new ViewChanges();
 
   constructor(private readonly deps: TurnSinkDeps) {
+    this.conversationId = deps.conversationId;
+    this.askerId = deps.askerId;
     const intervalMs = deps.editIntervalMs ?? EDIT_INTERVAL_MS;
     const onError = (err: unknown, call: string) =>
       deps.logger.warn({ err, call, turn: this.turnId }, 'discord send failed');

@@ -11,6 +11,9 @@ import type { Locale } from '../../src/surface.js';
 export const STEPS_ARCHIVE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface ActiveTurn {
+  /** The conversation the turn answers in, and the user whose message started it (Stop is theirs). */
+  readonly conversationId?: string;
+  readonly askerId?: string;
   /** Flips the details of the running turn's steps message (the sink re-renders it). */
   toggleDetails(): void;
   /** Resolves a pending plan confirmation; false when none is pending. */
@@ -27,6 +30,11 @@ export class ActiveTurns {
   }
   get(turnId: string): ActiveTurn | undefined {
     return this.turns.get(turnId);
+  }
+  /** The asker of the turn running in a conversation (one at a time: the conversation lock). */
+  askerOf(conversationId: string): string | undefined {
+    for (const turn of this.turns.values()) if (turn.conversationId === conversationId) return turn.askerId;
+    return undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Buttons on Scout's messages: Stop (cancels the running turn), Show/Hide details (re-renders the
  * steps message where containers are not available), 👍/👎 feedback (acknowledged ephemerally and
- * logged) and the plan's Run / Cancel.
+ * logged) and the plan's Run / Cancel. Stop and Run / Cancel are for the person who asked, or an admin.
  */
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Logger } from '../../src/logger.js';
@@ -49,10 +49,23 @@ export function registerActions(app: App, deps: ActionDeps): void {
   app.action<ButtonBody>(ACTION_STOP, async ({ ack, action, body, client }) => {
     await ack();
     const conversation = action.value ?? '';
-    // Not running here: it may run on another instance, which picks the press up from the store.
-    const stopped = core.cancel(conversation) || (await deps.relay.press(conversation, 'stop'));
-    logger.info({ conversation: action.value, user: body.user.id, stopped }, 'stop pressed');
-    if (!stopped) await ephemeral(body, client, t('nothingToStop', await deps.localeOf(body.user.id)));
+    const presser = body.user.id;
+    const asker = deps.relay.askerOf(conversation);
+    // Running here: checked here. Not running here: it may run on another instance, which left its
+    // asker in the store with the running mark; the press is relayed only when this presser may.
+    const outcome =
+      asker === undefined
+        ? await deps.relay.press(conversation, 'stop', presser)
+        : !deps.relay.allows(presser, asker)
+          ? 'forbidden'
+          : core.cancel(conversation)
+            ? 'stopped'
+            : 'none';
+    logger.info({ conversation, user: presser, outcome }, 'stop pressed');
+    if (outcome === 'forbidden')
+      await ephemeral(body, client, t('notYourStop', await deps.localeOf(presser)));
+    else if (outcome === 'none')
+      await ephemeral(body, client, t('nothingToStop', await deps.localeOf(presser)));
   });
 
   app.action<ButtonBody>(ACTION_TOGGLE, async ({ ack, body, client }) => {
@@ -98,12 +111,24 @@ export function registerActions(app: App, deps: ActionDeps): void {
     [ACTION_PLAN_RUN, true],
     [ACTION_PLAN_CANCEL, false],
   ] as const) {
-    app.action<ButtonBody>(actionId, async ({ ack, action }) => {
+    app.action<ButtonBody>(actionId, async ({ ack, action, body, client }) => {
       await ack();
       const conversation = action.value ?? '';
-      if (state.answerPlan(conversation, run)) return;
-      if (!(await deps.relay.press(conversation, run ? 'run' : 'cancel')))
-        logger.debug({ conversation }, 'no plan waiting');
+      const presser = body.user.id;
+      const asker = deps.relay.askerOf(conversation);
+      // The same rule as Stop: the plan is run or cancelled by the person who asked, or an admin.
+      const outcome =
+        asker === undefined
+          ? await deps.relay.press(conversation, run ? 'run' : 'cancel', presser)
+          : !deps.relay.allows(presser, asker)
+            ? 'forbidden'
+            : state.answerPlan(conversation, run)
+              ? 'answered'
+              : 'none';
+      if (outcome === 'forbidden') {
+        logger.info({ conversation, user: presser }, 'plan button refused');
+        await ephemeral(body, client, t('notYourPlan', await deps.localeOf(presser)));
+      } else if (outcome === 'none') logger.debug({ conversation }, 'no plan waiting');
     });
   }
 }

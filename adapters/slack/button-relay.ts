@@ -7,6 +7,9 @@
  * The instance running a turn marks the conversation as running in the store and polls for presses;
  * an instance that gets a press for a turn it does not run leaves it there. Only on a shared (Redis)
  * store: a single instance handles every press locally and never polls.
+ *
+ * It also remembers who asked each running turn (locally, and in the running mark): Stop and the
+ * plan's buttons are for that person or an admin only, and the instance that got the press checks.
  */
 import type Keyv from 'keyv';
 import type { Logger } from '../../src/logger.js';
@@ -21,6 +24,13 @@ const RUNNING_REFRESH_MS = 2_000;
 const PRESS_TTL_MS = 10_000;
 
 export type Press = 'stop' | 'run' | 'cancel';
+/** What became of a press for a turn not running here. */
+export type PressOutcome = 'relayed' | 'none' | 'forbidden';
+
+/** Who may press a running turn's buttons: the person who asked, or an admin. */
+export function mayPress(presser: string, asker: string, admins: readonly string[]): boolean {
+  return presser === asker || admins.includes(presser);
+}
 
 export interface PressHandlers {
   stop(): void;
@@ -32,26 +42,45 @@ const runningKey = (conversation: string) => `slack:running:${conversation}`;
 const pressKey = (conversation: string) => `slack:press:${conversation}`;
 
 export class ButtonRelay {
+  /** The asker of each turn running in this process, from its first update to its end. */
+  readonly #askers = new Map<string, { asker: string }>();
+
   constructor(
     private readonly meta: Keyv,
     private readonly logger: Logger,
     /** False on a single-instance store: nothing is marked, polled or relayed. */
     private readonly shared: boolean,
+    /** ADMIN_USERS: they may press any turn's buttons. */
+    private readonly admins: readonly string[] = [],
   ) {}
+
+  /** The user whose message started the turn running here in this conversation, if one runs. */
+  askerOf(conversation: string): string | undefined {
+    return this.#askers.get(conversation)?.asker;
+  }
+
+  /** Whether `presser` may press the buttons of a turn asked by `asker`. */
+  allows(presser: string, asker: string): boolean {
+    return mayPress(presser, asker, this.admins);
+  }
 
   /**
    * Called by an instance that got a press for a turn it does not run: leaves the press for the
-   * instance that runs it. True when a turn of this conversation runs somewhere.
+   * instance that runs it — 'relayed' when a turn of this conversation runs somewhere, 'forbidden'
+   * when it runs for someone else and the presser is no admin (nothing is relayed), else 'none'.
    */
-  async press(conversation: string, press: Press): Promise<boolean> {
-    if (!this.shared) return false;
+  async press(conversation: string, press: Press, presser: string): Promise<PressOutcome> {
+    if (!this.shared) return 'none';
     try {
-      if ((await this.meta.get(runningKey(conversation))) !== true) return false;
+      const mark: unknown = await this.meta.get(runningKey(conversation));
+      // `true` is the mark of an instance from before askers were recorded (a rolling deploy).
+      if (mark !== true && typeof mark !== 'string') return 'none';
+      if (typeof mark === 'string' && !this.allows(presser, mark)) return 'forbidden';
       await this.meta.set(pressKey(conversation), press, PRESS_TTL_MS);
-      return true;
+      return 'relayed';
     } catch (err) {
       this.logger.warn({ err: String(err), conversation }, 'button press relay failed');
-      return false;
+      return 'none';
     }
   }
 
@@ -60,8 +89,13 @@ export class ButtonRelay {
    * it ends, the conversation is marked running here and relayed presses are applied. `stop()` ends
    * the watch (also when no turn ran: a command, a duplicate).
    */
-  watch(conversation: string, sink: TurnSink, handlers: PressHandlers): { sink: TurnSink; stop(): void } {
-    if (!this.shared) return { sink, stop: () => {} };
+  watch(
+    conversation: string,
+    asker: string,
+    sink: TurnSink,
+    handlers: PressHandlers,
+  ): { sink: TurnSink; stop(): void } {
+    const entry = { asker };
     let timer: NodeJS.Timeout | undefined;
     let stopped = false;
     let markedAt = 0;
@@ -69,7 +103,7 @@ export class ButtonRelay {
       try {
         if (Date.now() - markedAt >= RUNNING_REFRESH_MS) {
           markedAt = Date.now();
-          await this.meta.set(runningKey(conversation), true, RUNNING_TTL_MS);
+          await this.meta.set(runningKey(conversation), asker, RUNNING_TTL_MS);
         }
         const press = (await this.meta.get(pressKey(conversation))) as Press | undefined;
         if (press && !stopped) {
@@ -82,8 +116,12 @@ export class ButtonRelay {
       }
       if (!stopped) timer = setTimeout(() => void poll(), POLL_MS);
     };
+    let begun = false;
     const begin = () => {
-      if (timer || stopped) return;
+      if (begun || stopped) return;
+      begun = true;
+      this.#askers.set(conversation, entry);
+      if (!this.shared) return;
       // A press left over from an earlier turn of this conversation is not for this one.
       timer = setTimeout(() => void poll(), 0);
       void this.meta.delete(pressKey(conversation)).catch(() => undefined);
@@ -91,6 +129,8 @@ export class ButtonRelay {
     const stop = () => {
       if (stopped) return;
       stopped = true;
+      // Only this turn's entry: the next turn of the conversation may have begun already.
+      if (this.#askers.get(conversation) === entry) this.#askers.delete(conversation);
       clearTimeout(timer);
       if (markedAt > 0) void this.meta.delete(runningKey(conversation)).catch(() => undefined);
     };

@@ -164,7 +164,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const state = new SlackSurfaceState({ containers: true, streaming: options.nativeStreaming !== false });
   const answered = new AnsweredThreads(stores.meta, env.SESSION_TTL);
   // Presses for a turn running on another instance are relayed through the shared store.
-  const relay = new ButtonRelay(stores.meta, log, stores.backend === 'redis');
+  const relay = new ButtonRelay(stores.meta, log, stores.backend === 'redis', env.ADMIN_USERS);
   const locales = new LRUCache<string, Locale>(LOCALE_CACHE);
   const inFlight = new Set<Promise<void>>();
   let botUserId: string | undefined;
@@ -207,7 +207,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         locale,
       },
     );
-    const watch = relay.watch(conversation, sink, {
+    const watch = relay.watch(conversation, trigger.userId, sink, {
       stop: () => core.cancel(conversation),
       plan: (run) => state.answerPlan(conversation, run),
     });

@@ -6,6 +6,14 @@ export const SLACK_STRINGS = {
   stop: { en: '⏹ Stop', zh: '⏹ 停止' },
   stopped: { en: 'Stopping…', zh: '正在停止…' },
   nothingToStop: { en: 'Nothing is running in this thread.', zh: '此会话没有正在运行的任务。' },
+  notYourStop: {
+    en: 'Only the person who asked (or an admin) can stop this answer.',
+    zh: '只有提问者（或管理员）可以停止此回答。',
+  },
+  notYourPlan: {
+    en: 'Only the person who asked (or an admin) can run or cancel this plan.',
+    zh: '只有提问者（或管理员）可以执行或取消此计划。',
+  },
   showDetails: { en: 'Show details', zh: '显示详情' },
   hideDetails: { en: 'Hide details', zh: '隐藏详情' },
   working: { en: 'Working…', zh: '处理中…' },

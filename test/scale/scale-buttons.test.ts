@@ -1,6 +1,6 @@
 /**
  * Buttons across instances (issue 8): a Stop or plan Run press reaches whichever instance Slack picks,
- * not necessarily the one running the turn. Skipped without REDIS_URL; fails when it is set but down.
+ * not necessarily the one running the turn; Stop stays the asker's (or an admin's) there too. Skipped without REDIS_URL; fails when it is set but down.
  */
 import { describe, expect, it } from 'vitest';
 import { conversationId } from '../../adapters/slack/ids.js';
@@ -103,5 +103,38 @@ describe.skipIf(!process.env.REDIS_URL)('scale-out: buttons pressed on another i
     c.llm.fallback = (body) => textReply(`Answer to: ${lastUserText(body)}`);
     await a.post(mention('EvSTOP0002', 'next one', { threadTs: ts }));
     await c.slack.waitFor(() => threadText(c, ts).includes('Answer to: next one'), 5_000, 'the next answer');
+  });
+
+  it("refuses another user's Stop on instance B for a turn on A, and relays an admin's", async () => {
+    const env = { ADMIN_USERS: 'U00ADMINUSR1' };
+    const [a, b] = await Promise.all([c.startInstance('A', { env }), c.startInstance('B', { env })]);
+    c.llm.fallback = {
+      ...textReply('A long answer that takes its time to arrive.'),
+      chunkDelayMs: SLOW_CHUNK_MS,
+    };
+    const ts = nextTs();
+    await a.post(mention('EvOWNR0001', 'a very long question', { ts }));
+    await c.slack.waitFor(() => Boolean(messageWithButton(c, ts, 'scout_stop')), 5_000, 'a Stop button');
+    const conversation = conversationId(TEAM_ID, CHANNEL, ts);
+    const at = { channel: CHANNEL, ts: messageWithButton(c, ts, 'scout_stop')!.ts, threadTs: ts };
+
+    await b.action(buttonPayload('scout_stop', conversation, { ...at, user: 'U00OTHERUSR1' }));
+    await c.slack.waitFor(
+      () => c.slack.callsTo('chat.postEphemeral').length === 1,
+      RELAY_DEADLINE_MS,
+      'the refusal',
+    );
+    expect(c.slack.callsTo('chat.postEphemeral')[0]!.args).toMatchObject({
+      user: 'U00OTHERUSR1',
+      text: 'Only the person who asked (or an admin) can stop this answer.',
+    });
+    // Nothing was relayed: a few relay polls later the turn still runs.
+    await new Promise((resolve) => setTimeout(resolve, 3 * 250));
+    expect(threadText(c, ts)).not.toContain('Stopped');
+
+    await b.action(buttonPayload('scout_stop', conversation, { ...at, user: 'U00ADMINUSR1' }));
+    await c.slack.waitFor(() => threadText(c, ts).includes('Stopped'), RELAY_DEADLINE_MS, 'the stopped turn');
+    await a.surface.idle();
+    expect(c.slack.callsTo('chat.postEphemeral')).toHaveLength(1);
   });
 });
