@@ -50,17 +50,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
     await ack();
     const conversation = action.value ?? '';
     const presser = body.user.id;
-    const asker = deps.relay.askerOf(conversation);
-    // Running here: checked here. Not running here: it may run on another instance, which left its
-    // asker in the store with the running mark; the press is relayed only when this presser may.
-    const outcome =
-      asker === undefined
-        ? await deps.relay.press(conversation, 'stop', presser)
-        : !deps.relay.allows(presser, asker)
-          ? 'forbidden'
-          : core.cancel(conversation)
-            ? 'stopped'
-            : 'none';
+    const outcome = await deps.relay.handle(conversation, 'stop', presser, () => core.cancel(conversation));
     logger.info({ conversation, user: presser, outcome }, 'stop pressed');
     if (outcome === 'forbidden')
       await ephemeral(body, client, t('notYourStop', await deps.localeOf(presser)));
@@ -115,16 +105,10 @@ export function registerActions(app: App, deps: ActionDeps): void {
       await ack();
       const conversation = action.value ?? '';
       const presser = body.user.id;
-      const asker = deps.relay.askerOf(conversation);
       // The same rule as Stop: the plan is run or cancelled by the person who asked, or an admin.
-      const outcome =
-        asker === undefined
-          ? await deps.relay.press(conversation, run ? 'run' : 'cancel', presser)
-          : !deps.relay.allows(presser, asker)
-            ? 'forbidden'
-            : state.answerPlan(conversation, run)
-              ? 'answered'
-              : 'none';
+      const outcome = await deps.relay.handle(conversation, run ? 'run' : 'cancel', presser, () =>
+        state.answerPlan(conversation, run),
+      );
       if (outcome === 'forbidden') {
         logger.info({ conversation, user: presser }, 'plan button refused');
         await ephemeral(body, client, t('notYourPlan', await deps.localeOf(presser)));

@@ -65,6 +65,23 @@ export class ButtonRelay {
   }
 
   /**
+   * Handles a Stop / Run / Cancel press: a turn running here is checked here and `apply` acts on it
+   * ('done', or 'none' when there was nothing to act on); a turn not running here may run on another
+   * instance, so the press is relayed (see `press`).
+   */
+  async handle(
+    conversation: string,
+    press: Press,
+    presser: string,
+    apply: () => boolean,
+  ): Promise<PressOutcome | 'done'> {
+    const asker = this.askerOf(conversation);
+    if (asker === undefined) return this.press(conversation, press, presser);
+    if (!this.allows(presser, asker)) return 'forbidden';
+    return apply() ? 'done' : 'none';
+  }
+
+  /**
    * Called by an instance that got a press for a turn it does not run: leaves the press for the
    * instance that runs it — 'relayed' when a turn of this conversation runs somewhere, 'forbidden'
    * when it runs for someone else and the presser is no admin (nothing is relayed), else 'none'.
