@@ -304,6 +304,24 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       violations.push(v);
       return { ok: false, error: v.error };
     };
+    /** Records a new message (posted or stream-started) and returns its ts. */
+    const create = (args: any, fields: Partial<FakeMessage>): string => {
+      const ts = nextTs();
+      messages.set(`${args.channel}:${ts}`, {
+        channel: args.channel,
+        ts,
+        threadTs: args.thread_ts,
+        text: '',
+        blocks: [],
+        edits: [],
+        streaming: false,
+        streamedText: '',
+        chunks: [],
+        deleted: false,
+        ...fields,
+      });
+      return ts;
+    };
     const stored = (channel: string, ts: string) => {
       const m = messages.get(`${channel}:${ts}`);
       return m && !m.deleted ? m : undefined;
@@ -332,19 +350,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
           return fail({ method, error: 'no_text', detail: '' });
         const v = checkMessage(method, args);
         if (v) return fail(v);
-        const ts = nextTs();
-        messages.set(`${args.channel}:${ts}`, {
-          channel: args.channel,
-          ts,
-          threadTs: args.thread_ts,
-          text: args.text ?? args.markdown_text ?? '',
-          blocks: args.blocks ?? [],
-          edits: [],
-          streaming: false,
-          streamedText: '',
-          chunks: [],
-          deleted: false,
-        });
+        const ts = create(args, { text: args.text ?? args.markdown_text ?? '', blocks: args.blocks ?? [] });
         return { ok: true, channel: args.channel, ts, message: { text: args.text, ts, bot_id: botId } };
       }
       case 'chat.update': {
@@ -384,18 +390,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
           });
         const v = checkMessage(method, args);
         if (v) return fail(v);
-        const ts = nextTs();
-        messages.set(`${args.channel}:${ts}`, {
-          channel: args.channel,
-          ts,
-          threadTs: args.thread_ts,
-          text: '',
-          blocks: [],
-          edits: [],
+        const ts = create(args, {
           streaming: true,
           streamedText: args.markdown_text ?? '',
           chunks: [...(args.chunks ?? [])],
-          deleted: false,
         });
         return { ok: true, channel: args.channel, ts };
       }
