@@ -3,6 +3,7 @@
  * these (see `src/llm/map-error.ts`, `src/search/`); `toUserMessage` in `src/i18n` turns any of them
  * into what a person sees. Messages here are for logs and may name variables, never secrets.
  */
+import type { Usage } from './llm/types.js';
 
 export type LlmErrorCode =
   | 'auth' // 401/403: wrong or missing key
@@ -14,7 +15,10 @@ export type LlmErrorCode =
   | 'timeout' // no response within the request timeout
   | 'bad_request' // other 4xx
   | 'reasoning_content' // DeepSeek rejected history even after one repaired resend
-  | 'empty_response' // the model returned no output
+  | 'empty_response' // the model returned no output (and did not say why)
+  | 'truncated' // the output ran into max_tokens before any answer text or tool call
+  | 'refused' // the provider's safety system stopped the answer
+  | 'context_too_long' // the prompt does not fit the model's context window
   | 'cancelled'; // aborted by the caller (Stop, time limit)
 
 export class ScoutError extends Error {
@@ -35,12 +39,29 @@ export class ConfigError extends ScoutError {
   }
 }
 
+export interface LlmErrorDetails {
+  provider?: string;
+  model?: string;
+  status?: number;
+  retries?: number;
+  /** The provider's own error code or type (`tool_use_failed`, `invalid_request_error`). */
+  providerCode?: string;
+  /** The provider's own message, secrets redacted and shortened; safe to show. */
+  providerMessage?: string;
+  /** The max_tokens the request was sent with (truncated answers). */
+  maxTokens?: number;
+  /** Which `/model` slot the failing model sits in, for the hint that names the command. */
+  modelSlot?: 'tool' | 'answer';
+  /** Tokens the provider reported before the failure (last known usage), for the footer and cost. */
+  usage?: Usage;
+}
+
 export class LlmError extends ScoutError {
   declare readonly code: LlmErrorCode;
   constructor(
     code: LlmErrorCode,
     message: string,
-    readonly details: { provider?: string; model?: string; status?: number; retries?: number } = {},
+    readonly details: LlmErrorDetails = {},
     options?: { cause?: unknown },
   ) {
     super(message, code, options);

@@ -83,6 +83,15 @@ export const STRINGS = {
     'error.timeout': 'The language model took too long to answer. Please try again.',
     'error.bad-request': 'The language model rejected the request ({detail}).',
     'error.empty': 'The model returned no output. Please rephrase or try again.',
+    'error.truncated':
+      'The answer was cut at max_tokens={maxTokens} before it began — raise it with `/model {role} {model} max_tokens={suggest}`.',
+    'error.refused': 'The model’s provider refused to answer this (its safety system stopped the reply).',
+    'error.context-too-long':
+      'The conversation is too long for the model’s context window ({detail}). Start a new thread or use `/reset`.',
+    'notice.answer-cut':
+      '✂️ The answer was cut at max_tokens={maxTokens} — raise it with `/model {role} {model} max_tokens={suggest}`.',
+    'notice.answer-cut-server': '✂️ The answer was cut at the model server’s token limit.',
+    'notice.answer-refused': '🛑 The provider’s safety system stopped the answer here.',
     'error.store':
       'Scout’s storage is unavailable right now, so this message could not be handled. Please try again shortly.',
     'error.busy': 'I’m still working on the previous message in this conversation. Please wait a moment.',
@@ -164,6 +173,14 @@ export const STRINGS = {
     'error.timeout': '语言模型响应超时，请重试。',
     'error.bad-request': '语言模型拒绝了请求（{detail}）。',
     'error.empty': '模型没有返回任何内容，请换个说法或重试。',
+    'error.truncated':
+      '回答在开始前就达到了 max_tokens={maxTokens} 的上限 —— 可用 `/model {role} {model} max_tokens={suggest}` 调高。',
+    'error.refused': '模型服务商拒绝回答此问题（其安全系统阻止了回复）。',
+    'error.context-too-long': '对话过长，超出了模型的上下文窗口（{detail}）。请新开一个话题或使用 `/reset`。',
+    'notice.answer-cut':
+      '✂️ 回答在 max_tokens={maxTokens} 处被截断 —— 可用 `/model {role} {model} max_tokens={suggest}` 调高。',
+    'notice.answer-cut-server': '✂️ 回答在模型服务器的 token 上限处被截断。',
+    'notice.answer-refused': '🛑 服务商的安全系统在此处停止了回答。',
     'error.store': 'Scout 的存储暂时不可用，本条消息未能处理，请稍后再试。',
     'error.busy': '我还在处理此会话中的上一条消息，请稍等。',
     'error.cancelled': '⏹️ 已停止。',

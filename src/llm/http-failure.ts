@@ -3,7 +3,7 @@
  * SDK mappers (`map-openai-error.ts`, `map-anthropic-error.ts`) end here, so the policy of which
  * status means what lives in one place.
  */
-import { LlmError, type LlmErrorCode } from '../errors.js';
+import { LlmError, type LlmErrorCode, type LlmErrorDetails } from '../errors.js';
 import { redactSecrets } from './redact.js';
 
 export interface FailureContext {
@@ -36,13 +36,88 @@ export function codeForStatus(status: number): LlmErrorCode {
   return 'bad_request';
 }
 
+/** What a provider's error body says about itself, whatever the provider's shape. */
+export interface ProviderErrorBody {
+  /** An HTTP-like status the body carries (`status_code`, a numeric `code`), if any. */
+  status?: number;
+  /** The provider's own code or type: `tool_use_failed`, `invalid_request_error`, … */
+  code?: string;
+  message?: string;
+}
+
+/**
+ * Statuses for the error codes and types providers put in error bodies, for errors that arrive
+ * inside a stream where there is no HTTP status (Groq `tool_use_failed`, Anthropic `event: error`).
+ */
+const STATUS_FOR_PROVIDER_CODE: Record<string, number> = {
+  invalid_request_error: 400,
+  invalid_request: 400,
+  bad_request: 400,
+  tool_use_failed: 400,
+  context_length_exceeded: 400,
+  exceed_context_size_error: 400,
+  authentication_error: 401,
+  invalid_api_key: 401,
+  permission_error: 403,
+  billing_error: 402,
+  insufficient_quota: 402,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  rate_limit_exceeded: 429,
+  overloaded_error: 529,
+  api_error: 500,
+  server_error: 500,
+  internal_error: 500,
+};
+
+const isStatus = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 400 && v <= 599;
+
+/** Reads `{message, code, type, status_code}` from an error object, or from `{error: {…}}` around it. */
+export function readErrorBody(raw: unknown): ProviderErrorBody {
+  if (!raw || typeof raw !== 'object') return typeof raw === 'string' && raw ? { message: raw } : {};
+  const outer = raw as Record<string, unknown>;
+  const body =
+    outer['error'] && typeof outer['error'] === 'object'
+      ? (outer['error'] as Record<string, unknown>)
+      : outer;
+  const out: ProviderErrorBody = {};
+  if (typeof body['message'] === 'string') out.message = body['message'];
+  const named = [body['code'], body['type'], body['status']].find(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
+  if (named) out.code = named;
+  const status = [body['status_code'], body['code'], body['status']].find(isStatus);
+  if (status !== undefined) out.status = status;
+  else {
+    const byName = [body['code'], body['type']]
+      .map((v) => (typeof v === 'string' ? STATUS_FOR_PROVIDER_CODE[v] : undefined))
+      .find((v) => v !== undefined);
+    if (byName !== undefined) out.status = byName;
+  }
+  return out;
+}
+
+/** The prompt does not fit the model: a bad request the user can act on (shorter thread, /reset). */
+const CONTEXT_TOO_LONG =
+  /context[_ ](?:length|window|size)|maximum context|prompt is too long|exceeds the available context|too many (?:input )?tokens in (?:the )?prompt/i;
+
+/**
+ * A server error caused by the request itself (llama.cpp answers 500 "Failed to parse tool call
+ * arguments as JSON"): sending the same body again can only fail the same way.
+ */
+const DETERMINISTIC_SERVER_ERROR =
+  /failed to parse|parse error|invalid json|not valid json|unexpected token|invalid (?:request|argument)/i;
+
 export function httpFailure(
   status: number,
   providerMessage: string | undefined,
   ctx: FailureContext,
+  providerCode?: string,
 ): LlmError {
-  const code = codeForStatus(status);
-  const details = { provider: ctx.provider, model: ctx.model, status };
+  let code = codeForStatus(status);
+  const details: LlmErrorDetails = { provider: ctx.provider, model: ctx.model, status };
   const who = `${ctx.provider}/${ctx.model}`;
   if (code === 'auth') {
     // Never echo the provider's text here: auth messages are the ones that quote keys.
@@ -52,6 +127,11 @@ export function httpFailure(
   const clean = redactSecrets(providerMessage ?? '', ctx.secrets)
     .slice(0, MAX_PROVIDER_MESSAGE_CHARS)
     .trim();
+  const signal = `${providerCode ?? ''} ${clean}`;
+  if ((code === 'bad_request' || status === 413) && CONTEXT_TOO_LONG.test(signal)) code = 'context_too_long';
+  else if (code === 'server' && DETERMINISTIC_SERVER_ERROR.test(clean)) code = 'bad_request';
+  if (clean) details.providerMessage = clean;
+  if (providerCode) details.providerCode = redactSecrets(providerCode, ctx.secrets).slice(0, 80);
   const suffix = clean ? `: ${clean}` : '';
   const label: Record<LlmErrorCode, string> = {
     auth: 'authentication failed',
@@ -62,11 +142,22 @@ export function httpFailure(
     network: 'network error',
     timeout: 'request timed out',
     bad_request: 'request rejected',
+    context_too_long: 'prompt too long for the model',
     reasoning_content: 'reasoning_content rejected',
     empty_response: 'the model returned no output',
+    truncated: 'output cut at the token limit',
+    refused: 'refused by the provider',
     cancelled: 'cancelled',
   };
-  return new LlmError(code, `${who}: ${label[code]} (HTTP ${status})${suffix}`, details);
+  const tag = details.providerCode ? ` ${details.providerCode}` : '';
+  return new LlmError(code, `${who}: ${label[code]} (HTTP ${status}${tag})${suffix}`, details);
+}
+
+/** An error object from a response body or a stream event, classified by what it says about itself. */
+export function bodyFailure(raw: unknown, fallbackMessage: string, ctx: FailureContext): LlmError {
+  const body = readErrorBody(raw);
+  // Nothing says what went wrong: a server-side failure, retried like one.
+  return httpFailure(body.status ?? 500, body.message ?? fallbackMessage, ctx, body.code);
 }
 
 /** The request was aborted on purpose (Stop button, time limit): not a provider failure. */

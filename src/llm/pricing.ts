@@ -11,6 +11,10 @@ export interface Price {
   input: number;
   /** USD per 1M output tokens (reasoning tokens are billed as output). */
   output: number;
+  /** USD per 1M input tokens read from the prompt cache; the input price when absent. */
+  cachedInput?: number;
+  /** USD per 1M input tokens written to the prompt cache (Anthropic); the input price when absent. */
+  cacheWrite?: number;
 }
 
 export type PriceTable = Readonly<Record<string, Price>>;
@@ -32,8 +36,10 @@ export const BUILT_IN_PRICES: PriceTable = Object.freeze({
 
 function isPrice(value: unknown): value is Price {
   if (!value || typeof value !== 'object') return false;
-  const { input, output } = value as Record<string, unknown>;
-  return typeof input === 'number' && typeof output === 'number' && input >= 0 && output >= 0;
+  const { input, output, cachedInput, cacheWrite } = value as Record<string, unknown>;
+  const price = (v: unknown) => typeof v === 'number' && v >= 0;
+  const optional = (v: unknown) => v === undefined || price(v);
+  return price(input) && price(output) && optional(cachedInput) && optional(cacheWrite);
 }
 
 /**
@@ -84,5 +90,13 @@ export function estimateCost(
 ): number | undefined {
   const price = findPrice(label, table);
   if (!price) return undefined;
-  return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
+  // Usage buckets are parts of inputTokens: cache reads and writes are priced apart, the rest as input.
+  const cached = usage.cachedInputTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  const plain = Math.max(0, usage.inputTokens - cached - written);
+  const input =
+    plain * price.input +
+    cached * (price.cachedInput ?? price.input) +
+    written * (price.cacheWrite ?? price.input);
+  return (input + usage.outputTokens * price.output) / 1_000_000;
 }

@@ -9,7 +9,16 @@ import { LlmError } from '../errors.js';
 import { collectResponse } from './collect-response.js';
 import { type RetryPolicy, type SleepFn, withRetry } from './retry.js';
 import { StreamGuard } from './stream-guard.js';
-import type { LlmClient, LlmRequest, LlmResponse, ModelConfig, StreamPart } from './types.js';
+import type {
+  FinishReason,
+  LlmClient,
+  LlmRequest,
+  LlmResponse,
+  ModelConfig,
+  StreamPart,
+  Usage,
+} from './types.js';
+import { withUsage } from './usage.js';
 
 export interface AttemptIo {
   /** Abort signal combining the caller's and the guard's. Pass it to the SDK. */
@@ -93,6 +102,7 @@ export function createStreamingClient(
     let answered = false; // some non-blank text came: not an empty response
     let committed = false; // the caller has seen something: no repaired resend
     let toolCalls = 0;
+    let usage: Usage | undefined;
     for (;;) {
       try {
         const parts = withRetry(() => attemptOnce(current), {
@@ -107,14 +117,10 @@ export function createStreamingClient(
           if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
             committed = true;
           if (part.type === 'tool-call') toolCalls++;
+          if (part.type === 'usage') usage = part.usage;
           if (part.type === 'finish') {
             const latencyMs = Math.round(performance.now() - started);
-            if (!answered && toolCalls === 0) {
-              throw new LlmError('empty_response', 'the model returned no output', {
-                provider: config.provider,
-                model: config.model,
-              });
-            }
+            if (!answered && toolCalls === 0) throw withUsage(noAnswer(part.reason), usage);
             logger.debug({ llm: label, reason: part.reason, latencyMs }, 'LLM call finished');
             yield { ...part, latencyMs };
             continue;
@@ -131,6 +137,27 @@ export function createStreamingClient(
         current = plan.request;
       }
     }
+  }
+
+  /** Why a stream that finished without answer text or a tool call has nothing to show. */
+  function noAnswer(reason: FinishReason): LlmError {
+    const details = { provider: config.provider, model: config.model, maxTokens: config.maxTokens };
+    if (reason === 'length') {
+      // A reasoning model can spend the whole budget thinking: the thought was shown, the answer never came.
+      return new LlmError(
+        'truncated',
+        `${label}: output cut at max_tokens=${config.maxTokens} before any answer`,
+        details,
+      );
+    }
+    if (reason === 'content_filter') {
+      return new LlmError('refused', `${label}: the provider's safety system stopped the answer`, details);
+    }
+    return new LlmError(
+      'empty_response',
+      `${label}: the model returned no output (finish reason ${reason})`,
+      details,
+    );
   }
 
   return {

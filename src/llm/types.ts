@@ -48,11 +48,22 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * Token counts of one call, normalised across providers: every bucket is a part of the total above
+ * it, whatever the provider's own convention (xAI and Gemini count reasoning outside
+ * completion_tokens, Anthropic counts cache reads outside input_tokens).
+ */
 export interface Usage {
+  /** Every input token, cached ones included. */
   inputTokens: number;
+  /** Every output token, reasoning included. */
   outputTokens: number;
   /** Part of outputTokens spent on reasoning, where the provider reports it. */
   reasoningTokens: number;
+  /** Part of inputTokens read from the provider's prompt cache (billed cheaper). */
+  cachedInputTokens?: number;
+  /** Part of inputTokens written to the prompt cache (Anthropic bills these dearer). */
+  cacheWriteTokens?: number;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';

@@ -23,17 +23,8 @@ export function finishStats(
   usage: UsageTracker,
 ): TurnStats {
   const table = priceTable(ctx.config?.env.PRICE_TABLE);
-  const stats = usage.snapshot((model) =>
-    estimateCost(
-      model.label,
-      {
-        inputTokens: model.inputTokens,
-        outputTokens: model.outputTokens,
-        reasoningTokens: model.reasoningTokens,
-      },
-      table,
-    ),
-  );
+  // ModelStats carries every Usage bucket under the same names.
+  const stats = usage.snapshot((model) => estimateCost(model.label, model, table));
   ctx.emit({ type: 'stats', stats, footer: formatStatsFooter(stats, ctx.locale) });
   return stats;
 }

@@ -31,6 +31,9 @@ export interface ModelStats {
   inputTokens: number;
   outputTokens: number;
   reasoningTokens: number;
+  /** Parts of inputTokens read from / written to the provider's prompt cache (priced apart). */
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
   ms: number;
 }
 

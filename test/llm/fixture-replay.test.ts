@@ -84,7 +84,12 @@ describe('recorded provider streams', () => {
     expect(response.toolCalls[0]?.name).toBe('weather');
     expect(JSON.parse(response.toolCalls[0]!.arguments)).toEqual({ location: 'San Francisco' });
     expect(response.reasoning.length).toBeGreaterThan(20);
-    expect(response.usage).toEqual({ inputTokens: 339, outputTokens: 83, reasoningTokens: 39 });
+    expect(response.usage).toEqual({
+      inputTokens: 339,
+      outputTokens: 83,
+      reasoningTokens: 39,
+      cachedInputTokens: 320,
+    });
   });
 
   it('replays anthropic-text through the Anthropic SDK', async () => {

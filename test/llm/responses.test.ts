@@ -43,7 +43,7 @@ describe('OpenAI-style responses', () => {
     const err = (await failure(clientFor('openai', 'gpt-4.1-mini', fake.baseUrl).complete(ask))) as LlmError;
     expect(err).toBeInstanceOf(LlmError);
     expect(err.code).toBe('empty_response');
-    expect(err.message).toBe('the model returned no output');
+    expect(err.message).toMatch(/the model returned no output/);
     expect(fake.requests).toHaveLength(1);
   });
 

@@ -5,6 +5,8 @@ import { LlmError } from '../../errors.js';
 import type { FailureContext } from '../http-failure.js';
 import { mapAnthropicError } from '../map-anthropic-error.js';
 import { withRetryHintFetch } from '../retry-after.js';
+import { strictMessages } from '../strict-json.js';
+import { withUsage } from '../usage.js';
 import type { AttemptIo, ProviderDriver } from '../streaming-client.js';
 import type { LlmRequest, ModelConfig, StreamPart } from '../types.js';
 import { toAnthropicPrompt } from './convert-messages.js';
@@ -46,7 +48,7 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
     : undefined;
 
   function buildBody(request: LlmRequest): Record<string, unknown> {
-    const prompt = toAnthropicPrompt(request.messages);
+    const prompt = toAnthropicPrompt(strictMessages(request.messages));
     const system = [prompt.system, request.json ? JSON_INSTRUCTION : undefined].filter(Boolean).join('\n\n');
     const body: Record<string, unknown> = {
       model: config.model,
@@ -83,11 +85,16 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
         );
       }
       const params = buildBody(request) as unknown as Anthropic.MessageCreateParamsStreaming;
-      const stream = await client.messages.create(params, { signal: io.signal });
       const mapper = new AnthropicEventMapper(config.model, options.logger);
-      for await (const event of stream) {
-        io.touch();
-        yield* mapper.push(event);
+      try {
+        const stream = await client.messages.create(params, { signal: io.signal });
+        for await (const event of stream) {
+          io.touch();
+          yield* mapper.push(event);
+        }
+      } catch (err) {
+        // message_start already said how many input tokens were read: keep them for the footer.
+        throw withUsage(mapAnthropicError(err, ctx), mapper.usageSoFar);
       }
       yield* mapper.end();
     },

@@ -81,14 +81,34 @@ export class AnthropicEventMapper {
     return parts;
   }
 
+  /** The latest usage the stream reported, even when it then fails. */
+  get usageSoFar(): Usage | undefined {
+    return this.sawUsage ? { ...this.usage } : undefined;
+  }
+
+  /**
+   * Anthropic counts cache reads and writes apart from input_tokens, and message_delta repeats the
+   * counts with the final input figure (it may differ from message_start's). With compaction, the
+   * `iterations` list holds every billed pass and the top-level counts only the last.
+   */
   private takeUsage(raw: Json): void {
     this.sawUsage = true;
-    const input = num(raw['input_tokens']);
-    // Cache reads and writes are input too; Anthropic reports them apart.
-    const cached =
-      (num(raw['cache_read_input_tokens']) ?? 0) + (num(raw['cache_creation_input_tokens']) ?? 0);
-    if (input !== undefined) this.usage.inputTokens = input + cached;
-    const output = num(raw['output_tokens']);
+    const passes = Array.isArray(raw['iterations']) ? raw['iterations'].filter(isObject) : [];
+    const sum = (key: string): number | undefined => {
+      if (passes.length > 0) return passes.reduce((n, pass) => n + (num(pass[key]) ?? 0), 0);
+      return num(raw[key]);
+    };
+    const input = sum('input_tokens');
+    const cacheRead = sum('cache_read_input_tokens');
+    const cacheWrite = sum('cache_creation_input_tokens');
+    if (input !== undefined) {
+      this.usage.inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
+      if (cacheRead) this.usage.cachedInputTokens = cacheRead;
+      else delete this.usage.cachedInputTokens;
+      if (cacheWrite) this.usage.cacheWriteTokens = cacheWrite;
+      else delete this.usage.cacheWriteTokens;
+    }
+    const output = sum('output_tokens');
     if (output !== undefined) this.usage.outputTokens = output;
   }
 

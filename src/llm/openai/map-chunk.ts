@@ -23,19 +23,43 @@ function textOf(content: unknown): string {
   return '';
 }
 
+/**
+ * OpenAI-style usage → ours. Providers disagree on whether reasoning is inside `completion_tokens`
+ * (OpenAI, DeepSeek, Z.ai) or outside it (xAI, Gemini); `total_tokens` tells them apart, since it
+ * always counts everything: whatever it holds beyond prompt + completion is reasoning.
+ */
 export function mapOpenAIUsage(raw: Json): Usage {
   const details = isObject(raw['completion_tokens_details']) ? raw['completion_tokens_details'] : {};
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  return {
-    inputTokens: num(raw['prompt_tokens']),
-    outputTokens: num(raw['completion_tokens']),
-    reasoningTokens: num(details['reasoning_tokens']),
+  const promptDetails = isObject(raw['prompt_tokens_details']) ? raw['prompt_tokens_details'] : {};
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+  const input = num(raw['prompt_tokens']);
+  const completion = num(raw['completion_tokens']);
+  const reported = num(details['reasoning_tokens']);
+  const hasTotal = typeof raw['total_tokens'] === 'number';
+  // Without a total, reasoning larger than the whole completion can only have been counted apart.
+  const outside = hasTotal
+    ? Math.max(0, num(raw['total_tokens']) - input - completion)
+    : reported > completion
+      ? reported
+      : 0;
+  const usage: Usage = {
+    inputTokens: input,
+    outputTokens: completion + outside,
+    reasoningTokens: outside > 0 ? outside : Math.min(reported, completion),
   };
+  // OpenAI reports cache hits in prompt_tokens_details, DeepSeek as prompt_cache_hit_tokens.
+  const cached = Math.min(num(promptDetails['cached_tokens']) || num(raw['prompt_cache_hit_tokens']), input);
+  if (cached > 0) usage.cachedInputTokens = cached;
+  return usage;
 }
 
 export class OpenAIChunkMapper {
   private readonly toolCalls = new ToolCallAssembler();
   private usage: Usage | undefined;
+  /** The latest usage the provider reported, even when the stream then fails. */
+  get usageSoFar(): Usage | undefined {
+    return this.usage;
+  }
   private finishReason: unknown;
   private model: string;
   private warned = false;
@@ -45,6 +69,11 @@ export class OpenAIChunkMapper {
     private readonly logger: Logger,
   ) {
     this.model = fallbackModel;
+  }
+
+  /** Keeps the usage of a chunk that carries an error (OpenRouter sends the counts there). */
+  takeUsage(chunk: unknown): void {
+    if (isObject(chunk) && isObject(chunk['usage'])) this.usage = mapOpenAIUsage(chunk['usage']);
   }
 
   push(chunk: unknown): StreamPart[] {

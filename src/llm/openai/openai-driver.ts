@@ -2,7 +2,8 @@
  * OpenAI, DeepSeek, Gemini (its OpenAI-compatible endpoint) and any OpenAI-compatible server,
  * all through the `openai` SDK with its retries off (ours are in retry.ts).
  */
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
+import { _iterSSEMessages } from 'openai/core/streaming';
 import type { Logger } from 'pino';
 import { LlmError } from '../../errors.js';
 import { resolveDeepSeekVariant } from '../deepseek-variants.js';
@@ -10,6 +11,8 @@ import { isReasoningContentError, repairDeepSeekHistory } from '../deepseek-repa
 import type { FailureContext } from '../http-failure.js';
 import { mapOpenAIError } from '../map-openai-error.js';
 import { withRetryHintFetch } from '../retry-after.js';
+import { strictMessages } from '../strict-json.js';
+import { withUsage } from '../usage.js';
 import type { AttemptIo, ProviderDriver, RecoveryPlan } from '../streaming-client.js';
 import type { LlmRequest, ModelConfig, StreamPart } from '../types.js';
 import { toOpenAIMessages } from './convert-messages.js';
@@ -65,7 +68,7 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
     }
     const body: Record<string, unknown> = {
       model: apiModel,
-      messages: toOpenAIMessages(messages, {
+      messages: toOpenAIMessages(strictMessages(messages), {
         reasoningContent: reasoningScope ?? (isDeepSeek && thinking ? 'tool-calls' : 'none'),
       }),
       stream: true,
@@ -105,11 +108,24 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
       }
       const body = buildBody(request, repairedRequests.has(request) ? 'all' : undefined);
       const params = body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming;
-      const stream = await client.chat.completions.create(params, { signal: io.signal });
       const mapper = new OpenAIChunkMapper(apiModel, logger);
-      for await (const chunk of stream) {
-        io.touch();
-        yield* mapper.push(chunk);
+      try {
+        // The raw response, read with the SDK's own SSE parser: an error chunk also carries the
+        // usage so far (OpenRouter), which the SDK's Stream would drop when it throws.
+        const response = await client.chat.completions.create(params, { signal: io.signal }).asResponse();
+        for await (const sse of _iterSSEMessages(response, new AbortController())) {
+          io.touch();
+          if (sse.data.startsWith('[DONE]')) break;
+          const chunk: unknown = JSON.parse(sse.data);
+          const error = errorOf(chunk);
+          if (error !== undefined) {
+            mapper.takeUsage(chunk);
+            throw new APIError(undefined, error as object, undefined, response.headers);
+          }
+          yield* mapper.push(chunk);
+        }
+      } catch (err) {
+        throw withUsage(mapOpenAIError(err, ctx), mapper.usageSoFar);
       }
       yield* mapper.end();
     },
@@ -137,4 +153,11 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
       };
     },
   };
+}
+
+/** The `error` member of a stream chunk (`data: {"error": …}`), if it has one. */
+function errorOf(chunk: unknown): unknown {
+  if (!chunk || typeof chunk !== 'object') return undefined;
+  const error = (chunk as Record<string, unknown>)['error'];
+  return error === undefined || error === null ? undefined : error;
 }

@@ -2,6 +2,7 @@
  * Drains one `LlmClient.stream` call into a response, handing reasoning and text chunks to the
  * caller as they arrive, and records the call in the usage tracker even when it fails midway.
  */
+import { LlmError } from '../../errors.js';
 import { emptyTotals, foldStreamPart } from '../../llm/collect-response.js';
 import type { LlmClient, LlmRequest, ToolCall, Usage } from '../../llm/types.js';
 import type { ModelRole, UsageTracker } from './usage-tracker.js';
@@ -44,6 +45,14 @@ export async function consumeStream(
       else if (part.type === 'text') handlers.onText?.(part.text);
     }
     return result;
+  } catch (err) {
+    if (err instanceof LlmError) {
+      // The provider's counts before the failure still cost money and belong in the footer.
+      if (err.details.usage && result.usage.inputTokens + result.usage.outputTokens === 0)
+        result.usage = { ...err.details.usage };
+      err.details.modelSlot ??= role === 'answer' ? 'answer' : 'tool';
+    }
+    throw err;
   } finally {
     result.ms = Date.now() - started;
     tracker.recordCall(llm, role, result.usage, result.ms);

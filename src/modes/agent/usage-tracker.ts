@@ -34,6 +34,10 @@ export class UsageTracker {
     entry.inputTokens += usage.inputTokens;
     entry.outputTokens += usage.outputTokens;
     entry.reasoningTokens += usage.reasoningTokens;
+    if (usage.cachedInputTokens)
+      entry.cachedInputTokens = (entry.cachedInputTokens ?? 0) + usage.cachedInputTokens;
+    if (usage.cacheWriteTokens)
+      entry.cacheWriteTokens = (entry.cacheWriteTokens ?? 0) + usage.cacheWriteTokens;
     entry.ms += ms;
   }
 

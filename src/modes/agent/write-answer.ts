@@ -8,6 +8,7 @@ import type { PromptLibrary } from '../../prompts/prompt-library.js';
 import type { Source, TurnEvent } from '../../render/events.js';
 import { linkCitations } from '../../search/citations.js';
 import type { Locale } from '../../surface.js';
+import { emitFinishNotice } from '../finish-notice.js';
 import { consumeStream, emptyStreamResult } from './consume-stream.js';
 import { ThinkingStep } from './thinking-step.js';
 import type { UsageTracker } from './usage-tracker.js';
@@ -119,6 +120,7 @@ export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
   }
   const linked = linkCitations(result.text, input.sources, locale);
   if (result.text.trim() !== '') emit({ type: 'answer', text: linked.text, sources: linked.cited });
+  if (error === undefined) emitFinishNotice(emit, result.finishReason, llm, 'answer', locale);
   return {
     text: linked.text,
     raw: result.text,

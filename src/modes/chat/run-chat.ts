@@ -12,6 +12,7 @@ import { t as agentText } from '../agent/agent-strings.js';
 import { UsageTracker } from '../agent/usage-tracker.js';
 import { consumeStream } from '../agent/consume-stream.js';
 import { ThinkingStep } from '../agent/thinking-step.js';
+import { emitFinishNotice } from '../finish-notice.js';
 import { finishStats } from '../finish-stats.js';
 import type { ModeRunner, TurnContext } from '../types.js';
 
@@ -49,13 +50,17 @@ export const runChat: ModeRunner = async (ctx) => {
     });
     thinking.close();
   } catch (err) {
-    // An error mid-thinking still closes the step; the core shows the friendly message.
+    // An error mid-thinking still closes the step; the core shows the friendly message, and the
+    // footer counts the tokens the provider reported before the failure.
     thinking.close(true);
+    usage.addPhase('answer', Date.now() - started);
+    finishStats(ctx, usage);
     throw err;
   }
   usage.addPhase('answer', Date.now() - started);
   const linked = linkCitations(answer.text, sources, ctx.locale);
   ctx.emit({ type: 'answer', text: linked.text, sources: linked.cited });
+  emitFinishNotice(ctx.emit, answer.finishReason, ctx.llm.tool, 'tool', ctx.locale);
   const stats = finishStats(ctx, usage);
   return { answer: linked.text, stats };
 };

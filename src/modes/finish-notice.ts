@@ -1,0 +1,41 @@
+/**
+ * What a turn says when the answer came but did not end on its own: cut at the token limit (the
+ * partial text stays, with how to raise the limit) or stopped by the provider's safety system.
+ */
+import { t } from '../i18n/translate.js';
+import { cutVariables } from '../i18n/user-message.js';
+import type { LlmClient } from '../llm/types.js';
+import type { TurnEvent } from '../render/events.js';
+import type { Locale } from '../surface.js';
+import { emitNotice } from './agent/tool-phase.js';
+
+/** The notice for a finish reason, or undefined when the answer ended normally. */
+export function finishNoticeText(
+  finishReason: string,
+  llm: LlmClient,
+  slot: 'tool' | 'answer',
+  locale: Locale,
+): string | undefined {
+  if (finishReason === 'content_filter') return t(locale, 'notice.answer-refused');
+  if (finishReason !== 'length') return undefined;
+  const { provider, model, maxTokens } = llm.config;
+  // Without max_tokens in the request the limit was the server's own.
+  if (!maxTokens) return t(locale, 'notice.answer-cut-server');
+  return t(
+    locale,
+    'notice.answer-cut',
+    cutVariables({ details: { provider, model, maxTokens, modelSlot: slot } }),
+  );
+}
+
+/** Emits the notice for an answer that was cut or stopped; nothing for one that ended normally. */
+export function emitFinishNotice(
+  emit: (event: TurnEvent) => void,
+  finishReason: string,
+  llm: LlmClient,
+  slot: 'tool' | 'answer',
+  locale: Locale,
+): void {
+  const text = finishNoticeText(finishReason, llm, slot, locale);
+  if (text) emitNotice(emit, 'notice-finish', text);
+}
