@@ -3,7 +3,8 @@
  * end with the real core behind the real Discord surface: `/config thread off` (the slash command's
  * `thread` option) switches the channel, and the next mention is answered in the channel itself.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { buildSlashCommands } from '../../adapters/discord/commands.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { closeE2E, type E2E, fixtureMessage, meta, slashCommand, startE2E } from './discord-test-kit.js';
@@ -25,7 +26,7 @@ async function config(e: E2E, value?: string): Promise<string> {
 
 const settingsKey = `discord:${meta.guildId}:${meta.channelId}`;
 
-describe('Discord: /config thread on|off', () => {
+describeWithShared('Discord: /config thread on|off', () => {
   it('registers /config with an optional thread choice whose values are the core arguments', () => {
     const command = buildSlashCommands().find((c) => c.name === 'config');
     expect(command?.options?.[0]).toMatchObject({

@@ -2,7 +2,8 @@
  * End to end: the real core (scout-harness: scripted OpenAI-compatible LLM, fake search, memory
  * store) behind the real Discord surface, driven through the fake Discord gateway and REST API.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import {
   closeE2E,
@@ -47,7 +48,7 @@ function answerText(e: E2E, channelId: string): string {
 const userTexts = (body: any): string[] =>
   body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
 
-describe('Discord end to end with the real core', () => {
+describeWithShared('Discord end to end with the real core', () => {
   it('a mention gets a streamed answer in a new thread, and a follow-up there continues the conversation', async () => {
     env = await startE2E();
     env.harness.llm.enqueue(

@@ -2,7 +2,8 @@
  * Discord's Stop belongs to the person who asked, or to an admin: anyone else gets an ephemeral
  * refusal and the turn is not cancelled.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import {
   fixtureInteraction,
   fixtureMessage,
@@ -62,7 +63,7 @@ function heldCore(): { core: ScriptedCore; release: () => void } {
   return { core, release };
 }
 
-describe('Discord Stop: only the asker or an admin', () => {
+describeWithShared('Discord Stop: only the asker or an admin', () => {
   it("refuses another user's Stop ephemerally and does not cancel", async () => {
     const { core, release } = heldCore();
     kit = await startKit(core, { env: { ADMIN_USERS: ADMIN_USER } });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeWithShared, itWithShared } from '../helpers/fixtures.js';
 import { MESSAGE_CONTENT_HINT } from '../../adapters/discord/intent-hint.js';
 import { COMMAND_NAMES } from '../../src/core/commands.js';
 import { createLogger } from '../../src/logger.js';
@@ -32,7 +33,7 @@ function answerIn(k: Kit, channelId: string, text: string) {
   );
 }
 
-describe('Discord surface: triggers', () => {
+describeWithShared('Discord surface: triggers', () => {
   it('a mention opens a thread on the message and the answer lands in it', async () => {
     const core = new ScriptedCore();
     kit = await startKit(core);
@@ -163,7 +164,7 @@ describe('Discord surface: triggers', () => {
   });
 });
 
-describe('Discord surface: rendering', () => {
+describeWithShared('Discord surface: rendering', () => {
   it('sends allowed_mentions with an empty parse on every message call, so @everyone pings no one', async () => {
     const core = new ScriptedCore();
     const evil = 'Hey @everyone and @here, <@&1457473602180878604> and <@1033044521375764530> look!';
@@ -364,7 +365,7 @@ describe('Discord surface: rendering', () => {
   });
 });
 
-describe('Discord surface: slash commands and buttons', () => {
+describeWithShared('Discord surface: slash commands and buttons', () => {
   it('registers exactly the core command table, in the guild when DISCORD_GUILD_ID is set', async () => {
     kit = await startKit(new ScriptedCore(), { env: { DISCORD_GUILD_ID: meta.guildId } });
     const commands = kit.fake.commands.guild.get(meta.guildId) ?? [];
@@ -443,7 +444,7 @@ describe('Discord surface: slash commands and buttons', () => {
 });
 
 describe('Discord surface: Message Content intent', () => {
-  it('logs a hint when follow-ups in its thread arrive without content', async () => {
+  itWithShared('logs a hint when follow-ups in its thread arrive without content', async () => {
     const lines: string[] = [];
     const logger = createLogger({
       level: 'warn',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { buildSlashCommands } from '../../adapters/discord/commands.js';
 import { channelKey, conversationKey, parseKey } from '../../adapters/discord/ids.js';
 import { renderStepsText } from '../../adapters/discord/steps-text.js';
@@ -28,7 +29,7 @@ describe('Discord ids', () => {
   });
 });
 
-describe('Discord triggers helpers', () => {
+describeWithShared('Discord triggers helpers', () => {
   it('strips the bot mention (user and role forms) and keeps other mentions', () => {
     expect(stripMention(`<@${meta.botId}> AI What is love`, meta.botId)).toBe('AI What is love');
     expect(stripMention(`hey <@!${meta.botId}>  there <@123>`, meta.botId)).toBe('hey there <@123>');
@@ -88,7 +89,7 @@ describe('Discord steps text', () => {
   });
 });
 
-describe('Discord plan confirmation', () => {
+describeWithShared('Discord plan confirmation', () => {
   let kit: Kit | undefined;
   afterEach(async () => {
     await kit?.close();

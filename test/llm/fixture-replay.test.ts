@@ -1,8 +1,8 @@
 /** Replays every recorded provider stream through the real SDKs and checks what comes out. */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
-import { listChunkFixtures, loadChunkFixture } from '../helpers/fixtures.js';
+import { describeWithShared, listChunkFixtures, loadChunkFixture } from '../helpers/fixtures.js';
 import { clientFor, useFakeServer } from './client-helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: fixture chunks are untyped JSON
@@ -33,7 +33,7 @@ function expectedOpenAI(chunks: Chunk[]) {
   return { text, reasoning, finish, usage, calls: [...args.values()], model: chunks[0].model as string };
 }
 
-describe('recorded provider streams', () => {
+describeWithShared('recorded provider streams', () => {
   const openai = useFakeServer(startFakeOpenAI);
   const anthropic = useFakeServer(startFakeAnthropic);
 

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger.js';
 import { createAgentExecutor, runAgent } from '../../src/modes/agent/run-agent.js';
 import type { Tool } from '../../src/tools/types.js';
 import { openAIErrorBody, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
-import { loadChunkFixture } from '../helpers/fixtures.js';
+import { itWithShared, loadChunkFixture } from '../helpers/fixtures.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
 import { agentLimits, useModeFakes } from './mode-fakes.js';
 
@@ -14,7 +14,7 @@ const fakes = useModeFakes();
 const limits = agentLimits();
 
 describe('agent mode details', () => {
-  it('runs the recorded DeepSeek reasoner tool call and sends reasoning_content back', async () => {
+  itWithShared('runs the recorded DeepSeek reasoner tool call and sends reasoning_content back', async () => {
     const weather: Tool<{ location: string }> = {
       name: 'weather',
       description: 'Current weather for a location',

@@ -1,10 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { type SlackHarness, slashFixture, startSlackHarness, threadFixture } from './slack-harness.js';
 
-describe('Slack commands', () => {
+describeWithShared('Slack commands', () => {
   let s: SlackHarness;
   beforeEach(async () => {
     s = await startSlackHarness();

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import {
   dmFixture,
@@ -8,7 +9,7 @@ import {
   visibleText,
 } from './slack-harness.js';
 
-describe('Slack events end to end (Bolt HTTP mode + fake Web API)', () => {
+describeWithShared('Slack events end to end (Bolt HTTP mode + fake Web API)', () => {
   let s: SlackHarness;
   beforeEach(async () => {
     s = await startSlackHarness();

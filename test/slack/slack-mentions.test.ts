@@ -4,7 +4,8 @@
  * Bolt app, and every string Scout sent to the Web API (fallback `text` included, which is what
  * notifications show; native-stream task cards too) is scanned for a live mention.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { renderPlan, renderSteps } from '../../adapters/slack/render-blocks.js';
 import { toTaskChunk } from '../../adapters/slack/native-stream.js';
 import { buildHomeView } from '../../adapters/slack/home-tab.js';
@@ -30,7 +31,7 @@ function expectInert(value: unknown, where: string): void {
   for (const text of strings(value)) expect(text, `${where}: ${text}`).not.toMatch(LIVE_MENTION);
 }
 
-describe('Slack: nothing Scout sends can ping', () => {
+describeWithShared('Slack: nothing Scout sends can ping', () => {
   let s: SlackHarness | undefined;
   afterEach(async () => {
     await s?.close();

@@ -4,7 +4,8 @@
  * including `chat.stopStream` and a final `chat.update` — comes at least one edit interval after the
  * previous one, and the last words travel inside `chat.stopStream` itself.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import type { RecordedCall } from '../helpers/fake-slack-api.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { dmFixture, type SlackHarness, startSlackHarness } from './slack-harness.js';
@@ -29,7 +30,7 @@ function streamCalls(s: SlackHarness): RecordedCall[] {
 const hasText = (c: RecordedCall, text: string) =>
   (c.args.chunks ?? []).some((k: any) => k.type === 'markdown_text' && String(k.text).includes(text));
 
-describe('Slack native streaming pace', () => {
+describeWithShared('Slack native streaming pace', () => {
   let s: SlackHarness;
   afterEach(async () => {
     await s.close();

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import {
   buttonPayload,
@@ -18,7 +19,7 @@ const plan = {
   ],
 };
 
-describe('Slack plan mode', () => {
+describeWithShared('Slack plan mode', () => {
   let s: SlackHarness;
   afterEach(async () => {
     await s.close();

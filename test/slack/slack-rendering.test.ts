@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import {
   buttonPayload,
@@ -30,7 +31,7 @@ function scriptAgentTurn(s: SlackHarness, answer: string) {
   s.h.llm.fallback = () => textReply(answer);
 }
 
-describe('Slack rendering end to end', () => {
+describeWithShared('Slack rendering end to end', () => {
   let s: SlackHarness;
   afterEach(async () => {
     await s.close();
@@ -143,7 +144,7 @@ describe('Slack rendering end to end', () => {
   });
 });
 
-describe('Slack native AI streaming', () => {
+describeWithShared('Slack native AI streaming', () => {
   let s: SlackHarness;
   afterEach(async () => {
     await s.close();

@@ -4,6 +4,7 @@
  * delivers envelopes over a WebSocket and records the client's acks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { itWithShared } from '../helpers/fixtures.js';
 import { ACTION_STOP } from '../../adapters/slack/render-blocks.js';
 import {
   createSlackSurface,
@@ -127,36 +128,42 @@ describe('Slack Socket Mode end to end (Bolt SocketModeReceiver + fake socket)',
     expect(socket.openCount).toBe(1);
   });
 
-  it('acks a mention and answers it once in its thread, despite a retry and the message double delivery', async () => {
-    const { slack, socket, surface, h } = await startSocketScout();
-    const { mention } = dmFixture();
-    h.llm.enqueue(textReply('Hello over the socket'));
-    const first = socket.sendEvent(mentionPayload('Ev0SOCKET1'));
-    const ack = await socket.waitForAck(first);
-    // A plain ack: events take no response payload.
-    expect(ack.payload ?? {}).toEqual({});
-    await slack.waitFor(() => slack.messagesIn(mention.event.channel, mention.event.ts).length > 0);
+  itWithShared(
+    'acks a mention and answers it once in its thread, despite a retry and the message double delivery',
+    async () => {
+      const { slack, socket, surface, h } = await startSocketScout();
+      const { mention } = dmFixture();
+      h.llm.enqueue(textReply('Hello over the socket'));
+      const first = socket.sendEvent(mentionPayload('Ev0SOCKET1'));
+      const ack = await socket.waitForAck(first);
+      // A plain ack: events take no response payload.
+      expect(ack.payload ?? {}).toEqual({});
+      await slack.waitFor(() => slack.messagesIn(mention.event.channel, mention.event.ts).length > 0);
 
-    // Slack redelivers the same event (same event_id) when an ack came late, and the same user
-    // message also arrives as a `message` event with its own event_id.
-    const retry = socket.sendEvent(mentionPayload('Ev0SOCKET1'), { retryAttempt: 1, retryReason: 'timeout' });
-    const asMessage = socket.sendEvent({
-      ...mentionPayload('Ev0SOCKET2'),
-      event: { ...mention.event, type: 'message', channel_type: 'channel' },
-    });
-    await socket.waitForAck(retry);
-    await socket.waitForAck(asMessage);
-    await surface.idle();
+      // Slack redelivers the same event (same event_id) when an ack came late, and the same user
+      // message also arrives as a `message` event with its own event_id.
+      const retry = socket.sendEvent(mentionPayload('Ev0SOCKET1'), {
+        retryAttempt: 1,
+        retryReason: 'timeout',
+      });
+      const asMessage = socket.sendEvent({
+        ...mentionPayload('Ev0SOCKET2'),
+        event: { ...mention.event, type: 'message', channel_type: 'channel' },
+      });
+      await socket.waitForAck(retry);
+      await socket.waitForAck(asMessage);
+      await surface.idle();
 
-    const posts = slack.messagesIn(mention.event.channel, mention.event.ts);
-    expect(posts).toHaveLength(1);
-    expect(visibleText(posts[0]!.blocks)).toContain('Hello over the socket');
-    expect(h.llm.requests).toHaveLength(1);
-    expect(slack.violations).toEqual([]);
-    expect(socket.unexpected).toEqual([]);
-  });
+      const posts = slack.messagesIn(mention.event.channel, mention.event.ts);
+      expect(posts).toHaveLength(1);
+      expect(visibleText(posts[0]!.blocks)).toContain('Hello over the socket');
+      expect(h.llm.requests).toHaveLength(1);
+      expect(slack.violations).toEqual([]);
+      expect(socket.unexpected).toEqual([]);
+    },
+  );
 
-  it('acks /mode agent and replies ephemerally', async () => {
+  itWithShared('acks /mode agent and replies ephemerally', async () => {
     const { slack, socket, h } = await startSocketScout();
     const { slashCommand } = slashFixture();
     const envelope = socket.sendSlashCommand({ ...slashCommand, command: '/mode', text: 'agent' });
@@ -186,35 +193,41 @@ describe('Slack Socket Mode end to end (Bolt SocketModeReceiver + fake socket)',
     expect(slack.callsTo('chat.postEphemeral')[0]!.args.user).toBe('U00FAKEUSER1');
   });
 
-  it('reconnects with a new ticket when Slack sends `disconnect`, and keeps answering', async () => {
-    const { slack, socket, surface, h } = await startSocketScout({ socketMode: FAST_SOCKET });
-    socket.disconnect('refresh_requested');
-    await socket.waitForConnection(2);
-    expect(slack.callsTo('apps.connections.open').length).toBeGreaterThanOrEqual(2);
-    expect(new Set(socket.tickets).size).toBe(socket.tickets.length);
+  itWithShared(
+    'reconnects with a new ticket when Slack sends `disconnect`, and keeps answering',
+    async () => {
+      const { slack, socket, surface, h } = await startSocketScout({ socketMode: FAST_SOCKET });
+      socket.disconnect('refresh_requested');
+      await socket.waitForConnection(2);
+      expect(slack.callsTo('apps.connections.open').length).toBeGreaterThanOrEqual(2);
+      expect(new Set(socket.tickets).size).toBe(socket.tickets.length);
 
-    const { mention } = dmFixture();
-    h.llm.enqueue(textReply('Still here'));
-    await socket.waitForAck(socket.sendEvent(mentionPayload('Ev0SOCKET4')));
-    await surface.idle();
-    expect(visibleText(slack.messagesIn(mention.event.channel, mention.event.ts)[0]!.blocks)).toContain(
-      'Still here',
-    );
-  });
+      const { mention } = dmFixture();
+      h.llm.enqueue(textReply('Still here'));
+      await socket.waitForAck(socket.sendEvent(mentionPayload('Ev0SOCKET4')));
+      await surface.idle();
+      expect(visibleText(slack.messagesIn(mention.event.channel, mention.event.ts)[0]!.blocks)).toContain(
+        'Still here',
+      );
+    },
+  );
 
-  it('a reconnect outlasts apps.connections.open failing several times (Slack briefly down)', async () => {
-    const { slack, socket, surface, h } = await startSocketScout({ socketMode: FAST_SOCKET });
-    // More failures than a chat reply's retry policy allows (2 retries).
-    slack.failNext('apps.connections.open', 4, 503);
-    socket.disconnect('warning');
-    await socket.waitForConnection(2, 10_000);
-    expect(slack.callsTo('apps.connections.open').filter((c) => c.status === 503)).toHaveLength(4);
+  itWithShared(
+    'a reconnect outlasts apps.connections.open failing several times (Slack briefly down)',
+    async () => {
+      const { slack, socket, surface, h } = await startSocketScout({ socketMode: FAST_SOCKET });
+      // More failures than a chat reply's retry policy allows (2 retries).
+      slack.failNext('apps.connections.open', 4, 503);
+      socket.disconnect('warning');
+      await socket.waitForConnection(2, 10_000);
+      expect(slack.callsTo('apps.connections.open').filter((c) => c.status === 503)).toHaveLength(4);
 
-    h.llm.enqueue(textReply('Back again'));
-    await socket.waitForAck(socket.sendEvent(mentionPayload('Ev0SOCKET5')));
-    await surface.idle();
-    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
-  });
+      h.llm.enqueue(textReply('Back again'));
+      await socket.waitForAck(socket.sendEvent(mentionPayload('Ev0SOCKET5')));
+      await surface.idle();
+      expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    },
+  );
 
   it('the bot token in SLACK_APP_TOKEN fails start() at once instead of retrying forever', async () => {
     const { surface, socket } = await startSocketScout({ appToken: BOT_TOKEN, start: false });
@@ -231,7 +244,7 @@ describe('Slack Socket Mode end to end (Bolt SocketModeReceiver + fake socket)',
     expect(socket.connectionCount).toBe(0);
   });
 
-  it('stop() closes the socket and leaves no handle behind (the process can exit)', async () => {
+  itWithShared('stop() closes the socket and leaves no handle behind (the process can exit)', async () => {
     const s = await startSocketScout();
     const { mention } = dmFixture();
     s.h.llm.enqueue(textReply('Before stopping'));

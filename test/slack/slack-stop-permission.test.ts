@@ -2,7 +2,8 @@
  * Stop (and the plan's Run / Cancel) belong to the person who asked, or to an admin: anyone else
  * gets an ephemeral refusal and the turn carries on.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import {
   buttonPayload,
@@ -43,7 +44,7 @@ async function pressStopAs(s: SlackHarness, presser: string): Promise<void> {
   await s.surface.idle();
 }
 
-describe('Slack Stop: only the asker or an admin', () => {
+describeWithShared('Slack Stop: only the asker or an admin', () => {
   let s: SlackHarness;
   afterEach(async () => {
     await s.close();
