@@ -111,13 +111,14 @@ export function listChunkFixtures(): string[] {
 
 /**
  * A JSON fixture such as "slack/dm.json" or "discord/gateway-events.json". When the tests reading it
- * are skipped (folder absent, not CI) it returns an empty object so module-level reads still collect.
+ * are skipped (folder absent, not CI) it returns `whenSkipped` (default `{}`), so module-level reads
+ * such as `mention.event.channel` still let the file be collected.
  */
-export function loadJsonFixture<T = unknown>(relativePath: string): T {
+export function loadJsonFixture<T = unknown>(relativePath: string, whenSkipped: T = {} as T): T {
   return readShared(
     'fixtures',
     () => JSON.parse(readFileSync(path.join(sharedFixturesDir, relativePath), 'utf8')) as T,
-    {} as T,
+    whenSkipped,
   );
 }
 

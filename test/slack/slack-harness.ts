@@ -19,7 +19,15 @@ export interface MentionFixture {
   dmMessage: { team_id: string; event: Record<string, any>; [k: string]: any };
 }
 
-export const dmFixture = () => loadJsonFixture<MentionFixture>('slack/dm.json');
+/** Stands in for slack/dm.json while its suites are skipped (../shared/fixtures absent). */
+const skippedEnvelope = { team_id: '', event: {} };
+export const dmFixture = () =>
+  loadJsonFixture<MentionFixture>('slack/dm.json', {
+    botUserId: '',
+    mention: skippedEnvelope,
+    dmRequest: skippedEnvelope,
+    dmMessage: skippedEnvelope,
+  });
 export const threadFixture = () =>
   loadJsonFixture<{ botUserId: string; mention: any; followUp: any }>('slack/mention-and-thread.json');
 export const slashFixture = () =>
