@@ -1,4 +1,4 @@
-import { CONTEXT_WARNING_RATIO, countMessageTokens, maxMessageTokens } from '../llm/tokens.js';
+import { CONTEXT_WARNING_RATIO, loadMessageCounter, maxMessageTokens } from '../llm/tokens.js';
 import type { ChatMessage } from '../llm/types.js';
 
 export interface HistoryWindow {
@@ -17,13 +17,14 @@ export interface HistoryWindow {
  * message and the replies after it) is dropped whole so the model never sees an answer without
  * its question. Each message is tokenised once: this runs on every turn. When a cheap upper bound
  * already fits under both the budget and the context-window warning, nothing is tokenised at all
- * (the usual case, and the tokenizer is costly when cold: see `maxMessageTokens`).
+ * (the usual case, and the tokenizer is costly when cold, and loaded only when first needed: see
+ * `maxMessageTokens`).
  */
-export function fitHistory(
+export async function fitHistory(
   history: ChatMessage[],
   question: string,
   options: { contextWindow: number; reserveTokens: number; count?: (messages: ChatMessage[]) => number },
-): HistoryWindow {
+): Promise<HistoryWindow> {
   if (!options.count) {
     const bound = upperBound(history, question);
     const limit = Math.min(
@@ -32,7 +33,7 @@ export function fitHistory(
     );
     if (bound <= limit) return { messages: history, trimmed: false, tokens: bound };
   }
-  const count = options.count ?? countMessageTokens;
+  const count = options.count ?? (await loadMessageCounter());
   const sizes = history.map((message) => count([message]));
   const questionTokens = count([{ role: 'user', content: question }]);
   const budget = options.contextWindow - options.reserveTokens - questionTokens;

@@ -241,7 +241,7 @@ export class Scout implements ScoutCore {
         notice(emit, 'input-trimmed', t(locale, 'notice.input-trimmed', { chars: MAX_INPUT_CHARS }));
       }
       const stored = await loadHistory(this.deps.stores, message.conversationId);
-      const window = fitHistory(stored, question, {
+      const window = await fitHistory(stored, question, {
         contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
         reserveTokens: settings.toolModel.maxTokens + 2_000,
       });

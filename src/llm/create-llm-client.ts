@@ -1,15 +1,15 @@
 /**
  * The factory the rest of Scout uses: a validated ModelConfig in, an LlmClient out. Picks the
- * driver (openai SDK for OpenAI/DeepSeek/Gemini/compatible, Anthropic SDK for Anthropic) and wraps
- * it with the shared retry, timeout and response rules (streaming-client.ts).
+ * driver (openai SDK for OpenAI/DeepSeek/Gemini/compatible, Anthropic SDK for Anthropic, each loaded
+ * on first use) and wraps it with the shared retry, timeout and response rules (streaming-client.ts).
  */
 import type { Logger } from 'pino';
 import type { Config, Env } from '../config/env.js';
 import { ConfigError } from '../errors.js';
 import { silentLogger } from '../logger.js';
-import { createAnthropicDriver } from './anthropic/anthropic-driver.js';
+import { resolveDeepSeekVariant } from './deepseek-variants.js';
+import { lazyDriver } from './lazy-driver.js';
 import { checkModelConfig, modelLabel } from './model-config.js';
-import { createOpenAIDriver } from './openai/openai-driver.js';
 import { DEFAULT_RETRY_POLICY, type SleepFn } from './retry.js';
 import { createStreamingClient } from './streaming-client.js';
 import type { LlmClient, ModelConfig, ProviderName } from './types.js';
@@ -113,10 +113,22 @@ export function createLlmClient(config: ModelConfig, options: LlmClientOptions =
     logger,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
-  const driver =
+  // The provider SDK loads with the first call of a model that needs it, not at start.
+  const apiModel =
+    checked.provider === 'deepseek'
+      ? (resolveDeepSeekVariant(checked.model)?.apiModel ?? checked.model)
+      : checked.model;
+  const failureContext = {
+    provider: checked.provider,
+    model: checked.model,
+    keyVariable: driverOptions.keyVariable,
+    secrets: [endpoint.apiKey],
+  };
+  const driver = lazyDriver(apiModel, failureContext, async () =>
     checked.provider === 'anthropic'
-      ? createAnthropicDriver(checked, driverOptions)
-      : createOpenAIDriver(checked, driverOptions);
+      ? (await import('./anthropic/anthropic-driver.js')).createAnthropicDriver(checked, driverOptions)
+      : (await import('./openai/openai-driver.js')).createOpenAIDriver(checked, driverOptions),
+  );
   return createStreamingClient(checked, modelLabel(checked), driver, {
     logger,
     timeoutMs,

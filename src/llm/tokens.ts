@@ -1,8 +1,9 @@
 /**
  * Token estimates with gpt-tokenizer's o200k encoding. Other providers tokenize differently, so
  * this is an estimate for trimming and warnings; the provider's reported usage wins for statistics.
+ * The tokenizer is loaded on first use: its tables add ~60 MiB of memory and most turns never need
+ * it (`maxMessageTokens` already proves they fit).
  */
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Logger } from 'pino';
 import type { ChatMessage } from './types.js';
 
@@ -18,17 +19,42 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 /** Rough English average, used only if the tokenizer fails. */
 const CHARS_PER_TOKEN = 4;
 
-export function countTokens(text: string): number {
-  if (!text) return 0;
-  try {
-    return countO200k(text, PLAIN_TEXT);
-  } catch {
-    return Math.ceil(text.length / CHARS_PER_TOKEN);
-  }
+type TextCounter = (text: string) => number;
+let loading: Promise<TextCounter> | undefined;
+
+/** The o200k counter, loaded once; a tokenizer that fails to load falls back to the average. */
+function loadTextCounter(): Promise<TextCounter> {
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then(
+    ({ countTokens: countO200k }): TextCounter =>
+      (text) => {
+        if (!text) return 0;
+        try {
+          return countO200k(text, PLAIN_TEXT);
+        } catch {
+          return estimateByLength(text);
+        }
+      },
+    (): TextCounter => estimateByLength,
+  );
+  return loading;
 }
 
-export function countMessageTokens(messages: ChatMessage[]): number {
-  return sumMessages(messages, countTokens);
+function estimateByLength(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+export async function countTokens(text: string): Promise<number> {
+  return (await loadTextCounter())(text);
+}
+
+/** Loads the tokenizer and returns a synchronous counter of messages (for counting many). */
+export async function loadMessageCounter(): Promise<(messages: ChatMessage[]) => number> {
+  const count = await loadTextCounter();
+  return (messages) => sumMessages(messages, count);
+}
+
+export async function countMessageTokens(messages: ChatMessage[]): Promise<number> {
+  return (await loadMessageCounter())(messages);
 }
 
 /**

@@ -1,16 +1,13 @@
-import KeyvRedis from '@keyv/redis';
 import Keyv from 'keyv';
 import type { Logger } from '../logger.js';
 import { BoundedAdapter, type RawStore } from './bounded-adapter.js';
 import { DEFAULT_OPERATION_TIMEOUT_MS, throttledErrorLog } from './bounded.js';
-import { MemoryDedupe, RedisDedupe } from './dedupe.js';
-import { MemoryLockBackend, type LockBackend } from './lock-backend.js';
+import type { BackendParts } from './backend-parts.js';
+import { MemoryDedupe } from './dedupe.js';
+import { MemoryLockBackend } from './lock-backend.js';
 import { QueuedLockService } from './lock-service.js';
-import { RedisLockBackend } from './redis-lock-backend.js';
-import { openRedis } from './redis-connection.js';
-import { openSqlite } from './sqlite-backend.js';
 import { parseStoreUrl } from './store-url.js';
-import type { DedupeService, StoreBackend, Stores } from './types.js';
+import type { StoreBackend, Stores } from './types.js';
 
 /** Key prefix when the caller gives none; keeps Scout's keys apart in a shared Redis. */
 const DEFAULT_NAMESPACE_PREFIX = 'scout';
@@ -27,15 +24,6 @@ export interface CreateStoresOptions {
   namespacePrefix?: string;
   /** Bound on each store operation; it then rejects with StoreError. Default 5 s. */
   operationTimeoutMs?: number;
-}
-
-/** The pieces that differ per backend; everything else is shared. */
-interface BackendParts {
-  rawStore(namespace: string): RawStore;
-  lockBackend: LockBackend;
-  dedupe: DedupeService;
-  ping(): Promise<boolean>;
-  close(): Promise<void>;
 }
 
 /**
@@ -113,7 +101,10 @@ async function openBackend(
       close: async () => {},
     };
   }
+  // The SQLite addon and the Redis client load only for the backend in use (Redis alone adds
+  // ~18 MiB to every process that never talks to it).
   if (target.backend === 'sqlite') {
+    const { openSqlite } = await import('./sqlite-backend.js');
     const sqlite = await openSqlite(target.file, logger, timeoutMs);
     return {
       rawStore: (ns) => sqlite.rawStore(ns),
@@ -124,23 +115,11 @@ async function openBackend(
       close: () => sqlite.close(),
     };
   }
-  const redis = await openRedis(target.url, logger, timeoutMs);
-  return {
-    rawStore: (ns) => {
-      const adapter = new KeyvRedis(redis.client, {
-        namespace: ns,
-        throwOnErrors: true,
-        throwOnConnectError: true,
-      });
-      // Connection errors are logged once by the shared client; the adapter re-emits them.
-      adapter.on('error', () => {});
-      return adapter;
-    },
-    lockBackend: new RedisLockBackend(redis.client, `${prefix}:lock::`, timeoutMs),
-    dedupe: new RedisDedupe(redis.client, `${prefix}:dedupe::`, timeoutMs),
-    ping: () => redis.ping(Math.min(timeoutMs, PING_TIMEOUT_MS)),
-    close: () => redis.close(),
-  };
+  const { openRedisBackend } = await import('./redis-backend.js');
+  return openRedisBackend(target.url, prefix, logger, {
+    timeoutMs,
+    pingTimeoutMs: Math.min(timeoutMs, PING_TIMEOUT_MS),
+  });
 }
 
 /** memory://: one Map per namespace; Keyv stores the expiry inside each value and checks it on read. */

@@ -4,11 +4,11 @@ import { BUILT_IN_PRICES, estimateCost, findPrice, loadPriceTable } from '../../
 import { countMessageTokens, countTokens, warnIfNearContextWindow } from '../../src/llm/tokens.js';
 
 describe('token counting', () => {
-  it('counts with o200k and adds per-message overhead', () => {
-    expect(countTokens('')).toBe(0);
-    expect(countTokens('hello world')).toBe(2);
+  it('counts with o200k and adds per-message overhead', async () => {
+    expect(await countTokens('')).toBe(0);
+    expect(await countTokens('hello world')).toBe(2);
     // Special-token text in user input is counted, not rejected.
-    expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+    expect(await countTokens('<|endoftext|>')).toBeGreaterThan(1);
     const messages = [
       { role: 'system' as const, content: 'hello world' },
       {
@@ -17,9 +17,9 @@ describe('token counting', () => {
         toolCalls: [{ id: 'a', name: 'web_search', arguments: '{"query":"x"}' }],
       },
     ];
-    const total = countMessageTokens(messages);
+    const total = await countMessageTokens(messages);
     expect(total).toBeGreaterThan(2 + 8);
-    expect(countMessageTokens([...messages, { role: 'user', content: 'hello world' }])).toBe(total + 2 + 4);
+    expect(await countMessageTokens([...messages, { role: 'user', content: 'hello world' }])).toBe(total + 2 + 4);
   });
 
   it('warns once a prompt passes 80 % of the context window', () => {

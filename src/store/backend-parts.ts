@@ -1,0 +1,12 @@
+import type { RawStore } from './bounded-adapter.js';
+import type { LockBackend } from './lock-backend.js';
+import type { DedupeService } from './types.js';
+
+/** The pieces of a store that differ per backend; everything else is shared (create-stores.ts). */
+export interface BackendParts {
+  rawStore(namespace: string): RawStore;
+  lockBackend: LockBackend;
+  dedupe: DedupeService;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

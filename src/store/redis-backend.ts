@@ -1,0 +1,36 @@
+/**
+ * The Redis half of the store: Keyv adapters, locks and dedupe over one shared client. Loaded by
+ * dynamic import only when STORE_URL names Redis.
+ */
+import KeyvRedis from '@keyv/redis';
+import type { Logger } from '../logger.js';
+import type { BackendParts } from './backend-parts.js';
+import { RedisDedupe } from './dedupe.js';
+import { openRedis } from './redis-connection.js';
+import { RedisLockBackend } from './redis-lock-backend.js';
+
+export async function openRedisBackend(
+  url: string,
+  prefix: string,
+  logger: Logger,
+  bounds: { timeoutMs: number; pingTimeoutMs: number },
+): Promise<BackendParts> {
+  const { timeoutMs } = bounds;
+  const redis = await openRedis(url, logger, timeoutMs);
+  return {
+    rawStore: (ns) => {
+      const adapter = new KeyvRedis(redis.client, {
+        namespace: ns,
+        throwOnErrors: true,
+        throwOnConnectError: true,
+      });
+      // Connection errors are logged once by the shared client; the adapter re-emits them.
+      adapter.on('error', () => {});
+      return adapter;
+    },
+    lockBackend: new RedisLockBackend(redis.client, `${prefix}:lock::`, timeoutMs),
+    dedupe: new RedisDedupe(redis.client, `${prefix}:dedupe::`, timeoutMs),
+    ping: () => redis.ping(bounds.pingTimeoutMs),
+    close: () => redis.close(),
+  };
+}
