@@ -22,6 +22,7 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY adapters ./adapters
+COPY scripts ./scripts
 # Compile to dist/, then drop dev dependencies; the already-built sqlite3 addon is kept, so the
 # runtime stage needs no compiler (both stages use the same image, hence the same Node ABI).
 RUN npm run build && npm prune --omit=dev && npm cache clean --force

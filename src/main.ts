@@ -1,19 +1,16 @@
 /**
  * Composition root: reads configuration, builds the core, and starts the surfaces whose tokens are
- * present (any combination; none → the terminal chat). Adapters are loaded by dynamic import so the
- * console never loads discord.js or Bolt.
+ * present (any combination; none → the terminal chat). Everything past the configuration is loaded
+ * by dynamic import, when needed: `--help` and `--check` never load the core, the terminal never
+ * loads discord.js, Bolt or prom-client, and start-up stays short (see docs/performance.md).
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/env.js';
-import { buildScout } from './core/build-scout.js';
 import type { Scout } from './core/scout.js';
 import { ConfigError } from './errors.js';
-import { createLogger, type Logger, secretsOf } from './logger.js';
-import { startOpsServer } from './ops/http-server.js';
-import { instrumentation } from './ops/instrumentation.js';
-import { createMetrics, type ScoutMetrics } from './ops/metrics.js';
-import { createOpsEndpoints } from './ops/ops-endpoints.js';
+import type { Logger } from './logger.js';
+import type { ScoutMetrics } from './ops/metrics.js';
 import type { Surface } from './surface.js';
 
 const USAGE = `Usage: npm start [-- options]
@@ -65,6 +62,10 @@ async function main(): Promise<number> {
   }
 
   const consoleOnly = values.once !== undefined || config.surfaces.console;
+  const [{ createLogger, secretsOf }, { buildScout }] = await Promise.all([
+    import('./logger.js'),
+    import('./core/build-scout.js'),
+  ]);
   // In the terminal chat, logs would interleave with answers: only warnings, on stderr.
   const explicitLevel = process.env.LOG_LEVEL !== undefined;
   const logger = createLogger({
@@ -74,8 +75,9 @@ async function main(): Promise<number> {
     secrets: secretsOf(config.env),
   });
   // Metrics only where someone can scrape them: the terminal chat has no ops server.
-  const metrics = consoleOnly ? undefined : createMetrics();
-  const scout = await buildScout({ config, logger, ...(metrics ? instrumentation(metrics) : {}) });
+  const metrics = consoleOnly ? undefined : (await import('./ops/metrics.js')).createMetrics();
+  const observe = metrics ? (await import('./ops/instrumentation.js')).instrumentation(metrics) : {};
+  const scout = await buildScout({ config, logger, ...observe });
 
   if (values.once !== undefined) {
     const { runOnce } = await import('../adapters/console/console-surface.js');
@@ -111,7 +113,9 @@ async function runServer(
   // along as its custom routes; otherwise our own small server serves them.
   const slackHttp = config.surfaces.slack && !config.env.SLACK_APP_TOKEN;
   const opsRoutes =
-    metrics && slackHttp ? createOpsEndpoints({ stores: scout.stores, metrics, logger }) : undefined;
+    metrics && slackHttp
+      ? (await import('./ops/ops-endpoints.js')).createOpsEndpoints({ stores: scout.stores, metrics, logger })
+      : undefined;
   if (config.surfaces.slack) {
     const { createSlackSurface } = await import('../adapters/slack/slack-surface.js');
     const routes = opsRoutes ? { routes: opsRoutes.routes } : {};
@@ -131,7 +135,12 @@ async function runServer(
   }
   const opsServer =
     metrics && !slackHttp
-      ? await startOpsServer({ port: config.env.PORT, stores: scout.stores, metrics, logger })
+      ? await (await import('./ops/http-server.js')).startOpsServer({
+          port: config.env.PORT,
+          stores: scout.stores,
+          metrics,
+          logger,
+        })
       : undefined;
   for (const surface of surfaces) {
     await surface.start();

@@ -1,5 +1,5 @@
 /**
- * The real entry point as a user runs it (`npm start -- …` is `tsx src/main.ts …`), against a fake
+ * The real entry point as a user runs it (`npm start -- …` runs the same main.ts compiled), against a fake
  * LLM server: --once, --check, the missing-key message, and history surviving a restart on SQLite.
  */
 import { execFile } from 'node:child_process';

@@ -1,0 +1,4 @@
+/** Types for build.mjs (plain JavaScript, so it runs before anything is compiled). */
+export declare const entry: string;
+export declare function isStale(root?: string): boolean;
+export declare function build(reason?: string): boolean;
