@@ -15,19 +15,31 @@ const history: ChatMessage[] = [
 
 describe('fitHistory', () => {
   it('keeps everything that fits and reports its size', async () => {
-    const window = await fitHistory(history, 'q'.repeat(5), { contextWindow: 1_000, reserveTokens: 100, count });
+    const window = await fitHistory(history, 'q'.repeat(5), {
+      contextWindow: 1_000,
+      reserveTokens: 100,
+      count,
+    });
     expect(window).toEqual({ messages: history, trimmed: false, tokens: 105 });
   });
 
   it('drops the oldest turns whole (never an answer without its question)', async () => {
-    const window = await fitHistory(history, 'q'.repeat(5), { contextWindow: 130, reserveTokens: 100, count });
+    const window = await fitHistory(history, 'q'.repeat(5), {
+      contextWindow: 130,
+      reserveTokens: 100,
+      count,
+    });
     expect(window.messages).toEqual(history.slice(2));
     expect(window.trimmed).toBe(true);
     expect(window.tokens).toBe(25);
   });
 
   it('drops all history when even the last turn does not fit', async () => {
-    const window = await fitHistory(history, 'q'.repeat(5), { contextWindow: 110, reserveTokens: 100, count });
+    const window = await fitHistory(history, 'q'.repeat(5), {
+      contextWindow: 110,
+      reserveTokens: 100,
+      count,
+    });
     expect(window.messages).toEqual([]);
     expect(window.trimmed).toBe(true);
   });

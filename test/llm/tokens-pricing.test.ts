@@ -19,7 +19,9 @@ describe('token counting', () => {
     ];
     const total = await countMessageTokens(messages);
     expect(total).toBeGreaterThan(2 + 8);
-    expect(await countMessageTokens([...messages, { role: 'user', content: 'hello world' }])).toBe(total + 2 + 4);
+    expect(await countMessageTokens([...messages, { role: 'user', content: 'hello world' }])).toBe(
+      total + 2 + 4,
+    );
   });
 
   it('warns once a prompt passes 80 % of the context window', () => {
