@@ -73,6 +73,7 @@ export interface OverheadPhases {
 export interface Summary {
   n: number;
   p50: number;
+  p95: number;
   p99: number;
   mean: number;
   max: number;
@@ -90,6 +91,7 @@ export function summarize(values: number[]): Summary {
   return {
     n: sorted.length,
     p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     mean: sorted.length ? sum / sorted.length : Number.NaN,
     max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,

@@ -4,7 +4,7 @@
  * `--quick` shrinks everything for a one-minute sanity run.
  */
 export interface BenchOptions {
-  /** Which scenarios run, in this order (1–5, see run.ts). The concurrent one runs last by default so
+  /** Which scenarios run, in this order (1–7, see run.ts). The concurrent one runs last by default so
    * the peak RSS it leaves behind does not distort the memory readings of the others. */
   scenarios: number[];
   /** Scenario 1: sequential agent turns measured (after WARMUP_TURNS). */
@@ -18,6 +18,15 @@ export interface BenchOptions {
   firstTokenTurns: number;
   /** Scenario 5: sequential turns per store backend. */
   storeTurns: number;
+  /** Scenario 6 (Scout vs the Chat SDK bot): concurrency levels (1 = turns one after another). */
+  peerConcurrency: number[];
+  /** Scenario 6: turns at level 1, one after another. */
+  peerSequentialTurns: number;
+  /** Scenario 6: answer length and stream speed (both bots get the same stream). */
+  peerAnswerTokens: number;
+  peerTokensPerSecond: number;
+  /** Scenario 7: cold starts timed per command (medians reported). */
+  startRuns: number;
   /** Model speed of the sequential scenarios (fast, so many turns fit in the time). */
   firstTokenMs: number;
   tokensPerSecond: number;
@@ -41,13 +50,18 @@ export interface BenchOptions {
 export const WARMUP_TURNS = 2;
 
 const DEFAULTS: BenchOptions = {
-  scenarios: [1, 3, 4, 5, 2],
+  scenarios: [1, 3, 4, 5, 6, 7, 2],
   turns: 30,
   concurrency: [100, 500],
   idleSessions: 10_000,
   idleTurns: 8,
   firstTokenTurns: 8,
   storeTurns: 10,
+  peerConcurrency: [1, 50, 300],
+  peerSequentialTurns: 5,
+  peerAnswerTokens: 300,
+  peerTokensPerSecond: 100,
+  startRuns: 7,
   firstTokenMs: 100,
   tokensPerSecond: 500,
   concurrentTokensPerSecond: 50,
@@ -68,6 +82,10 @@ const QUICK: Partial<BenchOptions> = {
   idleTurns: 3,
   firstTokenTurns: 3,
   storeTurns: 3,
+  peerConcurrency: [1, 10],
+  peerSequentialTurns: 2,
+  peerAnswerTokens: 100,
+  startRuns: 3,
 };
 
 const toKebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

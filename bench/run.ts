@@ -5,7 +5,8 @@
  *
  *   1 single agent turn, repeated     4 model's first token → first visible answer edit
  *   2 N concurrent agent turns        5 store backends side by side (memory, SQLite, Redis)
- *   3 10k idle sessions in the store
+ *   3 10k idle sessions in the store   6 Scout vs a minimal Chat SDK bot (own processes, chat mode)
+ *                                      7 cold start: --once against node -e 0
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -17,7 +18,9 @@ import { formatTable, machine, writeJson } from './report.js';
 import { concurrentTurns } from './scenarios/concurrent.js';
 import { firstToken } from './scenarios/first-token.js';
 import { idleSessions } from './scenarios/idle-sessions.js';
+import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
+import { startUp } from './scenarios/start-up.js';
 import { storeBackends } from './scenarios/store-backends.js';
 
 const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> = {
@@ -26,6 +29,8 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   3: idleSessions,
   4: firstToken,
   5: storeBackends,
+  6: peerComparison,
+  7: startUp,
 };
 
 export async function runBench(
@@ -38,7 +43,7 @@ export async function runBench(
   try {
     for (const id of options.scenarios) {
       const scenario = SCENARIOS[id];
-      if (!scenario) throw new Error(`unknown scenario ${id} (1–5)`);
+      if (!scenario) throw new Error(`unknown scenario ${id} (1–7)`);
       const started = performance.now();
       results.push(await scenario(ctx));
       log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

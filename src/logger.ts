@@ -81,7 +81,8 @@ export function createLogger(
     },
   };
   if (options.destination) return pino(base, options.destination);
-  if (options.pretty ?? process.stdout.isTTY) {
+  // pino-pretty runs in a worker thread (~30 MiB, and its start-up): not for a logger that writes nothing.
+  if (base.level !== 'silent' && (options.pretty ?? process.stdout.isTTY)) {
     return pino({
       ...base,
       transport: { target: 'pino-pretty', options: { destination: 2, translateTime: 'HH:MM:ss' } },

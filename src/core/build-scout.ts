@@ -59,6 +59,10 @@ export async function buildScout(options: BuildOptions): Promise<Scout> {
     }
     return client;
   };
+  // The configured models' clients now, so their provider SDK loads in the background while the
+  // surfaces start (other providers' SDKs load only if a channel picks one of their models).
+  llm(config.toolModel);
+  if (config.answerModel) llm(config.answerModel);
   return new Scout({
     config,
     logger,

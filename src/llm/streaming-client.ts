@@ -42,6 +42,8 @@ export interface ProviderDriver {
   mapError(error: unknown): LlmError;
   /** A chance to repair the request once after a final error (DeepSeek reasoning_content). */
   recover?(error: LlmError, request: LlmRequest): RecoveryPlan | undefined;
+  /** Resolves once the driver can make a call (its SDK loaded); awaited before the time limits start. */
+  ready?(): Promise<void>;
 }
 
 export interface ClientSettings {
@@ -63,6 +65,7 @@ export function createStreamingClient(
   const { logger } = settings;
 
   async function* attemptOnce(request: LlmRequest): AsyncGenerator<StreamPart> {
+    await driver.ready?.();
     const guard = new StreamGuard({
       idleTimeoutMs: settings.timeoutMs,
       maxStreamMs: settings.maxStreamMs,

@@ -1,0 +1,160 @@
+/**
+ * A bot under test as its own process, started the way it runs in production: Scout from its
+ * compiled build (`node dist/src/main.js`, Slack HTTP mode), the peer from plain JavaScript. The
+ * bench reads its CPU and memory from /proc (Linux), so the load generator and the fakes cost it
+ * nothing, and posts signed `app_mention` events to it as Slack would.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build, entry, isStale } from '../scripts/build.mjs';
+import { postSigned } from '../test/helpers/fake-slack-api.js';
+import { BENCH_BOT_USER } from './fakes/fakes.js';
+
+export const BOT_SIGNING_SECRET = 'bench-signing-secret';
+const TEAM = 'T00FAKE00AA';
+/** Linux reports CPU time in clock ticks of 1/100 s. */
+const TICKS_PER_SECOND = 100;
+const READY_TIMEOUT_MS = 60_000;
+
+export type BotKind = 'scout' | 'peer';
+
+export interface BotProcess {
+  kind: BotKind;
+  pid: number;
+  /** User + system CPU of the bot process so far (10 ms resolution). */
+  cpuMs(): number;
+  /** Resident memory now, and the most it has held since it started. */
+  rssBytes(): number;
+  peakRssBytes(): number;
+  /** Posts a signed `app_mention` starting a new thread; resolves with the thread (`channel:ts`). */
+  mention(tag: string, index: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Compiles Scout first when dist/ is older than the sources, as `npm start` does. */
+export function ensureBuilt(): void {
+  if (isStale() && !build(' for the benchmark')) throw new Error('Scout did not compile');
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? Number.NaN) * 1024;
+}
+
+function procCpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
+}
+
+async function waitUntilUp(child: ChildProcess, url: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`bot exited (${child.exitCode}):\n${output()}`);
+    // Any HTTP answer means the receiver listens (Scout's /healthz rides on Bolt's server).
+    const up = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (up) return;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`bot did not come up:\n${output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface BotEnv {
+  llmBaseUrl: string;
+  slackUrl: string;
+}
+
+export async function startBot(kind: BotKind, fakes: BotEnv): Promise<BotProcess> {
+  const port = await freePort();
+  const common = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    PORT: String(port),
+    NODE_ENV: 'production',
+    OPENAI_API_KEY: 'sk-bench-key',
+    OPENAI_BASE_URL: fakes.llmBaseUrl,
+    SLACK_BOT_TOKEN: 'xoxb-bench-token',
+    SLACK_SIGNING_SECRET: BOT_SIGNING_SECRET,
+    SLACK_API_URL: fakes.slackUrl,
+  };
+  const scoutEnv = {
+    AGENT_FUNCTION_CALL_MODEL: 'openai/bench-model',
+    DEFAULT_MODE: 'chat',
+    STORE_URL: 'memory://',
+    LOG_LEVEL: 'silent',
+    LLM_TIMEOUT_MS: '120000',
+  };
+  const script =
+    kind === 'scout' ? entry : fileURLToPath(new URL('./peer/chat-sdk-bot.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script], {
+    env: { ...common, ...(kind === 'scout' ? scoutEnv : { SLACK_BOT_USER_ID: BENCH_BOT_USER }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  await waitUntilUp(child, `${base}/healthz`, () => output);
+  const pid = child.pid!;
+  let events = 0;
+  return {
+    kind,
+    pid,
+    cpuMs: () => procCpuMs(pid),
+    rssBytes: () => procStatus(pid, 'VmRSS'),
+    peakRssBytes: () => procStatus(pid, 'VmHWM'),
+    async mention(tag, index) {
+      const channel = `C${String(Math.floor(index / 50)).padStart(8, '0')}PEER`;
+      const ts = `${1_768_000_000 + index}.${String(++events).padStart(6, '0')}`;
+      const body = JSON.stringify({
+        token: 'x',
+        team_id: TEAM,
+        api_app_id: 'A00FAKEAPP01',
+        type: 'event_callback',
+        event_id: `EvPeer${kind}${events}${Date.now()}`,
+        event_time: Math.floor(Date.now() / 1000),
+        authorizations: [{ user_id: BENCH_BOT_USER, is_bot: true }],
+        event: {
+          type: 'app_mention',
+          user: `U${String(index % 2).padStart(10, '0')}`,
+          team: TEAM,
+          ts,
+          event_ts: ts,
+          channel,
+          text: `<@${BENCH_BOT_USER}> ${tag} What changed in the web search landscape this week?`,
+        },
+      });
+      const res = await postSigned(`${base}/slack/events`, body, BOT_SIGNING_SECRET);
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${kind} answered the event with HTTP ${res.status}`);
+      return `${channel}:${ts}`;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}

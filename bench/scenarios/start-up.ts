@@ -1,0 +1,73 @@
+/**
+ * Scenario 7: cold start. `--once "question"` (start, answer one message from the fake model, exit)
+ * timed as a whole process against `node -e 0` on the same machine, both from the compiled build
+ * (`node dist/src/main.js`) and through `npm start` (npm's own start-up included), each run several
+ * times, medians reported. The terminal path: memory store, no platform SDK loaded.
+ */
+import { execFile } from 'node:child_process';
+import { entry } from '../../scripts/build.mjs';
+import { ensureBuilt } from '../bot-process.js';
+import { type BenchContext, ms, type ScenarioResult } from '../context.js';
+import { summarize } from '../metrics.js';
+
+/** Cold start may take this many times `node -e 0` (issue 19). */
+const TARGET_RATIO = 5;
+
+function timed(file: string, args: string[], env: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { env, timeout: 60_000 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`${file} ${args.join(' ')} failed: ${stderr.slice(-500)}`));
+      else resolve(performance.now() - started);
+    });
+  });
+}
+
+export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
+  const { options, fakes } = ctx;
+  ensureBuilt();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    OPENAI_API_KEY: 'sk-bench-key',
+    OPENAI_BASE_URL: fakes.llmBaseUrl,
+    AGENT_FUNCTION_CALL_MODEL: 'openai/bench-model',
+    DEFAULT_MODE: 'chat',
+    STORE_URL: 'memory://',
+  };
+  const node: number[] = [];
+  const compiled: number[] = [];
+  const npm: number[] = [];
+  // Interleaved, so a burst of load on the shared machine hits all three alike.
+  for (let i = 0; i < options.startRuns; i++) {
+    node.push(await timed(process.execPath, ['-e', '0'], env));
+    compiled.push(await timed(process.execPath, [entry, '--once', `bench-t7-${i} hi`], env));
+    npm.push(await timed('npm', ['start', '--silent', '--', '--once', `bench-t7-${i} hi`], env));
+  }
+  const base = summarize(node).p50;
+  const direct = summarize(compiled).p50;
+  const viaNpm = summarize(npm).p50;
+  const ratio = (v: number) => `${(v / base).toFixed(1)}×`;
+  return {
+    id: 7,
+    name: `Cold start: --once against node -e 0 (median of ${options.startRuns})`,
+    rows: [
+      ['node -e 0', ms(base, 0)],
+      ['node dist/src/main.js --once', `${ms(direct, 0)} (${ratio(direct)})`],
+      ['npm start -- --once', `${ms(viaNpm, 0)} (${ratio(viaNpm)})`],
+    ],
+    targets: [
+      {
+        target: `--once cold start ≤ ${TARGET_RATIO}× node -e 0 (compiled)`,
+        measured: ratio(direct),
+        met: direct <= TARGET_RATIO * base,
+      },
+      {
+        target: `npm start -- --once ≤ ${TARGET_RATIO}× node -e 0`,
+        measured: ratio(viaNpm),
+        met: viaNpm <= TARGET_RATIO * base,
+      },
+    ],
+    data: { nodeMs: summarize(node), compiledMs: summarize(compiled), npmStartMs: summarize(npm) },
+  };
+}
