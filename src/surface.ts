@@ -1,14 +1,31 @@
 /**
  * The contract between the conversation core (src/) and a surface adapter (adapters/slack,
- * adapters/discord, adapters/console). Adapters own transport and rendering; the core owns
- * commands, settings, history and the turn. Identifiers are opaque strings built and parsed only
+ * adapters/discord, adapters/console). Adapters own transport; src/render owns how a turn looks;
+ * the core owns commands, settings, history and the turn. This file imports types only and nothing
+ * from src/core, so adapters and the renderer depend on the contract, never on the core. Identifiers are opaque strings built and parsed only
  * by their adapter (e.g. "slack:T1:C123" / "slack:T1:C123:1712345678.0001").
  */
+import type { ModelConfig } from './llm/types.js';
 import type { PlanProposal } from './modes/plan/plan-types.js';
 import type { TurnView } from './render/view.js';
 
 export type Locale = 'en' | 'zh';
 export type Mode = 'chat' | 'agent' | 'plan';
+
+/** Settings belong to a channel (a DM is a channel). Stored in the `settings` Keyv namespace. */
+export interface ChannelSettings {
+  mode: Mode;
+  /** Chat mode's search switch. */
+  search: boolean;
+  /** The search switch as it was when the channel left chat mode; restored on return (default off). */
+  savedSearch?: boolean;
+  /** Function-call model (and the chat model). */
+  toolModel: ModelConfig;
+  /** Answer model; null means "same as the function-call model". */
+  answerModel: ModelConfig | null;
+  /** Discord: open a thread on a mention (default) or reply in place. */
+  replyInThread: boolean;
+}
 
 export interface IncomingMessage {
   /** Settings scope: a channel (a DM is a channel). */
@@ -73,7 +90,7 @@ export interface ScoutCore {
    */
   firstDelivery(key: string, ttlMs?: number): Promise<boolean>;
   /** Settings of a channel, for settings panels (Slack App Home). */
-  getSettings(channelId: string): Promise<import('./core/settings.js').ChannelSettings>;
+  getSettings(channelId: string): Promise<ChannelSettings>;
   readonly locale: Locale;
 }
 

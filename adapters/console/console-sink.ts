@@ -6,7 +6,7 @@
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
-import { cs } from './console-strings.js';
+import { t } from '../../src/i18n/translate.js';
 import { ANSI, PLAIN, markdownToTerminal, renderTurnText, stepLines } from './terminal-text.js';
 
 /** Redraws at most this often: smooth enough to read, cheap enough not to flicker. */
@@ -81,7 +81,7 @@ export class ConsoleSink implements TurnSink {
     this.liveRows = 0;
     if (signal.aborted) return false;
     try {
-      const answer = await this.ask(cs(this.locale, 'runPlan'), signal);
+      const answer = await this.ask(t(this.locale, 'console.run-plan'), signal);
       return !signal.aborted && !/^n/i.test(answer.trim());
     } catch {
       // The question was withdrawn: the turn was stopped or the plan waited too long.
@@ -123,5 +123,5 @@ export class ConsoleSink implements TurnSink {
 
 function referencesHeading(view: TurnView, locale: Locale): string {
   const match = /\*\*(References|参考文献)\*\*/.exec(view.answer);
-  return match?.[1] ?? cs(locale, 'references');
+  return match?.[1] ?? t(locale, 'answer.references');
 }

@@ -7,7 +7,7 @@ import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import type { IncomingMessage, ScoutCore, Surface } from '../../src/surface.js';
 import { ConsoleSink, type ConsoleOutput } from './console-sink.js';
-import { cs } from './console-strings.js';
+import { t } from '../../src/i18n/translate.js';
 
 /** The console is one channel; its conversation survives restarts until `/reset`. */
 export const CONSOLE_CHANNEL_ID = 'console:local';
@@ -73,7 +73,7 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
       rl = createInterface({ input, output, terminal: Boolean((output as ConsoleOutput).isTTY) });
       const ask = (question: string, signal?: AbortSignal) =>
         rl ? rl.question(question, signal ? { signal } : {}) : Promise.resolve('y');
-      output.write(`${cs(options.core.locale, 'banner')}\n\n`);
+      output.write(`${t(options.core.locale, 'console.banner')}\n\n`);
       rl.on('SIGINT', () => {
         // Ctrl-C stops the running answer; a second one on an idle prompt quits.
         if (current && options.core.cancel(conversationId)) return;

@@ -19,15 +19,16 @@ import type { Locale, ScoutCore } from '../../src/surface.js';
 import { channelKey, conversationKey, type DiscordPlace } from './ids.js';
 import { NO_MENTIONS } from './render.js';
 import { DISCORD_MAX_CHARS } from './steps-text.js';
-import { type DiscordStringKey, ds } from './strings.js';
+import type { StringKey } from '../../src/i18n/strings.js';
+import { t } from '../../src/i18n/translate.js';
 
 /** Discord's limit on command and option descriptions. */
 const DESCRIPTION_MAX = 100;
 
 interface OptionSpec {
   name: string;
-  description: DiscordStringKey;
-  choices?: { value: string; label: DiscordStringKey }[];
+  description: StringKey;
+  choices?: { value: string; label: StringKey }[];
 }
 
 /** The one option each command takes; a command the table adds later gets a free-text `args`. */
@@ -36,9 +37,9 @@ const OPTIONS: Partial<Record<CommandName, OptionSpec | null>> = {
     name: 'mode',
     description: 'option.mode',
     choices: [
-      { value: 'chat', label: 'choice.chat' },
-      { value: 'agent', label: 'choice.agent' },
-      { value: 'plan', label: 'choice.plan' },
+      { value: 'chat', label: 'mode.chat.name' },
+      { value: 'agent', label: 'mode.agent.name' },
+      { value: 'plan', label: 'mode.plan.name' },
     ],
   },
   search: {
@@ -84,14 +85,14 @@ export function buildSlashCommands(): RESTPostAPIChatInputApplicationCommandsJSO
             {
               type: ApplicationCommandOptionType.String,
               name: option.name,
-              description: cut(ds('en', option.description)),
-              description_localizations: { 'zh-CN': cut(ds('zh', option.description)) },
+              description: cut(t('en', option.description)),
+              description_localizations: { 'zh-CN': cut(t('zh', option.description)) },
               required: false,
               ...(option.choices
                 ? {
                     choices: option.choices.map((c) => ({
-                      name: ds('en', c.label),
-                      name_localizations: { 'zh-CN': ds('zh', c.label) },
+                      name: t('en', c.label),
+                      name_localizations: { 'zh-CN': t('zh', c.label) },
                       value: c.value,
                     })),
                   }

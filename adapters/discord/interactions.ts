@@ -11,7 +11,7 @@ import type { Locale, ScoutCore } from '../../src/surface.js';
 import { handleSlashCommand, interactionPlace, isScoutCommand } from './commands.js';
 import { conversationKey } from './ids.js';
 import { CUSTOM_ID, NO_MENTIONS, stepsPayload } from './render.js';
-import { ds } from './strings.js';
+import { t } from '../../src/i18n/translate.js';
 import type { ActiveTurns, StepsArchive } from './turn-state.js';
 
 export interface InteractionDeps {
@@ -59,7 +59,7 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       }
       const archived = await deps.archive.load(turnId);
       if (!archived) {
-        await ephemeral(ds(locale, 'steps.expired'));
+        await ephemeral(t(locale, 'steps.expired'));
         return;
       }
       archived.expanded = !archived.expanded;
@@ -74,28 +74,28 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       const conversation = conversationKey(interactionPlace(interaction));
       if (!mayPress(interaction.user.id, deps.active.askerOf(conversation), deps.admins ?? [])) {
         deps.logger.info({ conversation, user: interaction.user.id }, 'discord stop refused');
-        await ephemeral(ds(locale, 'stop.not-yours'));
+        await ephemeral(t(locale, 'stop.not-yours'));
         return;
       }
       const stopped = deps.core.cancel(conversation);
       deps.logger.info({ conversation, stopped, user: interaction.user.id }, 'discord stop pressed');
-      await ephemeral(ds(locale, stopped ? 'stop.requested' : 'stop.nothing-running'));
+      await ephemeral(t(locale, stopped ? 'stop.requested' : 'stop.nothing-running'));
       return;
     }
     case CUSTOM_ID.feedback: {
       deps.logger.info({ turn: b, vote: a, user: interaction.user.id }, 'answer feedback');
-      await ephemeral(ds(locale, 'feedback.thanks'));
+      await ephemeral(t(locale, 'feedback.thanks'));
       return;
     }
     case CUSTOM_ID.plan: {
       const turn = deps.active.get(b ?? '');
       if (turn && !mayPress(interaction.user.id, turn.askerId, deps.admins ?? [])) {
-        await ephemeral(ds(locale, 'plan.not-yours'));
+        await ephemeral(t(locale, 'plan.not-yours'));
         return;
       }
       const resolved = turn?.resolvePlan(a === 'run') ?? false;
       if (resolved) await interaction.deferUpdate();
-      else await ephemeral(ds(locale, 'steps.expired'));
+      else await ephemeral(t(locale, 'steps.expired'));
       return;
     }
     default:

@@ -15,8 +15,9 @@ import {
 } from 'discord.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
+import { STATUS_ICON } from '../../src/render/step-text.js';
 import { hasDetails, renderStepsText } from './steps-text.js';
-import { ds } from './strings.js';
+import { t } from '../../src/i18n/translate.js';
 
 /** Sent with every message and edit: nobody is pinged by anything Scout posts. */
 export const NO_MENTIONS = { parse: [] as never[] };
@@ -37,7 +38,7 @@ export function stepsPayload(
 ): DiscordPayload {
   const content = renderStepsText(view, {
     expanded: options.expanded,
-    workingText: ds(options.locale, 'steps.working'),
+    workingText: `${STATUS_ICON.running} ${t(options.locale, 'status.working')}`,
   });
   const buttons: ButtonBuilder[] = [];
   if (hasDetails(view)) {
@@ -45,7 +46,7 @@ export function stepsPayload(
       new ButtonBuilder()
         .setCustomId(`${CUSTOM_ID.toggle}:${options.turnId}`)
         .setStyle(ButtonStyle.Secondary)
-        .setLabel(ds(options.locale, options.expanded ? 'button.hide-details' : 'button.show-details')),
+        .setLabel(t(options.locale, options.expanded ? 'button.hide-details' : 'button.show-details')),
     );
   }
   if (options.running) {
@@ -53,7 +54,7 @@ export function stepsPayload(
       new ButtonBuilder()
         .setCustomId(CUSTOM_ID.stop)
         .setStyle(ButtonStyle.Danger)
-        .setLabel(ds(options.locale, 'button.stop')),
+        .setLabel(t(options.locale, 'button.stop')),
     );
   }
   const components =
@@ -87,11 +88,11 @@ export function feedbackRow(turnId: string, locale: Locale): Row {
     new ButtonBuilder()
       .setCustomId(`${CUSTOM_ID.feedback}:up:${turnId}`)
       .setStyle(ButtonStyle.Secondary)
-      .setLabel(ds(locale, 'button.feedback-up')),
+      .setLabel(t(locale, 'button.feedback-up')),
     new ButtonBuilder()
       .setCustomId(`${CUSTOM_ID.feedback}:down:${turnId}`)
       .setStyle(ButtonStyle.Secondary)
-      .setLabel(ds(locale, 'button.feedback-down')),
+      .setLabel(t(locale, 'button.feedback-down')),
   );
 }
 
@@ -100,11 +101,11 @@ export function planRow(turnId: string, locale: Locale): Row {
     new ButtonBuilder()
       .setCustomId(`${CUSTOM_ID.plan}:run:${turnId}`)
       .setStyle(ButtonStyle.Primary)
-      .setLabel(ds(locale, 'button.run-plan')),
+      .setLabel(t(locale, 'button.run-plan')),
     new ButtonBuilder()
       .setCustomId(`${CUSTOM_ID.plan}:cancel:${turnId}`)
       .setStyle(ButtonStyle.Secondary)
-      .setLabel(ds(locale, 'button.cancel-plan')),
+      .setLabel(t(locale, 'button.cancel-plan')),
   );
 }
 
@@ -116,6 +117,6 @@ export function planText(
   const lines = plan.steps.map(
     (s) => `${s.step}. ${s.description.replace(/\s+/g, ' ').trim()} \`${s.tool}\``,
   );
-  const text = `${ds(locale, 'plan.prompt')}\n${lines.join('\n')}`;
+  const text = `${t(locale, 'plan.prompt')}\n${lines.join('\n')}`;
   return text.length <= 2000 ? text : `${text.slice(0, 1999)}…`;
 }

@@ -25,7 +25,8 @@ import {
   stepsPayload,
 } from './render.js';
 import { DISCORD_MAX_CHARS } from './steps-text.js';
-import { ds } from './strings.js';
+import { discordWrite } from './delivery-errors.js';
+import { t } from '../../src/i18n/translate.js';
 import type { ActiveTurns, StepsArchive } from './turn-state.js';
 
 /** ~1 edit/s per channel is what bots safely sustain on Discord (per-route limits are unpublished). */
@@ -73,18 +74,18 @@ export class DiscordTurnSink implements TurnSink {
       deps.logger.warn({ err, call, turn: this.turnId }, 'discord send failed');
     const post = (payload: DiscordPayload) => {
       deps.onEdit?.();
-      return deps.channel.send(payload);
+      return discordWrite<Message>(() => deps.channel.send(payload));
     };
     const edit = async (message: Message, payload: DiscordPayload) => {
       deps.onEdit?.();
-      await message.edit(payload);
+      await discordWrite(() => message.edit(payload));
     };
     this.steps = new ThrottledEditor<DiscordPayload, Message>({ post, edit, intervalMs, onError });
     this.answer = new LiveAnswer<DiscordPayload, Message>({
       post,
       edit,
       remove: async (message) => {
-        await message.delete();
+        await discordWrite(() => message.delete());
       },
       maxChars: DISCORD_MAX_CHARS,
       intervalMs,
@@ -178,7 +179,7 @@ export class DiscordTurnSink implements TurnSink {
         resolve(choice);
       };
     });
-    const status = ds(locale, run ? 'plan.running' : 'plan.cancelled');
+    const status = t(locale, run ? 'plan.running' : 'plan.cancelled');
     await message
       .edit({ content: `${text}\n${status}`, components: [], allowedMentions: NO_MENTIONS })
       .catch(() => undefined);

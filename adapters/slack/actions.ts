@@ -17,7 +17,7 @@ import {
 } from './render-blocks.js';
 import type { ButtonRelay } from './button-relay.js';
 import { slackErrorCode } from './slack-client.js';
-import { t } from './strings.js';
+import { t } from '../../src/i18n/translate.js';
 import type { SlackSurfaceState } from './surface-state.js';
 
 export interface ActionDeps {
@@ -53,9 +53,9 @@ export function registerActions(app: App, deps: ActionDeps): void {
     const outcome = await deps.relay.handle(conversation, 'stop', presser, () => core.cancel(conversation));
     logger.info({ conversation, user: presser, outcome }, 'stop pressed');
     if (outcome === 'forbidden')
-      await ephemeral(body, client, t('notYourStop', await deps.localeOf(presser)));
+      await ephemeral(body, client, t(await deps.localeOf(presser), 'stop.not-yours'));
     else if (outcome === 'none')
-      await ephemeral(body, client, t('nothingToStop', await deps.localeOf(presser)));
+      await ephemeral(body, client, t(await deps.localeOf(presser), 'stop.nothing-running'));
   });
 
   app.action<ButtonBody>(ACTION_TOGGLE, async ({ ack, body, client }) => {
@@ -93,7 +93,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
         { conversation: action.value, user: body.user.id, rating, message: body.message?.ts },
         'answer feedback',
       );
-      await ephemeral(body, client, t('feedbackThanks', await deps.localeOf(body.user.id)));
+      await ephemeral(body, client, t(await deps.localeOf(body.user.id), 'feedback.thanks'));
     });
   }
 
@@ -111,7 +111,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
       );
       if (outcome === 'forbidden') {
         logger.info({ conversation, user: presser }, 'plan button refused');
-        await ephemeral(body, client, t('notYourPlan', await deps.localeOf(presser)));
+        await ephemeral(body, client, t(await deps.localeOf(presser), 'plan.not-yours'));
       } else if (outcome === 'none') logger.debug({ conversation }, 'no plan waiting');
     });
   }

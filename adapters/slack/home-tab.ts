@@ -14,7 +14,7 @@ import { channelId } from './ids.js';
 import { neutraliseMentions, truncate } from './markdown.js';
 import type { Block } from './render-blocks.js';
 import { slackErrorCode } from './slack-client.js';
-import { t } from './strings.js';
+import { t } from '../../src/i18n/translate.js';
 
 export const HOME_CHANNEL = 'scout_home_channel';
 export const HOME_MODE = 'scout_home_mode';
@@ -69,8 +69,8 @@ export function buildHomeView(
   notice?: string,
 ): { type: 'home'; blocks: Block[] } {
   const blocks: Block[] = [
-    { type: 'header', text: { type: 'plain_text', text: t('homeTitle', locale) } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: t('homeIntro', locale) }] },
+    { type: 'header', text: { type: 'plain_text', text: t(locale, 'home.title') } },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: t(locale, 'home.intro') }] },
   ];
   // The notice is a command reply, which may quote what was typed: keep it inert like every reply.
   if (notice) blocks.push(section(truncate(neutraliseMentions(notice), 2900)));
@@ -80,21 +80,21 @@ export function buildHomeView(
       {
         type: 'conversations_select',
         action_id: HOME_CHANNEL,
-        placeholder: { type: 'plain_text', text: t('homePickPlaceholder', locale) },
+        placeholder: { type: 'plain_text', text: t(locale, 'home.pick-placeholder') },
         ...(channel ? { initial_conversation: channel } : {}),
       },
     ],
   });
   if (!channel || !settings) {
-    blocks.push(section(t('homeNoChannel', locale)));
+    blocks.push(section(t(locale, 'home.no-channel')));
     return { type: 'home', blocks };
   }
   const modes = [
-    option(t('modeChat', locale), 'chat', t('modeChatDesc', locale)),
-    option(t('modeAgent', locale), 'agent', t('modeAgentDesc', locale)),
-    option(t('modePlan', locale), 'plan', t('modePlanDesc', locale)),
+    option(t(locale, 'mode.chat.name'), 'chat', t(locale, 'mode.chat.description')),
+    option(t(locale, 'mode.agent.name'), 'agent', t(locale, 'mode.agent.description')),
+    option(t(locale, 'mode.plan.name'), 'plan', t(locale, 'mode.plan.description')),
   ];
-  blocks.push({ type: 'divider' }, section(`*${t('homeMode', locale)}*`));
+  blocks.push({ type: 'divider' }, section(`*${t(locale, 'home.mode')}*`));
   blocks.push({
     type: 'actions',
     elements: [
@@ -106,9 +106,9 @@ export function buildHomeView(
       },
     ],
   });
-  blocks.push(section(`*${t('homeSearch', locale)}*`));
+  blocks.push(section(`*${t(locale, 'home.search')}*`));
   if (settings.mode === 'chat') {
-    const onOff = [option(t('searchOn', locale), 'on'), option(t('searchOff', locale), 'off')];
+    const onOff = [option(t(locale, 'choice.on'), 'on'), option(t(locale, 'choice.off'), 'off')];
     blocks.push({
       type: 'actions',
       elements: [
@@ -125,7 +125,7 @@ export function buildHomeView(
     blocks.push({
       type: 'context',
       elements: [
-        { type: 'mrkdwn', text: `🚫 ${t('searchOff', locale)} — _${t('searchAgentNote', locale)}_` },
+        { type: 'mrkdwn', text: `🚫 ${t(locale, 'choice.off')} — _${t(locale, 'search.agent-note')}_` },
       ],
     });
   }
@@ -133,21 +133,21 @@ export function buildHomeView(
   const answer = settings.answerModel ? label(settings.answerModel) : 'default';
   blocks.push({ type: 'divider' });
   blocks.push({
-    ...section(`*${t('homeToolModel', locale)}*`),
+    ...section(`*${t(locale, 'home.tool-model')}*`),
     accessory: select(HOME_TOOL_MODEL, MODEL_CHOICES, label(tool)),
   });
   blocks.push({
-    ...section(`*${t('homeAnswerModel', locale)}*`),
+    ...section(`*${t(locale, 'home.answer-model')}*`),
     accessory: select(HOME_ANSWER_MODEL, ['default', ...MODEL_CHOICES], answer, {
-      default: t('sameAsTool', locale),
+      default: t(locale, 'model.same'),
     }),
   });
   blocks.push({
-    ...section(`*${t('homeTemperature', locale)}*`),
+    ...section(`*${t(locale, 'home.temperature')}*`),
     accessory: select(HOME_TEMPERATURE, TEMPERATURES, String(tool.temperature)),
   });
   blocks.push({
-    ...section(`*${t('homeMaxTokens', locale)}*`),
+    ...section(`*${t(locale, 'home.max-tokens')}*`),
     accessory: select(HOME_MAX_TOKENS, MAX_TOKENS, String(tool.maxTokens)),
   });
   return { type: 'home', blocks };

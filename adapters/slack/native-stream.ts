@@ -9,12 +9,19 @@
  * `message_not_in_streaming_state` …) calls `onRefused` so the sink falls back to post + update.
  */
 import type { Logger } from '../../src/logger.js';
-import { type EditorClock, retryAfterMsOf, ThrottledEditor } from '../../src/render/throttled-editor.js';
+import { isRetryable } from '../../src/render/delivery.js';
+import { type EditorClock, ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { Source } from '../../src/render/events.js';
 import type { StepView } from '../../src/render/view.js';
 import { neutraliseMentions, truncate } from './markdown.js';
 import { type Block, renderAnswerChunk } from './render-blocks.js';
-import { STREAMING_REFUSALS, type SlackClient, slackErrorCode } from './slack-client.js';
+import {
+  STREAMING_REFUSALS,
+  type SlackClient,
+  slackDeliveryError,
+  slackErrorCode,
+  slackWrite,
+} from './slack-client.js';
 
 /** Task card titles and details are short UI strings; keep them compact. */
 const MAX_TASK_TITLE = 150;
@@ -132,8 +139,8 @@ export class NativeStream {
     this.#editor = new ThrottledEditor<EditorPayload, string>({
       intervalMs,
       ...(clock ? { clock } : {}),
-      post: (payload) => this.#start(payload),
-      edit: (ts, payload) => this.#edit(ts, payload),
+      post: (payload) => slackWrite(() => this.#start(payload)),
+      edit: (ts, payload) => slackWrite(() => this.#edit(ts, payload)),
       // Task keys are short; the text is compared as it is (no JSON encoding of a long answer per frame).
       key: (payload) =>
         `${payload.phase ?? ''}\u0000${payload.tasks.map((t) => JSON.stringify(t)).join('\u0001')}\u0000${payload.text}`,
@@ -245,9 +252,10 @@ export class NativeStream {
     try {
       await call();
     } catch (err) {
-      if (retryAfterMsOf(err) !== undefined) throw err;
-      const code = slackErrorCode(err);
-      this.#closeError = code ?? String(err);
+      const failure = slackDeliveryError(err);
+      // Rate limits and outages: the editor sends the same close again until it lands.
+      if (isRetryable(failure)) throw failure;
+      this.#closeError = failure.code;
       this.logger.warn({ err: this.#closeError }, 'slack stream could not be finished');
     }
   }

@@ -7,7 +7,7 @@
 import type { StepView, TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import { neutraliseMentions, tail, toMrkdwn, truncate } from './markdown.js';
-import { t } from './strings.js';
+import { t } from '../../src/i18n/translate.js';
 
 /** Slack rejects more than 50 blocks; three are kept for the phase line, Stop and the toggle. */
 const MAX_STEP_BLOCKS = 45;
@@ -118,7 +118,10 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
   const blocks: Block[] = [];
   const { hidden, shown } = visibleSteps(steps);
   if (hidden > 0)
-    blocks.push({ type: 'context', elements: [mrkdwn(`… ${hidden} ${t('earlierSteps', locale)}`)] });
+    blocks.push({
+      type: 'context',
+      elements: [mrkdwn(`… ${t(locale, 'steps.earlier', { count: hidden })}`)],
+    });
   const budget = bodyBudget(shown);
   let collapsible = false;
   for (const step of shown) {
@@ -151,15 +154,15 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
       elements: [mrkdwn(truncate(neutraliseMentions(view.phase), MAX_CONTEXT_CHARS))],
     });
   const actions: Block[] = [];
-  if (running) actions.push(button(t('stop', locale), ACTION_STOP, options.conversationId, 'danger'));
+  if (running) actions.push(button(t(locale, 'button.stop'), ACTION_STOP, options.conversationId, 'danger'));
   if (collapsible) {
-    const label = options.expanded ? t('hideDetails', locale) : t('showDetails', locale);
+    const label = options.expanded ? t(locale, 'button.hide-details') : t(locale, 'button.show-details');
     actions.push(button(label, ACTION_TOGGLE, options.conversationId));
   }
   if (actions.length > 0) blocks.push({ type: 'actions', elements: actions });
   // The fallback `text` is what notifications show: step titles carry model-chosen search queries.
   const text = truncate(
-    neutraliseMentions(shown.map((s) => s.title).join(' · ') || view.phase || t('working', locale)),
+    neutraliseMentions(shown.map((s) => s.title).join(' · ') || view.phase || t(locale, 'status.working')),
     FALLBACK_TEXT_CHARS,
   );
   return { text, blocks };
@@ -197,15 +200,15 @@ export function renderAnswerChunk(chunk: string, options: AnswerRenderOptions): 
   if (options.stop && !options.final) {
     blocks.push({
       type: 'actions',
-      elements: [button(t('stop', options.locale), ACTION_STOP, options.conversationId, 'danger')],
+      elements: [button(t(options.locale, 'button.stop'), ACTION_STOP, options.conversationId, 'danger')],
     });
   }
   if (options.final && options.feedback) {
     blocks.push({
       type: 'actions',
       elements: [
-        button(t('feedbackUp', options.locale), ACTION_FEEDBACK_UP, options.conversationId),
-        button(t('feedbackDown', options.locale), ACTION_FEEDBACK_DOWN, options.conversationId),
+        button(t(options.locale, 'button.feedback-up'), ACTION_FEEDBACK_UP, options.conversationId),
+        button(t(options.locale, 'button.feedback-down'), ACTION_FEEDBACK_DOWN, options.conversationId),
       ],
     });
   }
@@ -226,16 +229,16 @@ export function renderPlan(
   const list = truncate(lines.map((l) => toMrkdwn(l)).join('\n'), MAX_SECTION_CHARS);
   const blocks: Block[] = [{ type: 'section', text: mrkdwn(list || '…'), expand: true }];
   if (!options.outcome) {
-    blocks.push({ type: 'context', elements: [mrkdwn(t('planPrompt', locale))] });
+    blocks.push({ type: 'context', elements: [mrkdwn(t(locale, 'plan.prompt'))] });
     blocks.push({
       type: 'actions',
       elements: [
-        button(t('runPlan', locale), ACTION_PLAN_RUN, options.conversationId, 'primary'),
-        button(t('cancelPlan', locale), ACTION_PLAN_CANCEL, options.conversationId),
+        button(t(locale, 'button.run-plan'), ACTION_PLAN_RUN, options.conversationId, 'primary'),
+        button(t(locale, 'button.cancel-plan'), ACTION_PLAN_CANCEL, options.conversationId),
       ],
     });
   } else {
-    const outcome = options.outcome === 'run' ? t('planAccepted', locale) : t('planDeclined', locale);
+    const outcome = options.outcome === 'run' ? t(locale, 'plan.running') : t(locale, 'plan.cancelled');
     blocks.push({ type: 'context', elements: [mrkdwn(outcome)] });
   }
   // Plan steps are model output: the notification text must not ping either.

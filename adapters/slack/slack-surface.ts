@@ -18,7 +18,7 @@ import { ButtonRelay } from './button-relay.js';
 import { registerCommands } from './commands.js';
 import { registerHomeTab } from './home-tab.js';
 import { channelId, conversationId, messageId } from './ids.js';
-import { toLocale } from './strings.js';
+import { toLocale } from '../../src/i18n/translate.js';
 import { SlackSurfaceState } from './surface-state.js';
 import { SlackTurnSink } from './turn-sink.js';
 import {

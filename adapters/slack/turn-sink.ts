@@ -23,8 +23,13 @@ import {
   renderSteps,
   type SlackPayload,
 } from './render-blocks.js';
-import { type SlackClient, slackErrorCode } from './slack-client.js';
-import { t } from './strings.js';
+import {
+  type SlackClient,
+  slackErrorCode,
+  slackWrite,
+  WORKSPACE_STREAMING_REFUSALS,
+} from './slack-client.js';
+import { t } from '../../src/i18n/translate.js';
 import type { SlackSurfaceState } from './surface-state.js';
 
 /** Slack's chat.update is Tier 3 (50+/min); about one edit per second per message stays clear. */
@@ -80,7 +85,9 @@ export class SlackTurnSink implements TurnSink {
     if (deps.nativeStreaming !== false && flags.streaming) {
       const onRefused = (code: string) => {
         deps.logger.info({ team: target.team, code }, 'slack native streaming refused; using post + update');
-        flags.streaming = false;
+        // Only a refusal of the feature turns streaming off for the workspace; one expired stream
+        // (`message_not_in_streaming_state`) falls back for this turn alone.
+        if (WORKSPACE_STREAMING_REFUSALS.has(code)) flags.streaming = false;
         const stream = this.#stream;
         this.#stream = undefined;
         void stream?.discard();
@@ -237,13 +244,15 @@ export class SlackTurnSink implements TurnSink {
       post: async (payload) => {
         this.deps.onEdit?.();
         const result = await this.#withContainerFallback(payload, (p) =>
-          client.chat.postMessage({ channel, thread_ts: threadTs, ...asArgs(p) }),
+          slackWrite(() => client.chat.postMessage({ channel, thread_ts: threadTs, ...asArgs(p) })),
         );
         return result.ts as string;
       },
       edit: async (ts, payload) => {
         this.deps.onEdit?.();
-        await this.#withContainerFallback(payload, (p) => client.chat.update({ channel, ts, ...asArgs(p) }));
+        await this.#withContainerFallback(payload, (p) =>
+          slackWrite(() => client.chat.update({ channel, ts, ...asArgs(p) })),
+        );
       },
       onError: (err, call) =>
         logger.warn({ err: slackErrorCode(err) ?? String(err), call }, 'slack message call failed'),
@@ -309,7 +318,7 @@ export class SlackTurnSink implements TurnSink {
     if (steps) this.#steps.set(steps);
     const text = answerText(view);
     if (view.status !== this.#status && view.status) void this.#setStatus(view.status);
-    else if (!this.#statusEverSet && !text) void this.#setStatus(t('working', this.target.locale));
+    else if (!this.#statusEverSet && !text) void this.#setStatus(t(this.target.locale, 'status.working'));
     const chunks = text ? splitMessage(text, ANSWER_CHUNK_CHARS) : [];
     let first = 0;
     if (this.#stream) {

@@ -1,19 +1,33 @@
 /**
- * Streams one growing Markdown answer into as many platform messages as it needs. The text is split
- * with `planSplit`; a part that is complete (not the last) is finalised once and not edited again
- * while streaming; the last part is a ThrottledEditor; overflow is posted as follow-up messages, in
- * order. `finish` lands the final text, which may differ from what streamed (citations linked):
- * earlier parts are edited only where their final content changed. Every message is ≤ maxChars.
+ * Streams one Markdown answer into as many platform messages as it needs, and reconciles them with
+ * whatever text comes next: longer (streaming), rewritten (citations linked, a retry), or shorter.
+ *
+ * The text is split with `planSplit`; a part that is complete (not the last) is frozen while the
+ * text only grows, so streaming never moves a boundary the user already saw. Each part is a
+ * ThrottledEditor; overflow is posted as follow-up messages, in order. Whenever a new text does not
+ * start with the source of a frozen part, that part and everything after it are re-split from the
+ * last part that is still a true prefix: parts are edited only where their content changed and
+ * messages the text no longer needs are deleted (and forgotten, so nothing is sent to them later).
+ * Every message is ≤ maxChars.
  */
 import { planSplit, type SplitContext, splitContextAt } from './split-text.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
+
+/** Where a part sits, so the payload builder can add controls to the last one only. */
+export interface PartPlace {
+  index: number;
+  /** The last part of the answer as it stands. */
+  last: boolean;
+  /** The answer is final (`finish`): the last part carries the closing controls. */
+  final: boolean;
+}
 
 export interface LiveAnswerOptions<P, R> {
   post: (payload: P) => Promise<R>;
   edit: (ref: R, payload: P) => Promise<void>;
   /**
-   * Optional: removes a message the final text no longer needs (the final answer is shorter than
-   * what streamed). Without it such a message is edited to `EMPTY_PART_TEXT`.
+   * Optional: removes a message the text no longer needs (the final answer is shorter than what
+   * streamed). Without it such a message is edited to `EMPTY_PART_TEXT`.
    */
   remove?: (ref: R) => Promise<void>;
   /** Limit per message, measured on the Markdown before `transform`. */
@@ -21,9 +35,11 @@ export interface LiveAnswerOptions<P, R> {
   intervalMs: number;
   clock?: EditorClock;
   /** Turns a Markdown part into the platform payload (Slack blocks, Discord message options). */
-  transform?: (markdown: string) => P;
+  transform?: (markdown: string, place: PartPlace) => P;
   key?: (payload: P) => string;
   onError?: (error: unknown, call: 'post' | 'edit' | 'remove') => void;
+  /** How long `finish` keeps retrying a final payload that fails with a retryable error. */
+  finalDeadlineMs?: number;
 }
 
 /** What a surplus message shows when the platform offers no way to delete it. */
@@ -34,29 +50,34 @@ interface Part<P, R> {
   /** Source range of the part in the text it was cut from. */
   start: number;
   end: number;
-  /** The Markdown this message should show. */
+  /** The Markdown this message should show, and where it sits (the payload depends on both). */
   markdown: string;
+  last: boolean;
+  final: boolean;
   /** Resolves once the message's first post settled: the next part waits so order is kept. */
   posted: Promise<void>;
 }
 
 export class LiveAnswer<P = string, R = unknown> {
   readonly #opts: LiveAnswerOptions<P, R>;
-  readonly #transform: (markdown: string) => P;
-  readonly #parts: Part<P, R>[] = [];
-  /** Parts before this index are complete and not edited while streaming. */
+  readonly #transform: (markdown: string, place: PartPlace) => P;
+  #parts: Part<P, R>[] = [];
+  /** Parts before this index are complete and not edited while the text only grows. */
   #finalised = 0;
+  /** The text the parts were cut from. */
   #text = '';
   /** Scan state where the frozen parts end, so each `set` only scans the open tail. */
   #context: SplitContext = { lineStart: 0, fence: null };
   #finished = false;
+  /** Deletions of parts the text no longer needs, awaited by `finish`. */
+  readonly #retiring: Promise<void>[] = [];
 
   constructor(options: LiveAnswerOptions<P, R>) {
     this.#opts = options;
     this.#transform = options.transform ?? ((markdown) => markdown as unknown as P);
   }
 
-  /** Platform references of the messages posted so far, in order. */
+  /** Platform references of the messages that show the answer now, in order (retired ones excluded). */
   get refs(): R[] {
     return this.#parts.flatMap((part) => (part.editor.ref === undefined ? [] : [part.editor.ref]));
   }
@@ -66,61 +87,87 @@ export class LiveAnswer<P = string, R = unknown> {
     return this.#parts.length;
   }
 
-  /** Sets the whole answer so far. Returns at once; sends are throttled per message. */
+  /** Markdown of every part as it should show now (what the platform shows once all calls landed). */
+  get parts(): string[] {
+    return this.#parts.map((part) => part.markdown);
+  }
+
+  /** Sets the whole answer so far, whatever it is. Returns at once; sends are throttled per message. */
   set(fullText: string): void {
     if (this.#finished) return;
-    this.#text = fullText;
-    const from = this.#frozenEnd();
-    if (this.#context.lineStart > from) this.#context = splitContextAt(fullText, from);
-    const plan = planSplit(fullText, this.#opts.maxChars, from, this.#context);
+    this.#reconcile(fullText, false);
+  }
+
+  /**
+   * Lands the final text (default: the last text set) and resolves when every message shows it, or
+   * the deadline for a failing message passed. Earlier messages are edited only where their content
+   * changed; never throws.
+   */
+  async finish(finalText?: string): Promise<void> {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#reconcile(finalText ?? this.#text, true);
+    await Promise.all(this.#parts.map((part) => part.editor.flush(this.#opts.finalDeadlineMs)));
+    await Promise.all(this.#retiring);
+  }
+
+  /** Re-sets the content of the last part (its controls changed) without changing the text. */
+  refresh(): void {
+    const last = this.#parts.at(-1);
+    if (!last) return;
+    last.editor.set(this.#payload(last, this.#parts.length - 1));
+  }
+
+  #reconcile(text: string, final: boolean): void {
+    const keep = this.#keptParts(text);
+    const from = keep > 0 ? this.#parts[keep - 1]!.end : 0;
+    // The scan state at `from` depends only on the text before it, unchanged when nothing was dropped.
+    if (keep < this.#finalised || this.#context.lineStart > from) this.#context = splitContextAt(text, from);
+    const plan = planSplit(text, this.#opts.maxChars, from, this.#context);
+    const count = keep + plan.length;
+    // Parts the new text no longer needs go first, so nothing is ever sent to them again.
+    for (const part of this.#parts.splice(count)) this.#retiring.push(this.#retire(part));
+    // Parts kept from before may have been the last one: their controls change.
+    for (let i = 0; i < keep; i++) this.#show(i, this.#parts[i]!.markdown, count, final);
     plan.forEach((chunk, i) => {
-      this.#show(this.#finalised + i, chunk.text, chunk.start, chunk.end);
+      const index = keep + i;
+      const existing = this.#parts[index];
+      if (existing) {
+        existing.start = chunk.start;
+        existing.end = chunk.end;
+      }
+      this.#show(index, chunk.text, count, final, chunk.start, chunk.end);
     });
+    this.#text = text;
+    this.#finalised = final ? count : keep + Math.max(0, plan.length - 1);
     // Every part but the last is complete: freeze its boundary so later text never moves it.
-    if (plan.length > 1) {
-      this.#finalised += plan.length - 1;
-      this.#context = splitContextAt(fullText, this.#frozenEnd(), this.#context);
-    }
+    if (this.#finalised > keep) this.#context = splitContextAt(text, this.#frozenEnd(), this.#context);
+  }
+
+  /** How many frozen parts are still a true prefix of `text` (checked from the last, cheap when growing). */
+  #keptParts(text: string): number {
+    let keep = this.#finalised;
+    while (keep > 0 && !text.startsWith(this.#text.slice(0, this.#parts[keep - 1]!.end))) keep--;
+    return keep;
   }
 
   #frozenEnd(): number {
     return this.#finalised > 0 ? this.#parts[this.#finalised - 1]!.end : 0;
   }
 
-  /**
-   * Lands the final text (default: the last text set) and resolves when every message shows it.
-   * Earlier messages are edited only where their content changed; never throws.
-   */
-  async finish(finalText?: string): Promise<void> {
-    this.#finished = true;
-    const text = finalText ?? this.#text;
-    // Keep the leading parts whose source is unchanged, so an unchanged answer causes no edits.
-    let keep = 0;
-    while (keep < this.#finalised && text.startsWith(this.#text.slice(0, this.#parts[keep]!.end))) keep++;
-    const from = keep > 0 ? this.#parts[keep - 1]!.end : 0;
-    const plan = planSplit(text, this.#opts.maxChars, from, splitContextAt(text, from));
-    plan.forEach((chunk, i) => {
-      this.#show(keep + i, chunk.text, chunk.start, chunk.end);
-    });
-    this.#finalised = keep + plan.length;
-    this.#text = text;
-
-    const surplus = this.#parts.slice(keep + plan.length);
-    await Promise.all([
-      ...this.#parts.slice(0, keep + plan.length).map((part) => part.editor.flush()),
-      ...surplus.map((part) => this.#retire(part)),
-    ]);
+  #payload(part: Part<P, R>, index: number): P {
+    return this.#transform(part.markdown, { index, last: part.last, final: part.final });
   }
 
-  #show(index: number, markdown: string, start: number, end: number): void {
+  #show(index: number, markdown: string, count: number, final: boolean, start = 0, end = 0): void {
+    const last = index === count - 1;
     const existing = this.#parts[index];
     if (existing) {
-      existing.start = start;
-      existing.end = end;
-      if (existing.markdown !== markdown) {
-        existing.markdown = markdown;
-        existing.editor.set(this.#transform(markdown));
-      }
+      if (existing.markdown === markdown && existing.last === last && existing.final === final) return;
+      existing.markdown = markdown;
+      existing.last = last;
+      existing.final = final;
+      existing.editor.set(this.#payload(existing, index));
       return;
     }
     const previous = this.#parts[index - 1]?.posted;
@@ -144,21 +191,23 @@ export class LiveAnswer<P = string, R = unknown> {
       key: this.#opts.key,
       onError: this.#opts.onError,
     });
-    this.#parts[index] = { editor, start, end, markdown, posted };
-    editor.set(this.#transform(markdown));
+    const part: Part<P, R> = { editor, start, end, markdown, last, final, posted };
+    this.#parts[index] = part;
+    editor.set(this.#payload(part, index));
   }
 
-  /** A message the final text does not need: delete it, or blank it when deleting is not offered. */
+  /** A message the text does not need: delete it, or blank it when deleting is not offered. */
   async #retire(part: Part<P, R>): Promise<void> {
     if (!this.#opts.remove) {
       part.markdown = EMPTY_PART_TEXT;
-      part.editor.set(this.#transform(EMPTY_PART_TEXT));
-      await part.editor.flush();
+      part.editor.set(this.#transform(EMPTY_PART_TEXT, { index: -1, last: false, final: true }));
+      await part.editor.flush(this.#opts.finalDeadlineMs);
+      part.editor.dispose();
       return;
     }
-    // Let a post in flight settle so there is a reference to delete.
-    await part.editor.flush();
+    // Let a post in flight settle so there is a reference to delete; nothing else is sent to it.
     part.editor.dispose();
+    await part.editor.settled();
     const ref = part.editor.ref;
     if (ref === undefined) return;
     try {

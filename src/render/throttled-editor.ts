@@ -7,6 +7,14 @@
  */
 
 /** The timer functions the editor uses; injectable so tests never wait for real time. */
+import {
+  deliveryKindOf,
+  FINAL_DEADLINE_MS,
+  isRetryable,
+  MAX_BACKOFF_MS,
+  retryAfterMsOf,
+} from './delivery.js';
+
 export interface EditorClock {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
@@ -31,20 +39,18 @@ export interface ThrottledEditorOptions<P, R> {
   key?: (payload: P) => string;
   /** Failed calls are reported here and never thrown: a failed edit must not end the stream. */
   onError?: (error: unknown, call: 'post' | 'edit') => void;
+  /** `flush` could not land the latest payload (refused, rejected, or the deadline passed). */
+  onGiveUp?: (error: unknown, call: 'post' | 'edit') => void;
 }
-
-/** Attempts `flush` makes before giving up on a payload that keeps failing (it never throws). */
-const MAX_FLUSH_FAILURES = 3;
 
 /**
- * The delay a rate-limited platform asked for. Adapters map their 429s to an error carrying
- * `retryAfterMs` (Slack `Retry-After`, Discord `retry_after`).
+ * Attempts `flush` makes on a payload failing with an error no adapter classified (it never throws).
+ * Classified errors follow the delivery policy (delivery.ts): rate limits and outages are retried
+ * until the deadline, refusals and rejected payloads are not retried.
  */
-export function retryAfterMsOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const value = (error as { retryAfterMs?: unknown }).retryAfterMs;
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
+const MAX_UNCLASSIFIED_FAILURES = 3;
+
+export { retryAfterMsOf };
 
 export class ThrottledEditor<P, R = unknown> {
   readonly #opts: ThrottledEditorOptions<P, R>;
@@ -65,6 +71,9 @@ export class ThrottledEditor<P, R = unknown> {
   #lastCallFailed = false;
   /** Failed calls so far (flush counts its own to know when to give up). */
   #failures = 0;
+  /** Consecutive retryable failures (the backoff doubles with each). */
+  #retryStreak = 0;
+  #lastError: unknown;
   /** The last failure was a rate limit: the same payload is retried after the server's delay. */
   #rateLimitedRetry = false;
   #disposed = false;
@@ -78,6 +87,16 @@ export class ThrottledEditor<P, R = unknown> {
   /** The platform reference once the post succeeded. */
   get ref(): R | undefined {
     return this.#ref;
+  }
+
+  /** True when the platform shows the latest payload. */
+  get delivered(): boolean {
+    return !this.#hasUnsent();
+  }
+
+  /** Resolves once no call is in flight (a post in flight has its reference by then). */
+  async settled(): Promise<void> {
+    while (this.#inFlight) await this.#inFlight;
   }
 
   /** True once the message exists on the platform. */
@@ -108,17 +127,23 @@ export class ThrottledEditor<P, R = unknown> {
 
   /**
    * Makes the latest payload land: waits for a call in flight, then sends the latest payload if it
-   * differs from what was last sent (respecting the interval and any server delay). Retries a
-   * failing final call a few times; never throws.
+   * differs from what was last sent (respecting the interval and any server delay). Rate limits and
+   * outages are retried until `deadlineMs` passed; a refused or rejected payload is not retried;
+   * an unclassified failure a few times. Never throws; `onGiveUp` hears of a payload that did not land.
    */
-  async flush(): Promise<void> {
+  async flush(deadlineMs: number = FINAL_DEADLINE_MS): Promise<void> {
     const failuresBefore = this.#failures;
+    const giveUpAt = this.#clock.now() + deadlineMs;
     while (!this.#disposed) {
       if (this.#inFlight) {
         await this.#inFlight;
         continue;
       }
-      if (!this.#hasUnsent() || this.#failures - failuresBefore >= MAX_FLUSH_FAILURES) return;
+      if (!this.#hasUnsent()) return;
+      if (this.#failures > failuresBefore && !this.#worthRetrying(failuresBefore, giveUpAt)) {
+        this.#report('onGiveUp', this.#lastError);
+        return;
+      }
       const wait = this.#waitMs();
       if (wait > 0) {
         await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, wait));
@@ -127,6 +152,13 @@ export class ThrottledEditor<P, R = unknown> {
       this.#clearTimer();
       this.#start();
     }
+  }
+
+  #worthRetrying(failuresBefore: number, giveUpAt: number): boolean {
+    if (!this.#lastCallFailed) return true;
+    const kind = deliveryKindOf(this.#lastError);
+    if (kind === undefined) return this.#failures - failuresBefore < MAX_UNCLASSIFIED_FAILURES;
+    return isRetryable(this.#lastError) && this.#clock.now() + this.#waitMs() <= giveUpAt;
   }
 
   /** Stops scheduled sends (a call in flight still finishes). Later `set`s are ignored. */
@@ -181,11 +213,11 @@ export class ThrottledEditor<P, R = unknown> {
     void this.#inFlight.then(() => {
       const newer = this.#latest !== undefined && this.#latest.key !== latest.key;
       if (!this.#lastCallFailed || this.#rateLimitedRetry || newer) this.#schedule();
+      else if (isRetryable(this.#lastError) && this.#retryStreak <= 8) this.#schedule();
     });
   }
 
   async #call(latest: { payload: P; key: string }): Promise<void> {
-    const kind = this.#posted ? 'edit' : 'post';
     try {
       if (this.#posted) {
         await this.#opts.edit(this.#ref as R, latest.payload);
@@ -196,19 +228,33 @@ export class ThrottledEditor<P, R = unknown> {
       this.#sentKey = latest.key;
       this.#lastCallFailed = false;
       this.#rateLimitedRetry = false;
+      this.#retryStreak = 0;
+      this.#lastError = undefined;
       this.#nextAllowedAt = this.#clock.now() + this.#opts.intervalMs;
     } catch (error) {
       this.#lastCallFailed = true;
+      this.#lastError = error;
       this.#failures++;
       const retryAfter = retryAfterMsOf(error);
       this.#rateLimitedRetry = retryAfter !== undefined;
-      this.#nextAllowedAt = this.#clock.now() + Math.max(this.#opts.intervalMs, retryAfter ?? 0);
+      // Outages back off (doubling from the interval); a rate limit waits what the server asked.
+      const backoff = deliveryKindOf(error) === 'retryable' ? this.#backoffMs() : 0;
+      this.#nextAllowedAt = this.#clock.now() + Math.max(this.#opts.intervalMs, retryAfter ?? 0, backoff);
       if (retryAfter !== undefined) this.#serverAllowsAt = this.#clock.now() + retryAfter;
-      try {
-        this.#opts.onError?.(error, kind);
-      } catch {
-        // An error reporter that throws must not break the editor.
-      }
+      this.#report('onError', error);
+    }
+  }
+
+  #backoffMs(): number {
+    this.#retryStreak++;
+    return Math.min(MAX_BACKOFF_MS, this.#opts.intervalMs * 2 ** (this.#retryStreak - 1));
+  }
+
+  #report(which: 'onError' | 'onGiveUp', error: unknown): void {
+    try {
+      this.#opts[which]?.(error, this.#posted ? 'edit' : 'post');
+    } catch {
+      // An error reporter that throws must not break the editor.
     }
   }
 }

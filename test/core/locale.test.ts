@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConsoleSurface } from '../../adapters/console/console-surface.js';
-import { toLocale as slackLocale } from '../../adapters/slack/strings.js';
+import { toLocale as slackLocale } from '../../src/i18n/translate.js';
 import type { ScoutCore } from '../../src/surface.js';
 import { type TestScout, startTestScout } from '../helpers/scout-harness.js';
 

@@ -123,7 +123,7 @@ describeWithShared('Discord plan confirmation', () => {
     const run = planMessage.components[0].components.find((c: { custom_id: string }) =>
       c.custom_id.startsWith('scout_plan:run:'),
     );
-    expect(run.label).toBe('Run plan');
+    expect(run.label).toBe('▶ Run');
     const f = fixtureInteraction('buttonClickHello');
     kit.fake.interact({
       ...f,

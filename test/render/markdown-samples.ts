@@ -85,3 +85,24 @@ export function contentOf(markdown: string): string {
 export function fenceLines(markdown: string): number {
   return markdown.split('\n').filter((line) => /^\s*```/.test(line)).length;
 }
+
+/**
+ * True when a code fence is left open at the end (CommonMark rules, written independently of the
+ * splitter's scanner: a closer repeats the opener's character at least as often, with no info string).
+ */
+export function leavesFenceOpen(markdown: string): boolean {
+  let open: { char: string; length: number } | null = null;
+  for (const line of markdown.split('\n')) {
+    const match = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!match) continue;
+    const run = match[1]!;
+    const rest = match[2]!;
+    if (open === null) {
+      if (run[0] === '`' && rest.includes('`')) continue; // not an opener
+      open = { char: run[0]!, length: run.length };
+    } else if (run[0] === open.char && run.length >= open.length && rest.trim() === '') {
+      open = null;
+    }
+  }
+  return open !== null;
+}
