@@ -148,7 +148,9 @@ export function buildHomeView(
   });
   blocks.push({
     ...section(`*${t(locale, 'home.max-tokens')}*`),
-    accessory: select(HOME_MAX_TOKENS, MAX_TOKENS, String(tool.maxTokens)),
+    accessory: select(HOME_MAX_TOKENS, ['default', ...MAX_TOKENS], String(tool.maxTokens ?? 'default'), {
+      default: t(locale, 'home.max-tokens-default'),
+    }),
   });
   return { type: 'home', blocks };
 }
@@ -166,7 +168,10 @@ function toolArgs(
   change: { spec?: string; temperature?: string; maxTokens?: string },
 ): string {
   const topP = m.topP !== undefined ? ` top_p=${m.topP}` : '';
-  return `tool ${change.spec ?? label(m)} temperature=${change.temperature ?? m.temperature} max_tokens=${change.maxTokens ?? m.maxTokens}${topP}`;
+  const maxTokens = change.maxTokens ?? (m.maxTokens === undefined ? undefined : String(m.maxTokens));
+  // "default": no max_tokens, so the provider's own limit applies.
+  const limit = maxTokens && maxTokens !== 'default' ? ` max_tokens=${maxTokens}` : '';
+  return `tool ${change.spec ?? label(m)} temperature=${change.temperature ?? m.temperature}${limit}${topP}`;
 }
 
 export function registerHomeTab(

@@ -64,7 +64,16 @@ export const EnvSchema = z.object({
     .min(0, 'must be at least 0')
     .lt(2, 'must be below 2')
     .default(0.7),
-  DEFAULT_MAX_TOKENS: intIn(2000, 1, 1_000_000),
+  // Unset: no max_tokens is sent (the server's own limit applies), except to Anthropic, which requires one.
+  DEFAULT_MAX_TOKENS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be between 1 and 1000000')
+      .max(1_000_000, 'must be between 1 and 1000000')
+      .optional(),
+  ),
   LLM_TIMEOUT_MS: intIn(30_000, 1_000, 600_000),
   LLM_MAX_RETRIES: intIn(3, 0, 10),
   /** Base delay of the exponential backoff; tests shrink it. */

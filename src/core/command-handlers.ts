@@ -220,7 +220,8 @@ export function parseModelArguments(
 }
 
 export function describeModel(model: ModelConfig): string {
-  const extra = [`temperature=${model.temperature}`, `max_tokens=${model.maxTokens}`];
+  const extra = [`temperature=${model.temperature}`];
+  if (model.maxTokens !== undefined) extra.push(`max_tokens=${model.maxTokens}`);
   if (model.topP !== undefined) extra.push(`top_p=${model.topP}`);
   return `\`${modelLabel(model)}\` (${extra.join(', ')})`;
 }

@@ -29,6 +29,8 @@ import { SettingsService } from './settings-service.js';
 export const MAX_INPUT_CHARS = 16_000;
 /** Slack retries for up to ~5 minutes; remembering message ids for 10 covers every redelivery. */
 const MESSAGE_DEDUPE_TTL_MS = 10 * 60_000;
+/** Room kept for the answer in the context window when no max_tokens is set (the server decides). */
+const RESERVED_ANSWER_TOKENS = 2_000;
 /** `/reset` waits at most this long for a running turn to let go of its conversation. */
 const RESET_LOCK_WAIT_MS = 15_000;
 /** A turn holds its conversation lock at most this long without renewal (renewed while running). */
@@ -243,7 +245,7 @@ export class Scout implements ScoutCore {
       const stored = await loadHistory(this.deps.stores, message.conversationId);
       const window = await fitHistory(stored, question, {
         contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
-        reserveTokens: settings.toolModel.maxTokens + 2_000,
+        reserveTokens: (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) + 2_000,
       });
       if (window.trimmed) notice(emit, 'history-trimmed', t(locale, 'notice.history-trimmed'));
       warnIfNearContextWindow(window.tokens, this.deps.config.env.LLM_CONTEXT_WINDOW, log);

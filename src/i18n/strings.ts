@@ -86,7 +86,9 @@ export const STRINGS = {
     'error.bad-request': 'The language model rejected the request ({detail}).',
     'error.empty': 'The model returned no output. Please rephrase or try again.',
     'error.truncated':
-      'The answer was cut at max_tokens={maxTokens} before it began — raise it with `/model {role} {model} max_tokens={suggest}`.',
+      'The model’s output was cut at max_tokens={maxTokens} before an answer came — raise it with `/model {role} {model} max_tokens={suggest}`.',
+    'error.truncated-server':
+      'The model’s output hit the model server’s token limit before an answer came — set a higher one with `/model {role} {model} max_tokens=…`.',
     'error.refused': 'The model’s provider refused to answer this (its safety system stopped the reply).',
     'error.context-too-long':
       'The conversation is too long for the model’s context window ({detail}). Start a new thread or use `/reset`.',
@@ -136,6 +138,7 @@ export const STRINGS = {
     'home.answer-model': '✍️ Answer model',
     'home.temperature': 'Temperature',
     'home.max-tokens': 'Max tokens',
+    'home.max-tokens-default': 'Provider default',
     'home.no-channel': 'No channel picked yet.',
     'home.saved': 'Saved.',
     'choice.on': 'On',
@@ -245,7 +248,9 @@ export const STRINGS = {
     'error.bad-request': '语言模型拒绝了请求（{detail}）。',
     'error.empty': '模型没有返回任何内容，请换个说法或重试。',
     'error.truncated':
-      '回答在开始前就达到了 max_tokens={maxTokens} 的上限 —— 可用 `/model {role} {model} max_tokens={suggest}` 调高。',
+      '模型输出在给出回答前就达到了 max_tokens={maxTokens} 的上限 —— 可用 `/model {role} {model} max_tokens={suggest}` 调高。',
+    'error.truncated-server':
+      '模型输出在给出回答前就达到了模型服务器的 token 上限 —— 可用 `/model {role} {model} max_tokens=…` 设置更高的值。',
     'error.refused': '模型服务商拒绝回答此问题（其安全系统阻止了回复）。',
     'error.context-too-long': '对话过长，超出了模型的上下文窗口（{detail}）。请新开一个话题或使用 `/reset`。',
     'notice.answer-cut':
@@ -292,6 +297,7 @@ export const STRINGS = {
     'home.answer-model': '✍️ 回答模型',
     'home.temperature': '温度',
     'home.max-tokens': '最大 tokens',
+    'home.max-tokens-default': '服务商默认',
     'home.no-channel': '尚未选择频道。',
     'home.saved': '已保存。',
     'choice.on': '开启',

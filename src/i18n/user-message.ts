@@ -45,7 +45,11 @@ function describe(err: unknown, locale: Locale): string {
       case 'empty_response':
         return t(locale, 'error.empty');
       case 'truncated':
-        return t(locale, 'error.truncated', cutVariables(err));
+        return t(
+          locale,
+          err.details.maxTokens ? 'error.truncated' : 'error.truncated-server',
+          cutVariables(err),
+        );
       case 'refused':
         return t(locale, 'error.refused');
       case 'context_too_long':

@@ -3,7 +3,6 @@ import { resolveDeepSeekVariant } from './deepseek-variants.js';
 import { type ModelConfig, PROVIDERS, type ProviderName } from './types.js';
 
 export const DEFAULT_TEMPERATURE = 0.7;
-export const DEFAULT_MAX_TOKENS = 2000;
 
 /** A model choice as written by a person (env JSON, `/model tool …`), before validation. */
 export interface ModelSpecInput {
@@ -51,8 +50,12 @@ export function checkModelConfig(
         : `temperature must be at least 0 and below 2 (got ${String(input.temperature)})`,
     );
   }
-  const maxTokens = toNumber(input.max_tokens ?? input.maxTokens, defaults.maxTokens ?? DEFAULT_MAX_TOKENS);
-  if (!Number.isInteger(maxTokens) || maxTokens <= 0) {
+  const rawMaxTokens = input.max_tokens ?? input.maxTokens;
+  const maxTokens =
+    rawMaxTokens === undefined || rawMaxTokens === null || rawMaxTokens === ''
+      ? defaults.maxTokens
+      : toNumber(rawMaxTokens, Number.NaN);
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens <= 0)) {
     problems.push(
       `max_tokens must be a positive integer (got ${String(input.max_tokens ?? input.maxTokens)})`,
     );
@@ -63,7 +66,8 @@ export function checkModelConfig(
     problems.push(`top_p must be above 0 and at most 1 (got ${String(rawTopP)})`);
   }
   if (problems.length > 0) return { problems };
-  const config: ModelConfig = { provider: provider as ProviderName, model, temperature, maxTokens };
+  const config: ModelConfig = { provider: provider as ProviderName, model, temperature };
+  if (maxTokens !== undefined) config.maxTokens = maxTokens;
   if (topP !== undefined) config.topP = topP;
   return { config, problems };
 }

@@ -5,7 +5,7 @@
  * A provider only supplies a `ProviderDriver`: one HTTP attempt and its error mapper.
  */
 import type { Logger } from 'pino';
-import { LlmError } from '../errors.js';
+import { LlmError, type LlmErrorDetails } from '../errors.js';
 import { collectResponse } from './collect-response.js';
 import { type RetryPolicy, type SleepFn, withRetry } from './retry.js';
 import { StreamGuard } from './stream-guard.js';
@@ -18,6 +18,7 @@ import type {
   StreamPart,
   Usage,
 } from './types.js';
+import { ToolMarkupFilter } from './tool-markup-filter.js';
 import { withUsage } from './usage.js';
 
 export interface AttemptIo {
@@ -36,6 +37,8 @@ export interface RecoveryPlan {
 export interface ProviderDriver {
   /** The model id sent to the API (DeepSeek aliases resolved). */
   readonly apiModel: string;
+  /** The max_tokens each request carries; undefined when none is sent. */
+  readonly maxTokens?: number;
   /** One HTTP attempt, streamed; yields parts ending with `finish` (latency filled in here). Throws SDK errors. */
   attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart>;
   /** Maps any SDK/network failure to an LlmError (auth, rate_limited, …). */
@@ -106,6 +109,7 @@ export function createStreamingClient(
     let committed = false; // the caller has seen something: no repaired resend
     let toolCalls = 0;
     let usage: Usage | undefined;
+    const markup = new ToolMarkupFilter();
     for (;;) {
       try {
         const parts = withRetry(() => attemptOnce(current), {
@@ -115,7 +119,23 @@ export function createStreamingClient(
           label,
           ...(settings.sleep ? { sleep: settings.sleep } : {}),
         });
-        for await (const part of parts) {
+        for await (const raw of parts) {
+          let part = raw;
+          if (part.type === 'text') {
+            // Tool-call markup the model wrote as text is never shown raw.
+            const text = markup.push(part.text);
+            if (!text) continue;
+            part = { type: 'text', text };
+          }
+          if (part.type === 'finish') {
+            const rest = markup.end();
+            if (rest) {
+              if (rest.trim() !== '') answered = true;
+              yield { type: 'text', text: rest };
+            }
+            if (markup.dropped > 0)
+              logger.info({ llm: label, blocks: markup.dropped }, 'dropped tool-call markup written as text');
+          }
           if (part.type === 'text' && part.text.trim() !== '') answered = true;
           if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
             committed = true;
@@ -144,12 +164,13 @@ export function createStreamingClient(
 
   /** Why a stream that finished without answer text or a tool call has nothing to show. */
   function noAnswer(reason: FinishReason): LlmError {
-    const details = { provider: config.provider, model: config.model, maxTokens: config.maxTokens };
+    const details: LlmErrorDetails = { provider: config.provider, model: config.model };
+    if (driver.maxTokens !== undefined) details.maxTokens = driver.maxTokens;
     if (reason === 'length') {
       // A reasoning model can spend the whole budget thinking: the thought was shown, the answer never came.
       return new LlmError(
         'truncated',
-        `${label}: output cut at max_tokens=${config.maxTokens} before any answer`,
+        `${label}: output cut at max_tokens=${driver.maxTokens ?? 'server limit'} before any answer`,
         details,
       );
     }
@@ -166,6 +187,7 @@ export function createStreamingClient(
   return {
     config,
     label,
+    ...(driver.maxTokens !== undefined ? { maxTokens: driver.maxTokens } : {}),
     stream,
     complete: (request: LlmRequest): Promise<LlmResponse> => collectResponse(stream(request)),
   };

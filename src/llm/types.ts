@@ -13,7 +13,8 @@ export interface ModelConfig {
   /** The id sent to the provider (DeepSeek aliases are resolved by the provider layer, not here). */
   model: string;
   temperature: number;
-  maxTokens: number;
+  /** Set by the user or config; unset → not sent (Anthropic, which requires it, gets a default). */
+  maxTokens?: number;
   topP?: number;
 }
 
@@ -85,6 +86,12 @@ export interface LlmRequest {
   signal?: AbortSignal;
   /** Ask for a JSON object (planner). Providers without the option get it through the prompt. */
   json?: boolean;
+  /**
+   * Ask for JSON matching this schema: sent as `response_format: json_schema` where the provider
+   * supports it (a grammar-constrained server then cannot answer `{}`), else as JSON mode with the
+   * schema in the prompt. Implies `json`.
+   */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
 }
 
 export interface LlmResponse {
@@ -101,6 +108,8 @@ export interface LlmResponse {
 
 export interface LlmClient {
   readonly config: ModelConfig;
+  /** The max_tokens sent with each request (the config's, or the provider's required default); undefined when none is sent. */
+  readonly maxTokens?: number;
   /** Human label, e.g. "deepseek/deepseek-reasoner". */
   readonly label: string;
   /**

@@ -18,7 +18,8 @@ export function finishNoticeText(
 ): string | undefined {
   if (finishReason === 'content_filter') return t(locale, 'notice.answer-refused');
   if (finishReason !== 'length') return undefined;
-  const { provider, model, maxTokens } = llm.config;
+  const { provider, model } = llm.config;
+  const { maxTokens } = llm;
   // Without max_tokens in the request the limit was the server's own.
   if (!maxTokens) return t(locale, 'notice.answer-cut-server');
   return t(

@@ -24,8 +24,11 @@ export const FETCH_TIMEOUT_MS = 10_000;
 export const FETCH_MAX_REDIRECTS = 3;
 const USER_AGENT = 'ScoutBot/0.1 (+fetch_url)';
 
+/** Longer URLs are refused by most servers (HTTP 414) and are not pages a person would link. */
+export const MAX_URL_CHARS = 2048;
+
 const inputSchema = z.object({
-  url: z.string().trim().min(1).describe('The http(s) URL of a public web page to read'),
+  url: z.string().trim().min(1).max(MAX_URL_CHARS).describe('The http(s) URL of a public web page to read'),
 });
 export type FetchUrlInput = z.infer<typeof inputSchema>;
 

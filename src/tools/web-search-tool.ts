@@ -13,8 +13,19 @@ export const WEB_SEARCH_TOOL_NAME = 'web_search';
 export const WEB_SEARCH_DESCRIPTION =
   'Search the internet for real-time information. Use it for recent events, live data, current news, or to verify facts.';
 
+/**
+ * Search APIs take a few hundred characters at most; a runaway model once wrote a 10,062-char query
+ * that became a 21.8 KB URL and an HTTP 431. The model is told the bound and asked again.
+ */
+export const MAX_QUERY_CHARS = 400;
+
 const inputSchema = z.object({
-  query: z.string().trim().min(1).describe('Search keywords; specific, clear and targeted'),
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_QUERY_CHARS)
+    .describe('Search keywords; specific, clear and targeted'),
 });
 export type WebSearchInput = z.infer<typeof inputSchema>;
 

@@ -21,7 +21,6 @@ describe('loadConfig', () => {
       provider: 'deepseek',
       model: 'deepseek-chat',
       temperature: 0.7,
-      maxTokens: 2000,
     });
     expect(config.answerModel).toBeNull();
     expect(config.env.DEFAULT_MODE).toBe('chat');

@@ -63,9 +63,11 @@ describeWithShared(
   'recorded streams, replayed to a chat turn',
   () => {
     it('reasoning-only stream cut at the token limit: says so with the limit and the command, thought kept', async () => {
-      const { view, requests } = await chatTurn('deepseek-v4-reasoning-only-length');
-      expect(view.error).toMatch(/cut at max_tokens=\d+/);
-      expect(view.error).toMatch(/\/model tool deepseek\/deepseek-v4-pro max_tokens=\d+/);
+      const { view, requests } = await chatTurn('deepseek-v4-reasoning-only-length', {
+        DEFAULT_MAX_TOKENS: '2000',
+      });
+      expect(view.error).toMatch(/cut at max_tokens=2000/);
+      expect(view.error).toMatch(/\/model tool deepseek\/deepseek-v4-pro max_tokens=4000/);
       expect(view.error).not.toMatch(/no output|rephrase/i);
       expect(thinkingText(view)).toContain('We need');
       expect(requests).toBe(1);

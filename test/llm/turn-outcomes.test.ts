@@ -23,7 +23,7 @@ const notices = (view: TurnView) => view.steps.filter((s) => s.kind === 'notice'
 
 describe('chat turns end truthfully', () => {
   it('an answer cut at max_tokens keeps the partial text and says how to raise the limit', async () => {
-    h = await startTestScout({ noSearch: true });
+    h = await startTestScout({ noSearch: true, env: { DEFAULT_MAX_TOKENS: '2000' } });
     h.llm.enqueue(textReply('The first half of a long ans', { finishReason: 'length' }));
     const view = await turn('explain everything');
     expect(view.answer).toContain('The first half of a long ans');
@@ -33,12 +33,37 @@ describe('chat turns end truthfully', () => {
     );
   });
 
+  it('without max_tokens configured none is sent, and a cut answer names the server’s limit', async () => {
+    h = await startTestScout({ noSearch: true });
+    h.llm.enqueue(textReply('Half an answ', { finishReason: 'length' }));
+    const view = await turn('explain everything');
+    const body = h.llm.requests[0]!.body as Record<string, unknown>;
+    expect(body).not.toHaveProperty('max_tokens');
+    expect(body).not.toHaveProperty('max_completion_tokens');
+    expect(view.answer).toContain('Half an answ');
+    expect(notices(view).join('\n')).toMatch(/cut at the model server’s token limit/);
+  });
+
   it('an answer stopped by the content filter keeps the text and says the provider stopped it', async () => {
     h = await startTestScout({ noSearch: true });
     h.llm.enqueue(textReply('Here is how to', { finishReason: 'content_filter' }));
     const view = await turn('something borderline');
     expect(view.answer).toContain('Here is how to');
     expect(notices(view).join('\n')).toMatch(/safety system stopped the answer/);
+  });
+
+  it('tool-call markup the model wrote as text is not shown, even split across chunks', async () => {
+    h = await startTestScout({ noSearch: true });
+    h.llm.enqueue(
+      textReply(
+        'Let me look that up. <tool_call>\n{"name": "web_search", "arguments": {"query": "a < b"}}\n</tool_call> Done.',
+      ),
+    );
+    const sink = new RecordingSink();
+    await h.scout.handleMessage(testMessage('look it up'), sink);
+    expect(sink.final!.answer).toBe('Let me look that up.  Done.');
+    // Every streamed state too: the raw tag never reached the screen.
+    for (const update of sink.updates) expect(update.answer).not.toMatch(/tool_call|web_search|<tool/);
   });
 
   it('an answer that ends normally has no such notice', async () => {

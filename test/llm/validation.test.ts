@@ -62,11 +62,11 @@ describe('model validation', () => {
   });
 
   it('parses provider/model and JSON specs, naming the source in errors', () => {
-    expect(parseModelSpec('deepseek/deepseek-reasoner', 'X')).toMatchObject({
+    // No max_tokens unless set: the provider's own limit applies.
+    expect(parseModelSpec('deepseek/deepseek-reasoner', 'X')).toEqual({
       provider: 'deepseek',
       model: 'deepseek-reasoner',
       temperature: 0.7,
-      maxTokens: 2000,
     });
     expect(
       parseModelSpec('{"provider":"anthropic","model":"claude-sonnet-4-5","temperature":0.3}', 'X'),

@@ -56,7 +56,10 @@ describe('plan mode over real HTTP', () => {
 
     expect(requestedModels(fakes)).toEqual(['planner-model', 'answer-model']);
     const planner = fakes.llm.requests[0]!.body;
-    expect(planner.response_format).toEqual({ type: 'json_object' });
+    // Structured output: the schema names the registered tools, so a constrained server cannot invent one.
+    expect(planner.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'plan' } });
+    const toolEnum = planner.response_format.json_schema.schema.properties.steps.items.properties.tool.enum;
+    expect(toolEnum).toEqual(expect.arrayContaining(['web_search', 'note']));
     expect(planner.messages[0].content).toContain('- note: Writes a note');
     expect(fakes.search.requests.map((r) => r.query)).toEqual(['solar capacity 2025', 'wind capacity 2025']);
     expect(log).toEqual(['third']);
@@ -117,6 +120,51 @@ describe('plan mode over real HTTP', () => {
     expect(fakes.search.requests).toHaveLength(0);
     expect(result.answer).toBe('');
     expect((result.trace as AgentTrace).finishReason).toBe('plan_invalid');
+  });
+
+  it('asks DeepSeek, which has no json_schema, for JSON mode', async () => {
+    fakes.llm.enqueue(
+      textReply(planJson([{ tool: 'web_search', parameters: { query: 'q' } }])),
+      textReply('Done [1].'),
+    );
+    const llm = fakes.client('deepseek-chat', 'deepseek');
+    const turn = makeTurnContext({ text: 'q?', llm: { tool: llm }, env: fakes.env });
+    await runPlan(turn.ctx);
+    expect(fakes.llm.requests[0]!.body.response_format).toEqual({ type: 'json_object' });
+  });
+
+  it('a server that refuses json_schema gets one resend in JSON mode with the schema in the prompt', async () => {
+    fakes.llm.enqueue(
+      {
+        status: 400,
+        body: {
+          error: { message: "Unsupported response_format type 'json_schema'", type: 'invalid_request_error' },
+        },
+      },
+      textReply(planJson([{ tool: 'web_search', parameters: { query: 'q' } }])),
+      textReply('Done [1].'),
+    );
+    const llm = fakes.client('local-model', 'openai-compatible');
+    const turn = makeTurnContext({ text: 'q?', llm: { tool: llm }, env: fakes.env });
+    const result = await runPlan(turn.ctx);
+    const [first, second] = fakes.llm.requests.map((r) => r.body);
+    expect(first.response_format.type).toBe('json_schema');
+    expect(second.response_format).toEqual({ type: 'json_object' });
+    expect(second.messages[0].content).toContain('JSON Schema');
+    expect(result.answer).toContain('Done');
+  });
+
+  it('a plan cut at max_tokens is reported as cut, with the limit and how to raise it', async () => {
+    fakes.llm.enqueue(textReply('{"steps":[{"step":1,"description":"look', { finishReason: 'length' }));
+    const llm = fakes.client('planner-model');
+    const turn = makeTurnContext({ text: 'q?', llm: { tool: llm }, env: fakes.env });
+    const result = await runPlan(turn.ctx);
+    expect(fakes.llm.requests).toHaveLength(1);
+    expect(turn.view.error).toMatch(
+      /cut at max_tokens=500 .*\/model tool openai\/planner-model max_tokens=1000/,
+    );
+    expect(turn.view.error).not.toMatch(/no JSON object|valid plan/);
+    expect(result.answer).toBe('');
   });
 
   it('runs nothing when the user cancels the plan', async () => {

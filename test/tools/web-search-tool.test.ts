@@ -37,12 +37,25 @@ describe('web_search tool', () => {
           query: {
             type: 'string',
             minLength: 1,
+            maxLength: 400,
             description: 'Search keywords; specific, clear and targeted',
           },
         },
         required: ['query'],
       },
     });
+  });
+
+  it('refuses a runaway 10,062-character query without calling the search API, naming the bound', async () => {
+    const { registry } = setup(fake.env('tavily'));
+    const output = await registry.execute(
+      'web_search',
+      JSON.stringify({ query: 'weather '.repeat(1258) }),
+      context(),
+    );
+    expect(output.isError).toBe(true);
+    expect(output.text).toMatch(/query: .*400/);
+    expect(fake.requests).toHaveLength(0);
   });
 
   it('returns compact numbered text, sources and the cached flag; uses the session cache', async () => {

@@ -7,6 +7,7 @@ import { mapAnthropicError } from '../map-anthropic-error.js';
 import { withRetryHintFetch } from '../retry-after.js';
 import { strictMessages } from '../strict-json.js';
 import { withUsage } from '../usage.js';
+import { jsonInstruction } from '../json-instruction.js';
 import type { AttemptIo, ProviderDriver } from '../streaming-client.js';
 import type { LlmRequest, ModelConfig, StreamPart } from '../types.js';
 import { toAnthropicPrompt } from './convert-messages.js';
@@ -21,8 +22,8 @@ export interface AnthropicDriverOptions {
   fetch?: typeof fetch;
 }
 
-/** Anthropic has no JSON mode; the planner's request for JSON goes into the system prompt. */
-const JSON_INSTRUCTION = 'Respond with a single JSON object and nothing else.';
+/** Anthropic requires max_tokens; this is sent when neither the user nor the config set one. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
 const TOOL_CHOICE: Record<NonNullable<LlmRequest['toolChoice']>, Record<string, string>> = {
   auto: { type: 'auto' },
@@ -47,12 +48,18 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
       })
     : undefined;
 
+  const maxTokens = config.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+
   function buildBody(request: LlmRequest): Record<string, unknown> {
     const prompt = toAnthropicPrompt(strictMessages(request.messages));
-    const system = [prompt.system, request.json ? JSON_INSTRUCTION : undefined].filter(Boolean).join('\n\n');
+    // Anthropic has no JSON mode: the request for JSON (and its schema) goes into the system prompt.
+    const wantsJson = request.json || request.jsonSchema;
+    const system = [prompt.system, wantsJson ? jsonInstruction(request) : undefined]
+      .filter(Boolean)
+      .join('\n\n');
     const body: Record<string, unknown> = {
       model: config.model,
-      max_tokens: config.maxTokens,
+      max_tokens: maxTokens,
       messages: prompt.messages,
       stream: true,
     };
@@ -73,6 +80,7 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
 
   return {
     apiModel: config.model,
+    maxTokens,
     async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
       if (!client) {
         throw new LlmError(

@@ -13,6 +13,7 @@ import { mapOpenAIError } from '../map-openai-error.js';
 import { withRetryHintFetch } from '../retry-after.js';
 import { strictMessages } from '../strict-json.js';
 import { withUsage } from '../usage.js';
+import { withSchemaInstruction } from '../json-instruction.js';
 import type { AttemptIo, ProviderDriver, RecoveryPlan } from '../streaming-client.js';
 import type { LlmRequest, ModelConfig, StreamPart } from '../types.js';
 import { toOpenAIMessages } from './convert-messages.js';
@@ -28,6 +29,13 @@ export interface OpenAIDriverOptions {
   logger: Logger;
   fetch?: typeof fetch;
 }
+
+/**
+ * Providers whose OpenAI-style endpoint takes `response_format: json_schema` (llama.cpp, vLLM and
+ * OpenRouter among the compatible ones; a server that refuses it gets one resend in JSON mode).
+ * DeepSeek has JSON mode only.
+ */
+const SCHEMA_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'gemini', 'openai-compatible']);
 
 /** Servers such as Ollama take any key, but the SDK insists on one. */
 const PLACEHOLDER_KEY = 'not-needed';
@@ -74,9 +82,11 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
       stream: true,
       stream_options: { include_usage: true },
       temperature: config.temperature,
-      // OpenAI's newer models only take max_completion_tokens; other servers know max_tokens.
-      [config.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens']: config.maxTokens,
     };
+    // Sent only when set: a local server's own generation limit is the operator's choice. OpenAI's
+    // newer models only take max_completion_tokens; other servers know max_tokens.
+    if (config.maxTokens !== undefined)
+      body[config.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'] = config.maxTokens;
     if (config.topP !== undefined) body['top_p'] = config.topP;
     if (isDeepSeek) body['thinking'] = { type: thinking ? 'enabled' : 'disabled' };
     if (request.tools && request.tools.length > 0) {
@@ -86,15 +96,25 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
       }));
       if (request.toolChoice) body['tool_choice'] = request.toolChoice;
     }
-    if (request.json) body['response_format'] = { type: 'json_object' };
+    if (request.jsonSchema && SCHEMA_PROVIDERS.has(config.provider) && !jsonModeOnly.has(request)) {
+      body['response_format'] = {
+        type: 'json_schema',
+        json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: false },
+      };
+    } else if (request.json || request.jsonSchema) {
+      body['response_format'] = { type: 'json_object' };
+    }
     return body;
   }
 
   /** Marks a request for the repaired resend (all assistant messages carry reasoning_content). */
   const repairedRequests = new WeakSet<LlmRequest>();
+  /** Marks a request resent with JSON mode after the server refused `json_schema`. */
+  const jsonModeOnly = new WeakSet<LlmRequest>();
 
   return {
     apiModel,
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
       if (!client) {
         throw new LlmError(
@@ -131,6 +151,21 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
     },
     mapError: (err) => mapOpenAIError(err, ctx),
     recover(error: LlmError, request: LlmRequest): RecoveryPlan | undefined {
+      if (
+        request.jsonSchema &&
+        !jsonModeOnly.has(request) &&
+        error.code === 'bad_request' &&
+        /response_format|json_schema/i.test(error.message)
+      ) {
+        // An OpenAI-compatible server without structured output: JSON mode, the schema in the prompt.
+        logger.info(
+          { llm: `${config.provider}/${config.model}` },
+          'json_schema refused; resending with JSON mode',
+        );
+        const plain: LlmRequest = { ...request, messages: withSchemaInstruction(request) };
+        jsonModeOnly.add(plain);
+        return { request: plain, failed: (again) => again };
+      }
       if (!isDeepSeek || error.code !== 'bad_request' || !isReasoningContentError(error.message))
         return undefined;
       logger.warn(

@@ -3,10 +3,22 @@
  * every step names a registered tool. An invalid answer is sent back once with the problem; a
  * second invalid answer is reported.
  */
-import type { ChatMessage, LlmClient } from '../../llm/types.js';
+import { LlmError, type LlmErrorDetails } from '../../errors.js';
+import { type ChatMessage, type LlmClient, ZERO_USAGE } from '../../llm/types.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import type { UsageTracker } from '../agent/usage-tracker.js';
-import { type PlanProposal, PlanSchema } from './plan-types.js';
+import { type PlanProposal, PlanSchema, planJsonSchema } from './plan-types.js';
+
+/** The error for a plan that ran into max_tokens: reported as cut, with how to raise the limit. */
+function cutPlan(llm: LlmClient): LlmError {
+  const details: LlmErrorDetails = {
+    provider: llm.config.provider,
+    model: llm.config.model,
+    modelSlot: 'tool',
+  };
+  if (llm.maxTokens !== undefined) details.maxTokens = llm.maxTokens;
+  return new LlmError('truncated', `${llm.label}: the plan was cut at the token limit`, details);
+}
 
 /** One repair round: a model that fails twice will not be saved by a third try, and each costs a call. */
 const MAX_REPAIRS = 1;
@@ -57,24 +69,27 @@ export interface RequestPlanResult {
 export async function requestPlan(input: RequestPlanInput): Promise<RequestPlanResult> {
   const messages = [...input.messages];
   const problems: string[] = [];
-  const toolNames = input.tools
-    .definitions()
-    .map((d) => d.name)
-    .join(', ');
+  const names = input.tools.definitions().map((d) => d.name);
+  const toolNames = names.join(', ');
+  const jsonSchema = { name: 'plan', schema: planJsonSchema(names) };
   for (let attempt = 1; attempt <= 1 + MAX_REPAIRS; attempt++) {
     const started = Date.now();
     let text = '';
+    let recorded = false;
     try {
-      const response = await input.llm.complete({ messages, json: true, signal: input.signal });
+      const response = await input.llm.complete({ messages, json: true, jsonSchema, signal: input.signal });
       input.tracker.recordCall(input.llm, 'planner', response.usage, Date.now() - started);
+      recorded = true;
       text = response.text;
+      // A plan cut at the token limit is incomplete JSON: say it was cut, not that it is malformed.
+      if (response.finishReason === 'length') throw cutPlan(input.llm);
     } catch (err) {
-      input.tracker.recordCall(
-        input.llm,
-        'planner',
-        { inputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
-        Date.now() - started,
-      );
+      if (err instanceof LlmError) err.details.modelSlot ??= 'tool';
+      if (!recorded) {
+        // The tokens the provider reported before the failure still count.
+        const usage = err instanceof LlmError ? err.details.usage : undefined;
+        input.tracker.recordCall(input.llm, 'planner', usage ?? { ...ZERO_USAGE }, Date.now() - started);
+      }
       throw err;
     }
     const parsed = parsePlan(text, input.tools);
