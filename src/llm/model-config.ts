@@ -3,6 +3,13 @@ import { resolveDeepSeekVariant } from './deepseek-variants.js';
 import { type ModelConfig, PROVIDERS, type ProviderName } from './types.js';
 
 export const DEFAULT_TEMPERATURE = 0.7;
+/** Anthropic requires max_tokens; this is sent when neither the user nor the config set one. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+/** The max_tokens a request carries: the configured one, Anthropic's required default, or none. */
+export function sentMaxTokens(config: ModelConfig): number | undefined {
+  return config.maxTokens ?? (config.provider === 'anthropic' ? ANTHROPIC_DEFAULT_MAX_TOKENS : undefined);
+}
 
 /** A model choice as written by a person (env JSON, `/model tool …`), before validation. */
 export interface ModelSpecInput {

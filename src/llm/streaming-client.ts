@@ -18,6 +18,7 @@ import type {
   StreamPart,
   Usage,
 } from './types.js';
+import { sentMaxTokens } from './model-config.js';
 import { ToolMarkupFilter } from './tool-markup-filter.js';
 import { withUsage } from './usage.js';
 
@@ -37,8 +38,6 @@ export interface RecoveryPlan {
 export interface ProviderDriver {
   /** The model id sent to the API (DeepSeek aliases resolved). */
   readonly apiModel: string;
-  /** The max_tokens each request carries; undefined when none is sent. */
-  readonly maxTokens?: number;
   /** One HTTP attempt, streamed; yields parts ending with `finish` (latency filled in here). Throws SDK errors. */
   attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart>;
   /** Maps any SDK/network failure to an LlmError (auth, rate_limited, …). */
@@ -66,6 +65,7 @@ export function createStreamingClient(
   settings: ClientSettings,
 ): LlmClient {
   const { logger } = settings;
+  const maxTokens = sentMaxTokens(config);
 
   async function* attemptOnce(request: LlmRequest): AsyncGenerator<StreamPart> {
     await driver.ready?.();
@@ -165,12 +165,12 @@ export function createStreamingClient(
   /** Why a stream that finished without answer text or a tool call has nothing to show. */
   function noAnswer(reason: FinishReason): LlmError {
     const details: LlmErrorDetails = { provider: config.provider, model: config.model };
-    if (driver.maxTokens !== undefined) details.maxTokens = driver.maxTokens;
+    if (maxTokens !== undefined) details.maxTokens = maxTokens;
     if (reason === 'length') {
       // A reasoning model can spend the whole budget thinking: the thought was shown, the answer never came.
       return new LlmError(
         'truncated',
-        `${label}: output cut at max_tokens=${driver.maxTokens ?? 'server limit'} before any answer`,
+        `${label}: output cut at max_tokens=${maxTokens ?? 'server limit'} before any answer`,
         details,
       );
     }
@@ -187,7 +187,7 @@ export function createStreamingClient(
   return {
     config,
     label,
-    ...(driver.maxTokens !== undefined ? { maxTokens: driver.maxTokens } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
     stream,
     complete: (request: LlmRequest): Promise<LlmResponse> => collectResponse(stream(request)),
   };

@@ -7,6 +7,7 @@ import { mapAnthropicError } from '../map-anthropic-error.js';
 import { withRetryHintFetch } from '../retry-after.js';
 import { strictMessages } from '../strict-json.js';
 import { withUsage } from '../usage.js';
+import { sentMaxTokens } from '../model-config.js';
 import { jsonInstruction } from '../json-instruction.js';
 import type { AttemptIo, ProviderDriver } from '../streaming-client.js';
 import type { LlmRequest, ModelConfig, StreamPart } from '../types.js';
@@ -21,9 +22,6 @@ export interface AnthropicDriverOptions {
   logger: Logger;
   fetch?: typeof fetch;
 }
-
-/** Anthropic requires max_tokens; this is sent when neither the user nor the config set one. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
 const TOOL_CHOICE: Record<NonNullable<LlmRequest['toolChoice']>, Record<string, string>> = {
   auto: { type: 'auto' },
@@ -48,7 +46,7 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
       })
     : undefined;
 
-  const maxTokens = config.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+  const maxTokens = sentMaxTokens(config);
 
   function buildBody(request: LlmRequest): Record<string, unknown> {
     const prompt = toAnthropicPrompt(strictMessages(request.messages));
@@ -80,7 +78,6 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
 
   return {
     apiModel: config.model,
-    maxTokens,
     async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
       if (!client) {
         throw new LlmError(

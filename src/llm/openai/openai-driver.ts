@@ -114,7 +114,6 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
 
   return {
     apiModel,
-    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
       if (!client) {
         throw new LlmError(
