@@ -11,6 +11,10 @@ import type { Scout } from './core/scout.js';
 import { ConfigError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { ScoutMetrics } from './ops/metrics.js';
+// Tiny and dependency-free: the readiness registry and what registers into it.
+import { Readiness } from './ops/readiness.js';
+import { storeCheck } from './ops/store-check.js';
+import { SurfaceConnection } from './ops/surface-connection.js';
 import type { Surface } from './surface.js';
 
 const USAGE = `Usage: npm start [-- options]
@@ -109,25 +113,46 @@ async function runServer(
   const exited = new Promise<void>((resolve) => {
     finished = resolve;
   });
-  // /healthz and /metrics on PORT. In Slack HTTP mode Bolt's receiver owns PORT, so they ride
-  // along as its custom routes; otherwise our own small server serves them.
+  // /readyz (= /healthz) answers 200 only when every registered part is ready: the store and each
+  // platform surface's connection (registered below); /livez only says the process runs.
+  const readiness = new Readiness();
+  readiness.register('store', storeCheck(scout.stores));
+  const connectionOf = (surface: 'slack' | 'discord') => {
+    const connection = new SurfaceConnection(surface, metrics);
+    readiness.register(surface, connection.check);
+    return connection;
+  };
+  // The ops endpoints on PORT. In Slack HTTP mode Bolt's receiver owns PORT, so they ride along as
+  // its custom routes; otherwise our own small server serves them.
   const slackHttp = config.surfaces.slack && !config.env.SLACK_APP_TOKEN;
   const opsRoutes =
     metrics && slackHttp
-      ? (await import('./ops/ops-endpoints.js')).createOpsEndpoints({ stores: scout.stores, metrics, logger })
+      ? (await import('./ops/ops-endpoints.js')).createOpsEndpoints({ readiness, metrics, logger })
       : undefined;
   if (config.surfaces.slack) {
     const { createSlackSurface } = await import('../adapters/slack/slack-surface.js');
     const routes = opsRoutes ? { routes: opsRoutes.routes } : {};
     const onEdit = metrics ? () => metrics.recordEdit('slack') : undefined;
+    const connection = connectionOf('slack');
     surfaces.push(
-      createSlackSurface({ core: scout, config, logger, stores: scout.stores, onEdit, ...routes }),
+      createSlackSurface({
+        core: scout,
+        config,
+        logger,
+        stores: scout.stores,
+        onEdit,
+        connection,
+        ...routes,
+      }),
     );
   }
   if (config.surfaces.discord) {
     const { createDiscordSurface } = await import('../adapters/discord/discord-surface.js');
     const onEdit = metrics ? () => metrics.recordEdit('discord') : undefined;
-    surfaces.push(createDiscordSurface({ core: scout, config, logger, stores: scout.stores, onEdit }));
+    const connection = connectionOf('discord');
+    surfaces.push(
+      createDiscordSurface({ core: scout, config, logger, stores: scout.stores, onEdit, connection }),
+    );
   }
   if (config.surfaces.console) {
     const { createConsoleSurface } = await import('../adapters/console/console-surface.js');
@@ -137,7 +162,7 @@ async function runServer(
     metrics && !slackHttp
       ? await (await import('./ops/http-server.js')).startOpsServer({
           port: config.env.PORT,
-          stores: scout.stores,
+          readiness,
           metrics,
           logger,
         })

@@ -8,9 +8,11 @@ import { Client, Events, GatewayIntentBits, type Message, Partials } from 'disco
 import type { Config } from '../../src/config/env.js';
 import { isChannelAllowed } from '../../src/core/allowed-channels.js';
 import type { Logger } from '../../src/logger.js';
+import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { Stores } from '../../src/store/types.js';
 import type { ScoutCore, Surface } from '../../src/surface.js';
 import { registerSlashCommands } from './commands.js';
+import { watchGateway } from './gateway-readiness.js';
 import { DISALLOWED_INTENTS_CLOSE_CODE, MESSAGE_CONTENT_HINT, MessageContentHint } from './intent-hint.js';
 import { handleInteraction } from './interactions.js';
 import { NO_MENTIONS } from './render.js';
@@ -30,6 +32,8 @@ export interface DiscordSurfaceDeps {
   typingIntervalMs?: number;
   /** Counts every message post and edit (the `scout_edits_sent_total` metric), like Slack's. */
   onEdit?: () => void;
+  /** Where the gateway's shard readiness is reported (/readyz, connection metrics). */
+  connection?: SurfaceConnection;
 }
 
 export interface DiscordSurface extends Surface {
@@ -97,6 +101,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
   });
   client.on(Events.ShardError, (err, shardId) => logger.error({ err, shardId }, 'discord shard error'));
   client.on(Events.Warn, (message) => logger.warn(message));
+  if (deps.connection) watchGateway(client, deps.connection);
 
   return {
     name: 'discord',
@@ -133,6 +138,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
     async stop() {
       accepting = false;
       await client.destroy();
+      deps.connection?.stopped();
     },
   };
 }

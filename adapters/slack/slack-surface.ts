@@ -6,10 +6,11 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type CustomRoute, LogLevel, type Logger as BoltLogger, SocketModeReceiver } from '@slack/bolt';
+import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
+import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { EditorClock } from '../../src/render/throttled-editor.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
@@ -19,6 +20,7 @@ import { registerCommands } from './commands.js';
 import { registerHomeTab } from './home-tab.js';
 import { channelId, conversationId, messageId } from './ids.js';
 import { toLocale } from '../../src/i18n/translate.js';
+import { type SocketTimings, SocketPool } from './socket-mode/socket-pool.js';
 import { SlackSurfaceState } from './surface-state.js';
 import { SlackTurnSink } from './turn-sink.js';
 import {
@@ -37,18 +39,6 @@ const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
  */
 const WEB_API_RETRIES = { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2_000 };
 const WEB_API_TIMEOUT_MS = 10_000;
-/**
- * Socket Mode's apps.connections.open is different: after Slack recycles a connection (every few
- * hours) the client reconnects with it, and a failure that outlasts the retries leaves Scout deaf
- * for good (@slack/socket-mode treats an HTTP or network error as unrecoverable). So it retries
- * like socket-mode's own default (100 tries, ×1.3), with the wait between tries capped.
- */
-const SOCKET_CONNECT_RETRIES = { retries: 100, factor: 1.3, minTimeout: 1_000, maxTimeout: 30_000 };
-/**
- * stop() waits this long for Slack to complete the WebSocket close handshake; the client's own
- * fallback is 30 s, longer than the shutdown grace.
- */
-const SOCKET_CLOSE_WAIT_MS = 3_000;
 /**
  * App-level tokens start with this. Slack answers any other token with `not_allowed_token_type`,
  * which @slack/socket-mode retries forever: start() would hang instead of failing.
@@ -87,11 +77,10 @@ export interface SlackSurfaceOptions {
   onEdit?: () => void;
   /** Timers of the edit throttling (tests; the benchmark measures time spent pacing edits). */
   editorClock?: EditorClock;
-  /**
-   * Socket Mode timings (tests shrink them): the client's ping timeout, which is also its delay
-   * before reconnecting (default 5000 ms), and the first wait between apps.connections.open tries.
-   */
-  socketMode?: { pingTimeoutMs?: number; connectRetryMinMs?: number };
+  /** Socket Mode timings (tests shrink them; defaults in socket-mode/socket-pool.ts). */
+  socketMode?: Partial<SocketTimings>;
+  /** Where the connection state is reported (/readyz, connection metrics). */
+  connection?: SurfaceConnection;
 }
 
 export interface SlackSurface extends Surface {
@@ -123,23 +112,18 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const env = config.env;
   const socketMode = Boolean(env.SLACK_APP_TOKEN);
   const log = logger.child({ surface: 'slack' });
-  // Built here rather than by Bolt so that its connection calls get their own retry policy and
-  // stop() can wait for the socket to close.
+  // Socket Mode through our own receiver: several connections, replaced before they are closed,
+  // every envelope acked (socket-mode/socket-pool.ts).
   const receiver = socketMode
-    ? new SocketModeReceiver({
+    ? new SocketPool({
         appToken: env.SLACK_APP_TOKEN!,
-        logger: boltLogger(log),
-        ...(options.socketMode?.pingTimeoutMs ? { clientPingTimeout: options.socketMode.pingTimeoutMs } : {}),
-        installerOptions: {
-          clientOptions: {
-            slackApiUrl: env.SLACK_API_URL,
-            timeout: WEB_API_TIMEOUT_MS,
-            retryConfig: {
-              ...SOCKET_CONNECT_RETRIES,
-              minTimeout: options.socketMode?.connectRetryMinMs ?? SOCKET_CONNECT_RETRIES.minTimeout,
-            },
-          },
-        },
+        apiUrl: env.SLACK_API_URL,
+        logger: log,
+        connections: env.SLACK_SOCKET_CONNECTIONS,
+        startupTimeoutMs: env.SLACK_STARTUP_TIMEOUT,
+        storeBackend: stores.backend,
+        ...(options.connection ? { connection: options.connection } : {}),
+        ...(options.socketMode ? { timings: options.socketMode } : {}),
       })
     : undefined;
   const app = new App({
@@ -148,7 +132,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     // SLACK_API_URL becomes a readable start-up error instead of an unhandled rejection.
     deferInitialization: true,
     ...(receiver
-      ? { socketMode: true, receiver }
+      ? { receiver }
       : {
           signingSecret: env.SLACK_SIGNING_SECRET,
           processBeforeResponse: false,
@@ -309,36 +293,19 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         );
       }
       if (socketMode) {
-        try {
-          await app.start();
-        } catch (err) {
-          const reason = (err as { data?: { error?: string } }).data?.error ?? (err as Error).message;
-          throw new Error(
-            `Slack: could not open a Socket Mode connection with SLACK_APP_TOKEN (${reason}). Check that it is the app-level token (xapp-…) with the connections:write scope and that Socket Mode is enabled.`,
-          );
-        }
-        log.info('slack connected (Socket Mode)');
+        // The pool's errors say what failed and what to do (token refused, no connection in time).
+        await app.start();
         return;
       }
       server = (await app.start(options.port ?? env.PORT)) as Server;
       log.info({ port: (server.address() as AddressInfo).port }, 'slack listening (HTTP mode)');
+      options.connection?.update({ ready: 1, needed: 1, detail: 'HTTP mode, listening' });
     },
     async stop() {
       accepting = false;
-      if (receiver) {
-        // Bolt's receiver.stop() returns before the socket is closed; the client's disconnect()
-        // resolves once it is (bounded: a peer that never answers the close must not hold shutdown).
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          receiver.client.disconnect(),
-          new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, SOCKET_CLOSE_WAIT_MS).unref();
-          }),
-        ]).catch((err) => log.warn({ err }, 'slack stop failed'));
-        clearTimeout(timer);
-        return;
-      }
+      // The pool's stop() waits for every socket to close (bounded); Bolt's HTTP receiver closes its server.
       await app.stop().catch((err) => log.warn({ err }, 'slack stop failed'));
+      options.connection?.stopped();
     },
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);

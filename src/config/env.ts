@@ -30,6 +30,19 @@ const intIn = (fallback: number, min: number, max: number) =>
     .min(min, `must be between ${min} and ${max}`)
     .max(max, `must be between ${min} and ${max}`)
     .default(fallback);
+/** "24h", "3m", "500ms", or a bare number of seconds (parseDuration), above zero. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined || ms <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'must be a duration such as 24h, 30m or 3600 (seconds)' });
+        return z.NEVER;
+      }
+      return ms;
+    });
 const list = z
   .string()
   .optional()
@@ -112,17 +125,7 @@ export const EnvSchema = z.object({
       (v) => /^(sqlite|memory|redis|rediss):\/\//.test(v),
       'must start with sqlite://, memory:// or redis://',
     ),
-  SESSION_TTL: z
-    .string()
-    .default('24h')
-    .transform((v, ctx) => {
-      const ms = parseDuration(v);
-      if (ms === undefined || ms <= 0) {
-        ctx.addIssue({ code: 'custom', message: 'must be a duration such as 24h, 30m or 3600 (seconds)' });
-        return z.NEVER;
-      }
-      return ms;
-    }),
+  SESSION_TTL: duration('24h'),
   BOT_LOCALE: z.enum(['en', 'zh']).default('en'),
   TIMEZONE: z
     .string()
@@ -143,6 +146,10 @@ export const EnvSchema = z.object({
   SLACK_APP_TOKEN: optionalString,
   SLACK_SIGNING_SECRET: optionalString,
   SLACK_API_URL: url('https://slack.com/api/'),
+  /** Socket Mode connections kept open, so one can drop or be refreshed while another serves. */
+  SLACK_SOCKET_CONNECTIONS: intIn(2, 1, 5),
+  /** Socket Mode start-up gives up after this long without a connection (reconnects never do). */
+  SLACK_STARTUP_TIMEOUT: duration('3m'),
 
   // ── Discord ─────────────────────────────────────────────────────────────────
   DISCORD_TOKEN: optionalString,

@@ -1,7 +1,8 @@
 /**
  * The operations HTTP server on PORT (not started for the terminal chat, nor in Slack HTTP mode,
  * where Bolt's receiver owns PORT and serves the same endpoints as custom routes — see main.ts).
- * Serves /healthz and /metrics (ops-endpoints.ts) plus any `extraRoutes`; everything else is 404.
+ * Serves /livez, /readyz, /healthz and /metrics (ops-endpoints.ts) plus any `extraRoutes`; everything
+ * else is 404.
  */
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,7 +58,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   });
   server.on('error', (err) => log.error({ err }, 'ops server error'));
   const port = (server.address() as AddressInfo).port;
-  log.info({ port }, 'ops server listening (/healthz, /metrics)');
+  log.info({ port }, 'ops server listening (/livez, /readyz, /healthz, /metrics)');
 
   let closing: Promise<void> | undefined;
   return {

@@ -12,9 +12,13 @@
  * - search_cache_hits_total{provider}         served from the session cache, no HTTP request
  * - edits_sent_total{surface}                 message posts/edits sent by an adapter (`recordEdit`)
  * - errors_total{kind}                        failed turns by kind (llm, search, store, …) and adapter errors
+ * - surface_connections{surface}              gauge: platform connections ready now (sockets, shards)
+ * - surface_ready{surface}                    gauge: 1 when the surface can receive, else 0
+ * - surface_reconnects_total{surface}         attempts to open a new connection after a drop or refresh
+ * - surface_connection_gaps_total{surface}    times the surface had no connection left to receive on
  * plus prom-client's default process metrics (CPU, memory, event loop lag, GC) prefixed `scout_`.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Mode } from '../surface.js';
 
 const PREFIX = 'scout_';
@@ -39,6 +43,10 @@ export interface ScoutMetrics {
   readonly searchCacheHits: Counter<'provider'>;
   readonly editsSent: Counter<'surface'>;
   readonly errors: Counter<'kind'>;
+  readonly surfaceConnections: Gauge<'surface'>;
+  readonly surfaceReady: Gauge<'surface'>;
+  readonly surfaceReconnects: Counter<'surface'>;
+  readonly surfaceGaps: Counter<'surface'>;
   /** Adapters call this for every message post or edit they send to the platform. */
   recordEdit(surface: SurfaceName): void;
   /** Counts an error that did not end a turn (adapter API failures, store outages seen by a surface). */
@@ -115,6 +123,31 @@ export function createMetrics(options: MetricsOptions = {}): ScoutMetrics {
     registers,
   });
 
+  const surfaceConnections = new Gauge({
+    name: `${PREFIX}surface_connections`,
+    help: 'Platform connections ready to receive now (Slack Socket Mode sockets, Discord gateway shards).',
+    labelNames: ['surface'] as const,
+    registers,
+  });
+  const surfaceReady = new Gauge({
+    name: `${PREFIX}surface_ready`,
+    help: '1 when the surface can receive messages (every connection it needs is ready), else 0.',
+    labelNames: ['surface'] as const,
+    registers,
+  });
+  const surfaceReconnects = new Counter({
+    name: `${PREFIX}surface_reconnects_total`,
+    help: 'Attempts to open a new platform connection after a drop or a refresh.',
+    labelNames: ['surface'] as const,
+    registers,
+  });
+  const surfaceGaps = new Counter({
+    name: `${PREFIX}surface_connection_gaps_total`,
+    help: 'Times a surface was left with no connection to receive on (deliveries in that gap can be lost).',
+    labelNames: ['surface'] as const,
+    registers,
+  });
+
   return {
     registry,
     turns,
@@ -126,6 +159,10 @@ export function createMetrics(options: MetricsOptions = {}): ScoutMetrics {
     searchCacheHits,
     editsSent,
     errors,
+    surfaceConnections,
+    surfaceReady,
+    surfaceReconnects,
+    surfaceGaps,
     recordEdit: (surface) => editsSent.inc({ surface }),
     recordError: (kind) => errors.inc({ kind }),
     recordTurn(mode, outcome, ms) {

@@ -1,6 +1,7 @@
 /**
- * /healthz reflects the store: 200 with a working one, 503 while it is unreachable, and back to
- * 200 — with turns working again — once it returns, without restarting Scout.
+ * /healthz and /readyz reflect every registered readiness check — the store (200 with a working
+ * one, 503 while it is unreachable, and back to 200, with turns working again, once it returns,
+ * without restarting Scout) and each surface's connection; /livez answers 200 throughout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/env.js';
@@ -8,7 +9,10 @@ import { buildScout } from '../../src/core/build-scout.js';
 import type { Scout } from '../../src/core/scout.js';
 import { silentLogger } from '../../src/logger.js';
 import { type OpsServer, startOpsServer } from '../../src/ops/http-server.js';
-import { createMetrics } from '../../src/ops/metrics.js';
+import { createMetrics, type ScoutMetrics } from '../../src/ops/metrics.js';
+import { Readiness } from '../../src/ops/readiness.js';
+import { storeCheck } from '../../src/ops/store-check.js';
+import { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
 import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
@@ -18,8 +22,8 @@ import { freePort, RedisProcess } from './redis-process.js';
 /** Store operations give up quickly so the outage turn ends fast. */
 const STORE_OP_TIMEOUT_MS = 500;
 
-async function health(url: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${url}/healthz`);
+async function health(url: string, path = '/healthz'): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${url}${path}`);
   return { status: res.status, body: await res.json() };
 }
 
@@ -41,16 +45,17 @@ async function openStores(url: string): Promise<Stores> {
   });
 }
 
-/** The ops HTTP server on a free loopback port, reporting on `stores`. */
-function opsServerFor(stores: Stores): Promise<OpsServer> {
-  return startOpsServer({
-    port: 0,
-    host: '127.0.0.1',
-    stores,
-    metrics: createMetrics(),
-    logger: silentLogger,
-  });
+/** The ops HTTP server on a free loopback port, reporting on `stores` (and whatever else registers). */
+function opsServerFor(
+  stores: Stores,
+  readiness = new Readiness(),
+  metrics: ScoutMetrics = createMetrics({ defaultMetrics: false }),
+): Promise<OpsServer> {
+  readiness.register('store', storeCheck(stores));
+  return startOpsServer({ port: 0, host: '127.0.0.1', readiness, metrics, logger: silentLogger });
 }
+
+const STORE_OK = { store: { ok: true } };
 
 describe('/healthz', () => {
   it('answers 200 with a working store', async () => {
@@ -59,9 +64,16 @@ describe('/healthz', () => {
     const res = await fetch(`${ops.url}/healthz`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(await res.json()).toEqual({ status: 'ok', store: 'ok' });
+    expect(await res.json()).toEqual({ status: 'ok', checks: STORE_OK });
+    expect(await health(ops.url, '/readyz')).toEqual({
+      status: 200,
+      body: { status: 'ok', checks: STORE_OK },
+    });
     ops.markDraining();
-    expect(await health(ops.url)).toEqual({ status: 503, body: { status: 'draining', store: 'ok' } });
+    expect(await health(ops.url)).toEqual({ status: 503, body: { status: 'draining', checks: STORE_OK } });
+    expect(await health(ops.url, '/readyz')).toMatchObject({ status: 503, body: { status: 'draining' } });
+    // Draining is not dead: a liveness probe must not have the container killed mid-shutdown.
+    expect(await health(ops.url, '/livez')).toEqual({ status: 200, body: { status: 'ok' } });
     await ops.close();
     await stores.close();
   });
@@ -69,12 +81,92 @@ describe('/healthz', () => {
   it('answers 503 when the store is unreachable', async () => {
     const stores = await openStores('redis://127.0.0.1:1');
     const ops = await opsServerFor(stores);
-    expect(await health(ops.url)).toEqual({
+    const unreachable = {
       status: 503,
-      body: { status: 'unhealthy', store: 'unreachable' },
-    });
+      body: {
+        status: 'unhealthy',
+        failing: ['store'],
+        checks: { store: { ok: false, detail: 'unreachable' } },
+      },
+    };
+    expect(await health(ops.url)).toEqual(unreachable);
+    expect(await health(ops.url, '/readyz')).toEqual(unreachable);
+    expect(await health(ops.url, '/livez')).toEqual({ status: 200, body: { status: 'ok' } });
     await ops.close();
     await stores.close();
+  });
+
+  it('names each failing surface, and counts connections, gaps and reconnects in /metrics', async () => {
+    const stores = await openStores('memory://');
+    const readiness = new Readiness();
+    const metrics = createMetrics({ defaultMetrics: false });
+    const slack = new SurfaceConnection('slack', metrics);
+    const discord = new SurfaceConnection('discord', metrics);
+    readiness.register('slack', slack.check);
+    readiness.register('discord', discord.check);
+    const ops = await opsServerFor(stores, readiness, metrics);
+
+    // Nothing connected yet (start-up): not ready, and both surfaces say why.
+    expect(await health(ops.url)).toEqual({
+      status: 503,
+      body: {
+        status: 'unhealthy',
+        failing: ['slack', 'discord'],
+        checks: {
+          slack: { ok: false, detail: 'not started' },
+          discord: { ok: false, detail: 'not started' },
+          ...STORE_OK,
+        },
+      },
+    });
+    slack.update({ ready: 2, detail: 'Socket Mode, 2 connections' });
+    discord.update({ ready: 1, needed: 2, detail: 'gateway shard 1 not ready' });
+    expect(await health(ops.url)).toMatchObject({
+      status: 503,
+      body: { failing: ['discord'], checks: { slack: { ok: true }, discord: { ok: false } } },
+    });
+    discord.update({ ready: 2, detail: 'gateway connected' });
+    expect(await health(ops.url)).toMatchObject({ status: 200, body: { status: 'ok' } });
+
+    // Slack loses every connection: a gap, and not ready until one is back.
+    slack.reconnecting();
+    slack.update({ ready: 0, detail: 'not connected: connection dropped, reconnecting' });
+    expect(await health(ops.url)).toMatchObject({
+      status: 503,
+      body: {
+        failing: ['slack'],
+        checks: { slack: { detail: 'not connected: connection dropped, reconnecting' } },
+      },
+    });
+    slack.update({ ready: 1, detail: 'Socket Mode, 1 connection' });
+    expect((await health(ops.url)).status).toBe(200);
+
+    const text = await (await fetch(`${ops.url}/metrics`)).text();
+    expect(text).toContain('scout_surface_connections{surface="slack"} 1');
+    expect(text).toContain('scout_surface_connections{surface="discord"} 2');
+    expect(text).toContain('scout_surface_ready{surface="slack"} 1');
+    expect(text).toContain('scout_surface_connection_gaps_total{surface="slack"} 1');
+    expect(text).toContain('scout_surface_reconnects_total{surface="slack"} 1');
+    await ops.close();
+    await stores.close();
+  });
+
+  it('a check that hangs or throws fails instead of hanging the probe', async () => {
+    const readiness = new Readiness(50);
+    readiness.register('stuck', () => new Promise(() => {}));
+    readiness.register('broken', () => {
+      throw new Error('boom');
+    });
+    readiness.register('fine', () => ({ ok: true }));
+    expect(await readiness.evaluate()).toEqual({
+      ok: false,
+      failing: ['stuck', 'broken'],
+      checks: {
+        stuck: { ok: false, detail: 'no answer within 50 ms' },
+        broken: { ok: false, detail: 'boom' },
+        fine: { ok: true },
+      },
+    });
   });
 });
 
@@ -111,12 +203,12 @@ describe('store outage and recovery (real redis-server)', () => {
   };
 
   it('goes unhealthy while Redis is down, fails turns politely, and recovers without a restart', async () => {
-    expect(await health(ops.url)).toEqual({ status: 200, body: { status: 'ok', store: 'ok' } });
+    expect(await health(ops.url)).toEqual({ status: 200, body: { status: 'ok', checks: STORE_OK } });
     expect((await ask('before the outage')).final?.answer).toBe('Still here.');
 
     await redis.stop();
     await waitForHealth(ops.url, 503);
-    expect((await health(ops.url)).body).toEqual({ status: 'unhealthy', store: 'unreachable' });
+    expect((await health(ops.url)).body).toMatchObject({ status: 'unhealthy', failing: ['store'] });
     const during = await ask('during the outage');
     // A friendly message, no answer, no crash.
     const shown = [during.final?.error ?? '', ...during.replies].join(' ');

@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/logger.js';
 import { type OpsServer, startOpsServer } from '../../src/ops/http-server.js';
 import { instrumentation } from '../../src/ops/instrumentation.js';
 import { createMetrics, type ScoutMetrics } from '../../src/ops/metrics.js';
+import { Readiness } from '../../src/ops/readiness.js';
 import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
 import {
@@ -43,7 +44,13 @@ describe('/metrics after real turns', () => {
     });
     metrics = createMetrics();
     scout = await buildScout({ config, logger: silentLogger, stores, ...instrumentation(metrics) });
-    ops = await startOpsServer({ port: 0, host: '127.0.0.1', stores, metrics, logger: silentLogger });
+    ops = await startOpsServer({
+      port: 0,
+      host: '127.0.0.1',
+      readiness: new Readiness(),
+      metrics,
+      logger: silentLogger,
+    });
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 /**
- * Socket Mode end to end: the real core, the real Bolt app with its real `SocketModeReceiver`
- * (SLACK_APP_TOKEN set), the fake Web API for the answers and a fake Socket Mode endpoint that
+ * Socket Mode end to end: the real core, the real Bolt app with Scout's Socket Mode receiver (a pool
+ * of real `@slack/socket-mode` clients; SLACK_APP_TOKEN set), the fake Web API for the answers and a fake Socket Mode endpoint that
  * delivers envelopes over a WebSocket and records the client's acks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,8 +26,8 @@ import {
 
 const APP_TOKEN = 'xapp-1-A00FAKEAPP01-1-socketmodetest';
 const BOT_TOKEN = 'xoxb-test-token';
-/** Reconnect tests: the client waits its ping timeout before reconnecting (5 s by default). */
-const FAST_SOCKET = { pingTimeoutMs: 500, connectRetryMinMs: 20 };
+/** Reconnect tests: short backoff between failed attempts. */
+const FAST_SOCKET = { pingTimeoutMs: 500, retryMinMs: 20, retryMaxMs: 200 };
 
 interface SocketScout {
   slack: FakeSlackApi;
@@ -107,7 +107,7 @@ const mentionPayload = (eventId: string, text?: string) => {
   };
 };
 
-describe('Slack Socket Mode end to end (Bolt SocketModeReceiver + fake socket)', () => {
+describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () => {
   afterEach(async () => {
     await current?.close();
     current = undefined;
@@ -116,16 +116,18 @@ describe('Slack Socket Mode end to end (Bolt SocketModeReceiver + fake socket)',
   it('connects with the app token: apps.connections.open, then hello; no HTTP server of its own', async () => {
     const { slack, socket, surface } = await startSocketScout();
     expect(surface.port).toBeUndefined();
+    // Two connections by default (SLACK_SOCKET_CONNECTIONS), the second opened after start().
+    await socket.waitForConnection(2);
     const opens = slack.callsTo('apps.connections.open');
-    expect(opens).toHaveLength(1);
+    expect(opens).toHaveLength(2);
     expect(opens[0]!.token).toBe(APP_TOKEN);
     // The bot token is for the Web API; the app token is used for nothing else.
     expect(slack.callsTo('auth.test')[0]!.token).toBe(BOT_TOKEN);
     expect(slack.calls.filter((c) => c.method !== 'apps.connections.open' && c.token === APP_TOKEN)).toEqual(
       [],
     );
-    expect(socket.connectionCount).toBe(1);
-    expect(socket.openCount).toBe(1);
+    expect(socket.connectionCount).toBe(2);
+    expect(socket.openCount).toBe(2);
   });
 
   itWithShared(
@@ -252,12 +254,13 @@ describe('Slack Socket Mode end to end (Bolt SocketModeReceiver + fake socket)',
     await s.surface.idle();
     expect(s.slack.messagesIn(mention.event.channel, mention.event.ts)).toHaveLength(1);
 
+    await s.socket.waitForConnection(2);
     await s.surface.stop();
     await s.socket.waitForNoConnection(1000);
     // No reconnect after a deliberate stop.
     await new Promise((r) => setTimeout(r, 100));
-    expect(s.socket.connectionCount).toBe(1);
-    expect(s.slack.callsTo('apps.connections.open')).toHaveLength(1);
+    expect(s.socket.connectionCount).toBe(2);
+    expect(s.slack.callsTo('apps.connections.open')).toHaveLength(2);
 
     // Nothing keeps the process alive once the fakes are closed too.
     await s.close();
