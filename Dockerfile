@@ -42,6 +42,8 @@ RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node
 EXPOSE 3000
+# /healthz is readiness (store, Slack socket, Discord shards): `docker ps` shows a deaf bot as
+# unhealthy. Kubernetes: livenessProbe /livez (200 while the process runs), readinessProbe /readyz.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM: stop intake, finish running turns within SHUTDOWN_GRACE_MS (default 25 s), close the store.

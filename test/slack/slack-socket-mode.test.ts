@@ -1,86 +1,27 @@
 /**
  * Socket Mode end to end: the real core, the real Bolt app with Scout's Socket Mode receiver (a pool
- * of real `@slack/socket-mode` clients; SLACK_APP_TOKEN set), the fake Web API for the answers and a fake Socket Mode endpoint that
- * delivers envelopes over a WebSocket and records the client's acks.
+ * of real `@slack/socket-mode` clients; SLACK_APP_TOKEN set), the fake Web API for the answers and a fake
+ * Socket Mode endpoint that delivers envelopes over a WebSocket and records the client's acks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { itWithShared } from '../helpers/fixtures.js';
 import { ACTION_STOP } from '../../adapters/slack/render-blocks.js';
-import {
-  createSlackSurface,
-  type SlackSurface,
-  type SlackSurfaceOptions,
-} from '../../adapters/slack/slack-surface.js';
-import { silentLogger } from '../../src/logger.js';
 import { textReply } from '../helpers/fake-openai-server.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
-import { type FakeSlackSocket, startFakeSlackSocket } from '../helpers/fake-slack-socket.js';
-import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+import { buttonPayload, dmFixture, slashFixture, visibleText } from './slack-harness.js';
 import {
-  buttonPayload,
-  dmFixture,
-  slashFixture,
-  TEST_EDIT_INTERVAL_MS,
-  visibleText,
-} from './slack-harness.js';
-
-const APP_TOKEN = 'xapp-1-A00FAKEAPP01-1-socketmodetest';
-const BOT_TOKEN = 'xoxb-test-token';
-/** Reconnect tests: short backoff between failed attempts. */
-const FAST_SOCKET = { pingTimeoutMs: 500, retryMinMs: 20, retryMaxMs: 200 };
-
-interface SocketScout {
-  slack: FakeSlackApi;
-  socket: FakeSlackSocket;
-  h: TestScout;
-  surface: SlackSurface;
-  /** Stops the surface and closes every fake (once). */
-  close(): Promise<void>;
-}
+  APP_TOKEN,
+  BOT_TOKEN,
+  FAST_SOCKET,
+  mentionPayload,
+  type SocketScout,
+  type SocketScoutOptions,
+  startSocketScout,
+} from './socket-kit.js';
 
 let current: SocketScout | undefined;
 
-async function startSocketScout(
-  options: { appToken?: string; socketMode?: SlackSurfaceOptions['socketMode']; start?: boolean } = {},
-): Promise<SocketScout> {
-  const slack = await startFakeSlackApi();
-  const socket = await startFakeSlackSocket(slack);
-  const h = await startTestScout({
-    env: {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_APP_TOKEN: APP_TOKEN,
-      SLACK_API_URL: slack.url,
-    },
-  });
-  // loadConfig already refuses a non-xapp token; the surface checks again for configs built in code.
-  const config = options.appToken
-    ? { ...h.config, env: { ...h.config.env, SLACK_APP_TOKEN: options.appToken } }
-    : h.config;
-  const surface = createSlackSurface({
-    core: h.scout,
-    config,
-    logger: silentLogger,
-    stores: h.stores,
-    editIntervalMs: TEST_EDIT_INTERVAL_MS,
-    nativeStreaming: false,
-    ...(options.socketMode ? { socketMode: options.socketMode } : {}),
-  });
-  let closed: Promise<void> | undefined;
-  current = {
-    slack,
-    socket,
-    h,
-    surface,
-    close: () =>
-      (closed ??= (async () => {
-        await surface.idle();
-        await surface.stop();
-        await socket.close();
-        await h.close();
-        await slack.close();
-      })()),
-  };
-  if (options.start !== false) await surface.start();
+async function start(options: SocketScoutOptions = {}): Promise<SocketScout> {
+  current = await startSocketScout(options);
   return current;
 }
 
@@ -97,16 +38,6 @@ async function keepAliveHandlesAfterSettling(timeoutMs = 2000): Promise<string[]
   }
 }
 
-const mentionPayload = (eventId: string, text?: string) => {
-  const { mention } = dmFixture();
-  return {
-    ...mention,
-    event_id: eventId,
-    event_time: 1767376988,
-    ...(text ? { event: { ...mention.event, text } } : {}),
-  };
-};
-
 describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () => {
   afterEach(async () => {
     await current?.close();
@@ -114,7 +45,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   });
 
   it('connects with the app token: apps.connections.open, then hello; no HTTP server of its own', async () => {
-    const { slack, socket, surface } = await startSocketScout();
+    const { slack, socket, surface } = await start();
     expect(surface.port).toBeUndefined();
     // Two connections by default (SLACK_SOCKET_CONNECTIONS), the second opened after start().
     await socket.waitForConnection(2);
@@ -133,7 +64,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   itWithShared(
     'acks a mention and answers it once in its thread, despite a retry and the message double delivery',
     async () => {
-      const { slack, socket, surface, h } = await startSocketScout();
+      const { slack, socket, surface, h } = await start();
       const { mention } = dmFixture();
       h.llm.enqueue(textReply('Hello over the socket'));
       const first = socket.sendEvent(mentionPayload('Ev0SOCKET1'));
@@ -166,7 +97,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   );
 
   itWithShared('acks /mode agent and replies ephemerally', async () => {
-    const { slack, socket, h } = await startSocketScout();
+    const { slack, socket, h } = await start();
     const { slashCommand } = slashFixture();
     const envelope = socket.sendSlashCommand({ ...slashCommand, command: '/mode', text: 'agent' });
     await socket.waitForAck(envelope);
@@ -181,7 +112,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   });
 
   it('acks a button press (interactive envelope) and answers it', async () => {
-    const { slack, socket } = await startSocketScout();
+    const { slack, socket } = await start();
     const envelope = socket.sendInteractive(
       buttonPayload(ACTION_STOP, 'slack:T00FAKE00AA:C00FAKECHAN1:1.000001', {
         channel: 'C00FAKECHAN1',
@@ -198,7 +129,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   itWithShared(
     'reconnects with a new ticket when Slack sends `disconnect`, and keeps answering',
     async () => {
-      const { slack, socket, surface, h } = await startSocketScout({ socketMode: FAST_SOCKET });
+      const { slack, socket, surface, h } = await start({ socketMode: FAST_SOCKET });
       socket.disconnect('refresh_requested');
       await socket.waitForConnection(2);
       expect(slack.callsTo('apps.connections.open').length).toBeGreaterThanOrEqual(2);
@@ -217,7 +148,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   itWithShared(
     'a reconnect outlasts apps.connections.open failing several times (Slack briefly down)',
     async () => {
-      const { slack, socket, surface, h } = await startSocketScout({ socketMode: FAST_SOCKET });
+      const { slack, socket, surface, h } = await start({ socketMode: FAST_SOCKET });
       // More failures than a chat reply's retry policy allows (2 retries).
       slack.failNext('apps.connections.open', 4, 503);
       socket.disconnect('warning');
@@ -232,13 +163,13 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   );
 
   it('the bot token in SLACK_APP_TOKEN fails start() at once instead of retrying forever', async () => {
-    const { surface, socket } = await startSocketScout({ appToken: BOT_TOKEN, start: false });
+    const { surface, socket } = await start({ appToken: BOT_TOKEN, start: false });
     await expect(surface.start()).rejects.toThrow(/SLACK_APP_TOKEN must be the app-level token \(xapp-/);
     expect(socket.connectionCount).toBe(0);
   });
 
   it('a revoked app token fails start() with a message naming SLACK_APP_TOKEN', async () => {
-    const { surface, socket, slack } = await startSocketScout({ start: false });
+    const { surface, socket, slack } = await start({ start: false });
     slack.appTokenError = 'invalid_auth';
     await expect(surface.start()).rejects.toThrow(
       /Socket Mode connection with SLACK_APP_TOKEN \(invalid_auth\)/,
@@ -247,7 +178,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   });
 
   itWithShared('stop() closes the socket and leaves no handle behind (the process can exit)', async () => {
-    const s = await startSocketScout();
+    const s = await start();
     const { mention } = dmFixture();
     s.h.llm.enqueue(textReply('Before stopping'));
     await s.socket.waitForAck(s.socket.sendEvent(mentionPayload('Ev0SOCKET3')));

@@ -167,7 +167,7 @@ export class SocketPool implements Receiver {
   }
 
   #startError(err: unknown): Error {
-    const seconds = Math.round(this.#options.startupTimeoutMs / 1000);
+    const seconds = Number((this.#options.startupTimeoutMs / 1000).toFixed(1));
     if (err instanceof StartupTimeout) {
       return new Error(
         `Slack: no Socket Mode connection after ${seconds} s (last error: ${this.#lastCause}); giving up. Check that SLACK_API_URL (${this.#options.apiUrl ?? 'https://slack.com/api/'}) is reachable and Slack is up, or raise SLACK_STARTUP_TIMEOUT.`,
@@ -255,6 +255,12 @@ export class SocketPool implements Receiver {
     });
     const socket: Socket = { id: ++this.#nextId, client, ready: false, retiring: false, closing: false };
     this.#sockets.add(socket);
+    // Listening before hello: an envelope can arrive in the same read as the hello, before start()
+    // has resolved, and must not be missed.
+    client.on('disconnect_requested', (reason: string) => this.#onDisconnectRequested(socket, reason));
+    client.on('socket_message', (message: Exclude<SocketMessage, { kind: 'hello' | 'disconnect' }>) =>
+      this.#onMessage(socket, message),
+    );
     let helloTimer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -281,11 +287,8 @@ export class SocketPool implements Receiver {
       return;
     }
     socket.ready = true;
+    // From now on a close is a drop (or a handover); before, it was a failed attempt.
     client.on('disconnected', () => this.#onClosed(socket));
-    client.on('disconnect_requested', (reason: string) => this.#onDisconnectRequested(socket, reason));
-    client.on('socket_message', (message: Exclude<SocketMessage, { kind: 'hello' | 'disconnect' }>) =>
-      this.#onMessage(socket, message),
-    );
     this.#warnIfNotAlone(client.numConnections);
     this.#publish();
     // A handover: the replacement is ready, so one connection Slack asked back can go now.
