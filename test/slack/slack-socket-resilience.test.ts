@@ -11,12 +11,13 @@ import { createMetrics } from '../../src/ops/metrics.js';
 import { Readiness } from '../../src/ops/readiness.js';
 import { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import { textReply } from '../helpers/fake-openai-server.js';
-import { dmFixture, slashFixture } from './slack-harness.js';
 import {
   APP_TOKEN,
+  DM_CHANNEL,
+  dmEventPayload,
   ERROR,
   FAST_SOCKET,
-  mentionPayload,
+  reactionPayload,
   recordingLogger,
   type SocketScout,
   startSocketScout,
@@ -51,17 +52,12 @@ async function trafficDuring(s: SocketScout, during: Promise<unknown>, everyMs =
   });
   let n = 0;
   // A `reaction_added` event: acked, handled by no listener, so no turns pile up.
-  const event = () => ({
-    ...mentionPayload(`EvTRAFFIC${n}`),
-    event: { type: 'reaction_added', user: 'U00FAKEUSER1', reaction: 'eyes', event_ts: `1.${n}` },
-  });
+  const event = () => reactionPayload(`EvTRAFFIC${++n}`);
   while (!done) {
-    n += 1;
     sent.push(s.socket.sendEvent(event()));
     await sleep(everyMs);
   }
   for (let i = 0; i < 10; i++) {
-    n += 1;
     sent.push(s.socket.sendEvent(event()));
     await sleep(everyMs);
   }
@@ -123,11 +119,10 @@ describe('Socket Mode without gaps', () => {
     await s.socket.waitForConnection(2, 2_000);
     expect(s.socket.longestGapMs()).toBeLessThan(1_000);
 
-    const { mention } = dmFixture();
     s.h.llm.enqueue(textReply('Back after the drop'));
-    await s.socket.waitForAck(s.socket.sendEvent(mentionPayload('EvAFTERDROP')));
+    await s.socket.waitForAck(s.socket.sendEvent(dmEventPayload('EvAFTERDROP', '1767376990.000100')));
     await s.surface.idle();
-    expect(s.slack.messagesIn(mention.event.channel, mention.event.ts)).toHaveLength(1);
+    expect(s.slack.messagesIn(DM_CHANNEL, '1767376990.000100')).toHaveLength(1);
   });
 
   it('reconnects never give up: apps.connections.open failing 30 times in a row, then a connection', async () => {
@@ -221,7 +216,6 @@ describe('every envelope is acked', () => {
     try {
       const log = recordingLogger();
       const s = await start({ logger: log.logger });
-      const { slashCommand } = slashFixture();
       const minute = 1_767_376_980;
       const envelopes: Array<Record<string, unknown>> = [
         // An events_api envelope without payload.event (upstream throws on it).
@@ -235,7 +229,12 @@ describe('every envelope is acked', () => {
         {
           envelope_id: 'env-no-command',
           type: 'slash_commands',
-          payload: { ...slashCommand, command: undefined },
+          payload: {
+            team_id: 'T00FAKE00AA',
+            channel_id: 'C00FAKECHAN1',
+            user_id: 'U00FAKEUSER1',
+            text: 'agent',
+          },
         },
         { envelope_id: 'env-unknown', type: 'something_new', payload: { x: 1 } },
         {
@@ -248,15 +247,8 @@ describe('every envelope is acked', () => {
             api_app_id: 'A00FAKEAPP01',
           },
         },
-        // A well-formed event Scout has no listener for, and a command it does not know.
-        {
-          envelope_id: 'env-unhandled-event',
-          type: 'events_api',
-          payload: {
-            ...mentionPayload('EvUNHANDLED'),
-            event: { type: 'reaction_added', user: 'U1', reaction: 'x' },
-          },
-        },
+        // A well-formed event Scout has no listener for.
+        { envelope_id: 'env-unhandled-event', type: 'events_api', payload: reactionPayload('EvUNHANDLED') },
         {
           envelope_id: 'env-interactive-no-type',
           type: 'interactive',
@@ -271,11 +263,10 @@ describe('every envelope is acked', () => {
         expect(ids.filter((id) => id === envelope.envelope_id)).toHaveLength(1);
 
       // Still serving.
-      const { mention } = dmFixture();
       s.h.llm.enqueue(textReply('Fine'));
-      await s.socket.waitForAck(s.socket.sendEvent(mentionPayload('EvAFTERJUNK')));
+      await s.socket.waitForAck(s.socket.sendEvent(dmEventPayload('EvAFTERJUNK', '1767376991.000100')));
       await s.surface.idle();
-      expect(s.slack.messagesIn(mention.event.channel, mention.event.ts)).toHaveLength(1);
+      expect(s.slack.messagesIn(DM_CHANNEL, '1767376991.000100')).toHaveLength(1);
 
       const warns = log.lines().filter((l) => l.level === WARN);
       const rateLimited = warns.find((l) => String(l.msg).includes('app_rate_limited'));

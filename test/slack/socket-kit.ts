@@ -99,6 +99,38 @@ export function recordingLogger(level = 'debug'): {
 export const WARN = 40;
 export const ERROR = 50;
 
+const TEAM_ID = 'T00FAKE00AA';
+export const DM_CHANNEL = 'D0A5319PS02';
+
+/**
+ * A hand-written DM `message` event callback (no shared fixture needed), as Slack sends it: the user
+ * writes `text` at `ts` in Scout's DM channel.
+ */
+export const dmEventPayload = (eventId: string, ts: string, text = 'hello') => ({
+  team_id: TEAM_ID,
+  api_app_id: 'A00FAKEAPP01',
+  type: 'event_callback',
+  event_id: eventId,
+  event_time: 1767376988,
+  authorizations: [{ user_id: 'U00FAKEBOT01', is_bot: true }],
+  event: {
+    type: 'message',
+    user: 'U00FAKEUSER1',
+    ts,
+    text,
+    channel: DM_CHANNEL,
+    event_ts: ts,
+    channel_type: 'im',
+  },
+});
+
+/** An event Scout has no listener for: acked, no turn started (traffic for connection tests). */
+export const reactionPayload = (eventId: string) => ({
+  ...dmEventPayload(eventId, '1767376988.000100'),
+  event: { type: 'reaction_added', user: 'U00FAKEUSER1', reaction: 'eyes', event_ts: '1767376988.000200' },
+});
+
+/** The recorded mention from `../shared/fixtures` (tests using it run under `itWithShared`). */
 export const mentionPayload = (eventId: string, text?: string) => {
   const { mention } = dmFixture();
   return {
