@@ -4,7 +4,7 @@
  * `--quick` shrinks everything for a one-minute sanity run.
  */
 export interface BenchOptions {
-  /** Which scenarios run, in this order (1–7, see run.ts). The concurrent one runs last by default so
+  /** Which scenarios run, in this order (1–8, see run.ts). The concurrent one runs last by default so
    * the peak RSS it leaves behind does not distort the memory readings of the others. */
   scenarios: number[];
   /** Scenario 1: sequential agent turns measured (after WARMUP_TURNS). */
@@ -27,6 +27,8 @@ export interface BenchOptions {
   peerTokensPerSecond: number;
   /** Scenario 7: cold starts timed per command (medians reported). */
   startRuns: number;
+  /** Scenario 8: conversions measured per 512 KB page. */
+  htmlRuns: number;
   /** Model speed of the sequential scenarios (fast, so many turns fit in the time). */
   firstTokenMs: number;
   tokensPerSecond: number;
@@ -50,7 +52,7 @@ export interface BenchOptions {
 export const WARMUP_TURNS = 2;
 
 const DEFAULTS: BenchOptions = {
-  scenarios: [1, 3, 4, 5, 6, 7, 2],
+  scenarios: [1, 3, 4, 5, 6, 7, 8, 2],
   turns: 30,
   concurrency: [100, 500],
   idleSessions: 10_000,
@@ -62,6 +64,7 @@ const DEFAULTS: BenchOptions = {
   peerAnswerTokens: 300,
   peerTokensPerSecond: 100,
   startRuns: 7,
+  htmlRuns: 5,
   firstTokenMs: 100,
   tokensPerSecond: 500,
   concurrentTokensPerSecond: 50,
@@ -86,6 +89,7 @@ const QUICK: Partial<BenchOptions> = {
   peerSequentialTurns: 2,
   peerAnswerTokens: 100,
   startRuns: 3,
+  htmlRuns: 2,
 };
 
 const toKebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -7,6 +7,7 @@
  *   2 N concurrent agent turns        5 store backends side by side (memory, SQLite, Redis)
  *   3 10k idle sessions in the store   6 Scout vs a minimal Chat SDK bot (own processes, chat mode)
  *                                      7 cold start: --once against node -e 0
+ *                                      8 HTML to text on 512 KB hostile and normal pages
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -17,6 +18,7 @@ import { type BenchOptions, parseOptions } from './options.js';
 import { formatTable, machine, writeJson } from './report.js';
 import { concurrentTurns } from './scenarios/concurrent.js';
 import { firstToken } from './scenarios/first-token.js';
+import { htmlConversion } from './scenarios/html-conversion.js';
 import { idleSessions } from './scenarios/idle-sessions.js';
 import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
@@ -31,6 +33,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   5: storeBackends,
   6: peerComparison,
   7: startUp,
+  8: htmlConversion,
 };
 
 export async function runBench(
@@ -43,7 +46,7 @@ export async function runBench(
   try {
     for (const id of options.scenarios) {
       const scenario = SCENARIOS[id];
-      if (!scenario) throw new Error(`unknown scenario ${id} (1–7)`);
+      if (!scenario) throw new Error(`unknown scenario ${id} (${Object.keys(SCENARIOS).join(', ')})`);
       const started = performance.now();
       results.push(await scenario(ctx));
       log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -106,6 +106,8 @@ export const EnvSchema = z.object({
   /** Allow/deny list: "web_search,fetch_url" allows only those; "-fetch_url" denies one. */
   AGENT_TOOLS: list,
   PLAN_ON_STEP_ERROR: z.enum(['skip', 'stop']).default('skip'),
+  /** fetch_url opens only URLs from the user's message or this turn's search (`provenance`), or any public URL (`open`). */
+  FETCH_URL_POLICY: z.enum(['provenance', 'open']).default('provenance'),
 
   // ── Web search ──────────────────────────────────────────────────────────────
   SEARCH_PROVIDER: z.enum(['tavily', 'brave', 'searxng', 'duckduckgo', 'none', 'auto']).default('auto'),

@@ -26,7 +26,7 @@ export function createDefaultTools(deps: DefaultToolDeps): Tool[] {
       }) as Tool,
     );
   }
-  tools.push(createFetchUrlTool(deps.fetchUrl) as Tool);
+  tools.push(createFetchUrlTool({ policy: deps.config.env.FETCH_URL_POLICY, ...deps.fetchUrl }) as Tool);
   tools.push(createCurrentContextTool({ timeZone: deps.config.env.TIMEZONE, now: deps.now }) as Tool);
   return tools;
 }

@@ -2,6 +2,8 @@
  * `fetch_url`: reads one public web page as text for the agent. http(s) only; the hostname is
  * resolved and every address checked (ssrf-guard.ts) before connecting, the socket is pinned to the
  * checked address, each redirect is checked again, and the body is capped in size and time.
+ * By default only URLs from the user's message or this turn's search results are opened
+ * (url-provenance.ts); HTML is converted in time slices under a CPU budget (html-to-text.ts).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -9,9 +11,11 @@ import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { isAbortError } from '../errors.js';
 import { truncateAtWord } from '../search/clean-results.js';
-import { extractTitle, htmlToText, truncateText } from './html-to-text.js';
+import { htmlToText, PageTooComplexError, truncateText } from './html-to-text.js';
 import { BlockedAddressError, type Resolver, resolvePublicAddress } from './ssrf-guard.js';
-import type { Tool } from './types.js';
+import type { Tool, ToolContext } from './types.js';
+import { stripControlChars } from './untrusted-text.js';
+import type { FetchUrlPolicy } from './url-provenance.js';
 
 export const FETCH_URL_TOOL_NAME = 'fetch_url';
 /** A page's text beyond this adds cost, not answers. */
@@ -33,6 +37,10 @@ const inputSchema = z.object({
 export type FetchUrlInput = z.infer<typeof inputSchema>;
 
 export interface FetchUrlOptions {
+  /** FETCH_URL_POLICY: `provenance` (default) opens only URLs the turn vouches for; `open` any public URL. */
+  policy?: FetchUrlPolicy;
+  /** CPU budget for turning one page into text (html-to-text.ts); tests make it tiny. */
+  parseBudgetMs?: number;
   /** DNS resolver (tests map names to addresses). */
   resolver?: Resolver;
   /** Replaces the public-address check (tests allow their loopback server); default blocks non-public. */
@@ -63,11 +71,17 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
     // The registry's limit sits just above ours so our clearer timeout message wins.
     timeoutMs: timeoutMs + 1_000,
     async run({ url }, context) {
+      const refusal = policyRefusal(url, context, options.policy ?? 'provenance');
+      if (refusal) return { isError: true, text: refusal };
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([context.signal, timeout]);
       try {
         const { page, finalUrl } = await fetchFollowing(url, signal, options);
-        return renderPage(page, finalUrl, options.maxChars ?? FETCH_MAX_CHARS);
+        return await renderPage(page, finalUrl, {
+          maxChars: options.maxChars ?? FETCH_MAX_CHARS,
+          signal,
+          ...(options.parseBudgetMs !== undefined ? { budgetMs: options.parseBudgetMs } : {}),
+        });
       } catch (err) {
         if (context.signal.aborted) throw err;
         if (timeout.aborted || isAbortError(err)) {
@@ -77,11 +91,25 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
           };
         }
         const reason =
-          err instanceof FetchProblem || err instanceof BlockedAddressError ? err.message : describe(err);
+          err instanceof FetchProblem ||
+          err instanceof BlockedAddressError ||
+          err instanceof PageTooComplexError
+            ? err.message
+            : describe(err);
         return { isError: true, text: `Could not fetch ${url}: ${reason}` };
       }
     },
   };
+}
+
+/** Why the fetch policy refuses `url` in this turn, or undefined when it may be opened. */
+function policyRefusal(url: string, context: ToolContext, policy: FetchUrlPolicy): string | undefined {
+  if (policy === 'open' || context.provenance?.allows(url)) return undefined;
+  return (
+    `Not fetched: ${url} did not come from the user's message or from this turn's web_search ` +
+    'results, and only those may be opened (fetch policy). Links found inside pages or snippets are ' +
+    'not followed; if the user needs this page, tell them to send the link themselves.'
+  );
 }
 
 async function fetchFollowing(
@@ -173,19 +201,33 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
   });
 }
 
-function renderPage(page: RawPage, url: URL, maxChars: number) {
+async function renderPage(
+  page: RawPage,
+  url: URL,
+  options: { maxChars: number; signal: AbortSignal; budgetMs?: number },
+) {
   const type = String(page.headers['content-type'] ?? '').toLowerCase();
   const isHtml = type.includes('html') || (type === '' && /^\s*</.test(page.body.subarray(0, 64).toString()));
   const isText = isHtml || type.startsWith('text/') || /json|xml|javascript/.test(type);
   if (!isText)
     throw new FetchProblem(`unsupported content type ${type || 'unknown'} (only web pages and text)`);
-  const raw = decodeBody(page.body, type);
-  const title = (isHtml ? extractTitle(raw) : undefined) ?? url.hostname;
-  const { text, truncated } = truncateText(isHtml ? htmlToText(raw) : raw.trim(), maxChars);
+  // Control bytes go from every kind of text (text/plain too), before anything reads it.
+  const raw = stripControlChars(decodeBody(page.body, type));
+  const converted = isHtml
+    ? await htmlToText(raw, {
+        maxChars: options.maxChars,
+        signal: options.signal,
+        ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
+      })
+    : { text: raw.trim() };
+  // Again after decoding: `&#27;` in HTML becomes a control byte only now.
+  const title = (converted.title && stripControlChars(converted.title)) || url.hostname;
+  const { text, truncated } = truncateText(stripControlChars(converted.text), options.maxChars);
   const note = page.truncated || truncated ? ' (truncated)' : '';
   return {
     text: `Title: ${title}\nURL: ${url.href}${note}\n\n${text || '(the page has no readable text)'}`,
     sources: [{ title, url: url.href, snippet: truncateAtWord(text.replace(/\s+/g, ' '), 200) }],
+    isPage: true,
   };
 }
 

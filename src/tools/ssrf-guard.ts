@@ -4,62 +4,47 @@
  * a second DNS answer cannot swap in a private one (DNS rebinding).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/** Ranges that are not the public internet (RFC 6890 special-purpose registry, the parts that matter). */
-const BLOCKED_V4: Array<[string, number]> = [
-  ['0.0.0.0', 8], // "this network", unspecified
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // TEST-NET-1
-  ['192.88.99.0', 24], // 6to4 relay anycast
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // TEST-NET-2
-  ['203.0.113.0', 24], // TEST-NET-3
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-];
-const BLOCKED_V6: Array<[string, number]> = [
-  ['::', 96], // unspecified, loopback (::1) and IPv4-compatible addresses
-  ['64:ff9b::', 96], // NAT64: would reach IPv4 targets, checked via the embedded address below
-  ['100::', 64], // discard-only
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local (ULA)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-];
+/**
+ * The ranges come from ipaddr.js (maintained, follows the IANA special-purpose registries for v4 and
+ * v6): only what it calls `unicast` is the public internet. A hand-written list missed NAT64
+ * local-use, 6to4 and Teredo; the library's table is kept current by people who track the registries.
+ */
+const PUBLIC_RANGE = 'unicast';
+/** NAT64 well-known prefix (RFC 6052): DNS64 networks map public IPv4 hosts here, so judge the embedded address. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+/** IPv4-compatible addresses (::a.b.c.d, deprecated): the library calls them unicast, they are not public. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
-const blockList = new BlockList();
-for (const [net, prefix] of BLOCKED_V4) blockList.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of BLOCKED_V6) blockList.addSubnet(net, prefix, 'ipv6');
-
-/** True when the address must not be contacted. IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as IPv4. */
+/**
+ * True when the address must not be contacted. Addresses that carry an IPv4 address inside
+ * (IPv4-mapped ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that IPv4 address;
+ * every other special range (NAT64 local-use 64:ff9b:1::/48, Teredo 2001::/32, ULA, link-local …) is refused.
+ */
 export function isBlockedAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
-  if (family === 4) return blockList.check(bare, 'ipv4');
-  if (family !== 6) return true;
-  const mapped = embeddedIpv4(bare);
-  if (mapped && blockList.check(mapped, 'ipv4')) return true;
-  return blockList.check(bare, 'ipv6');
+  if (family === 0) return true;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') return parsed.range() !== PUBLIC_RANGE;
+  const v6 = parsed as ipaddr.IPv6;
+  const embedded = embeddedIpv4(v6);
+  if (embedded) return embedded.range() !== PUBLIC_RANGE;
+  if (v6.match(IPV4_COMPATIBLE)) return true;
+  return v6.range() !== PUBLIC_RANGE;
 }
 
-/** The IPv4 address inside ::ffff:x.x.x.x / ::ffff:hhhh:hhhh, if any. */
-function embeddedIpv4(v6: string): string | undefined {
-  const lower = v6.toLowerCase();
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const hi = Number.parseInt(hex[1] ?? '0', 16);
-  const lo = Number.parseInt(hex[2] ?? '0', 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The IPv4 address a mapped, well-known-NAT64 or 6to4 address stands for, if it is one. */
+function embeddedIpv4(v6: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const bytes = v6.toByteArray();
+  if (v6.isIPv4MappedAddress() || v6.match(NAT64_WELL_KNOWN)) {
+    return ipaddr.fromByteArray(bytes.slice(12, 16)) as ipaddr.IPv4;
+  }
+  // 6to4: 2002:AABB:CCDD::/48 is the site behind IPv4 AA.BB.CC.DD.
+  if (v6.range() === '6to4') return ipaddr.fromByteArray(bytes.slice(2, 6)) as ipaddr.IPv4;
+  return undefined;
 }
 
 export interface ResolvedAddress {

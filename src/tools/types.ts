@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SearchResult } from '../search/types.js';
+import type { UrlProvenance } from './url-provenance.js';
 
 /** What a tool may know about the turn that runs it. */
 export interface ToolContext {
@@ -8,6 +9,11 @@ export interface ToolContext {
   channelName?: string;
   userName?: string;
   signal: AbortSignal;
+  /**
+   * The URLs this turn may fetch (the user's message, this turn's search results); web_search adds
+   * to it. Absent: nothing came from a trusted place, so the provenance policy refuses every URL.
+   */
+  provenance?: UrlProvenance;
 }
 
 export interface ToolOutput {
@@ -17,6 +23,11 @@ export interface ToolOutput {
   sources?: SearchResult[];
   /** True when the tool failed; the text then explains the failure to the model. */
   isError?: boolean;
+  /**
+   * fetch_url: `text` is the page itself, not a list of `sources`; the model reads it whole, under
+   * the page's answer-wide source number.
+   */
+  isPage?: boolean;
   /** web_search: the answer came from the session cache. */
   cached?: boolean;
 }

@@ -45,6 +45,8 @@ export function createWebSearchTool(
           signal: context.signal,
           limit: options.limit,
         });
+        // What this turn's search found may be read in full (fetch policy, url-provenance.ts).
+        context.provenance?.add(results.map((r) => r.url));
         return { text: formatToolResults(results), sources: results, cached };
       } catch (err) {
         // Cancellation is the registry's to report; everything else is a result the model can act on.

@@ -6,6 +6,7 @@ import { type FetchUrlOptions, createFetchUrlTool } from '../../src/tools/fetch-
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { isBlockedAddress } from '../../src/tools/ssrf-guard.js';
 import type { Tool, ToolContext } from '../../src/tools/types.js';
+import { HOSTILE_PAGES } from '../helpers/hostile-pages.js';
 
 const context = (): ToolContext => ({ sessionKey: 's', signal: new AbortController().signal });
 
@@ -34,6 +35,15 @@ beforeAll(async () => {
     } else if (req.url === '/to-file') {
       res.writeHead(301, { location: 'file:///etc/passwd' });
       res.end();
+    } else if (req.url === '/hostile') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(HOSTILE_PAGES['deeply nested tags']);
+    } else if (req.url === '/controls.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('\u001b]0;pwned\u0007Hello\u0000 world\u001b[2J\u009b31m \u202eevil\u200b\r\nnext\u{E0041}');
+    } else if (req.url === '/controls.html') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<title>T&#27;]0;x&#7;</title><p>Hi&#27;[2J there&#x202E;&#8203;!</p>');
     } else if (req.url === '/image') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(Buffer.from([0x89, 0x50]));
@@ -49,6 +59,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** Only the test server's loopback address is allowed; everything else keeps the real policy. */
 const onlyLoopbackServer: FetchUrlOptions = {
+  policy: 'open',
   isAllowedAddress: (address) => address === '127.0.0.1' || !isBlockedAddress(address),
 };
 
@@ -58,6 +69,7 @@ function registryWith(options: FetchUrlOptions) {
 
 describe('fetch_url refuses what it must not reach', () => {
   const tool = registryWith({
+    policy: 'open',
     resolver: async (host) => {
       if (host === 'intranet.example') return [{ address: '10.1.2.3', family: 4 }];
       if (host === 'sneaky.example')
@@ -98,7 +110,7 @@ describe('fetch_url refuses what it must not reach', () => {
   });
 
   it('refuses the default policy for the loopback test server', async () => {
-    const out = await registryWith({}).execute(
+    const out = await registryWith({ policy: 'open' }).execute(
       'fetch_url',
       JSON.stringify({ url: `${base}/page` }),
       context(),
@@ -176,7 +188,7 @@ describe('fetch_url reads pages', () => {
   });
 
   it('allowPrivate lets tests reach loopback', async () => {
-    const out = await registryWith({ allowPrivate: true }).execute(
+    const out = await registryWith({ policy: 'open', allowPrivate: true }).execute(
       'fetch_url',
       JSON.stringify({ url: `${base}/page` }),
       context(),
@@ -208,6 +220,74 @@ describe('isBlockedAddress', () => {
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) {
       expect(isBlockedAddress(a), a).toBe(false);
+    }
+  });
+});
+
+describe('fetch_url on hostile content', () => {
+  it('reads a 512 KB page of nested tags, or says it is too complex past the CPU budget', async () => {
+    const url = JSON.stringify({ url: `${base}/hostile` });
+    const ok = await registryWith(onlyLoopbackServer).execute('fetch_url', url, context());
+    expect(ok.isError).toBeUndefined();
+    expect(ok.text).toContain('(the page has no readable text)');
+    const tooComplex = await registryWith({ ...onlyLoopbackServer, parseBudgetMs: 0 }).execute(
+      'fetch_url',
+      url,
+      context(),
+    );
+    expect(tooComplex.isError).toBe(true);
+    expect(tooComplex.text).toMatch(/too complex to read/);
+  });
+
+  it('strips control bytes and invisible characters from plain text and from decoded HTML', async () => {
+    const tool = registryWith(onlyLoopbackServer);
+    const plain = await tool.execute('fetch_url', JSON.stringify({ url: `${base}/controls.txt` }), context());
+    expect(plain.text).toContain(']0;pwnedHello world[2J31m evil\nnext');
+    const html = await tool.execute('fetch_url', JSON.stringify({ url: `${base}/controls.html` }), context());
+    expect(html.text).toContain('Title: T]0;x\n');
+    expect(html.text).toContain('Hi[2J there!');
+    for (const out of [plain.text, html.text]) {
+      expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u202e]|\udb40/);
+    }
+  });
+});
+
+describe('SSRF ranges (ipaddr.js special-purpose registries)', () => {
+  it('refuses IPv6 transition ranges that carry or reach a non-public address', () => {
+    for (const a of [
+      '64:ff9b:1::a00:1', // NAT64 local-use (RFC 8215), always refused
+      '64:ff9b::a00:1', // NAT64 well-known to 10.0.0.1
+      '64:ff9b::7f00:1', // … to 127.0.0.1
+      '2002:a00:1::1', // 6to4 behind 10.0.0.1
+      '2002:a9fe:a9fe::1', // 6to4 behind 169.254.169.254
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      '::ffff:0:a00:1', // IPv4-translated (RFC 6145)
+      '::ffff:7f00:1', // IPv4-mapped 127.0.0.1, hex form
+      '::7f00:1', // IPv4-compatible
+      '100::1', // discard-only
+      '2001:db8::1', // documentation
+      '5f00::1', // segment routing
+      'fe80::1%eth0',
+      'not-an-address',
+    ]) {
+      expect(isBlockedAddress(a), a).toBe(true);
+    }
+    // DNS64 networks reach public IPv4 hosts through 64:ff9b::/96; a public 6to4 site is public too.
+    for (const a of ['64:ff9b::808:808', '2002:808:808::1', '2a00:1450:4001:81b::200e']) {
+      expect(isBlockedAddress(a), a).toBe(false);
+    }
+  });
+
+  it('fetch_url refuses those addresses as URL literals', async () => {
+    const tool = registryWith({ policy: 'open' });
+    for (const host of [
+      '[64:ff9b:1::a00:1]',
+      '[2002:a00:1::1]',
+      '[2001:0:4136:e378:8000:63bf:3fff:fdd2]',
+      '[::ffff:0:a00:1]',
+    ]) {
+      const out = await tool.execute('fetch_url', JSON.stringify({ url: `http://${host}/` }), context());
+      expect(out.text, host).toMatch(/non-public address/);
     }
   });
 });

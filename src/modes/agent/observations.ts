@@ -7,6 +7,7 @@ import type { Source } from '../../render/events.js';
 import { formatToolResults } from '../../search/format-results.js';
 import type { SearchResult } from '../../search/types.js';
 import type { ToolOutput } from '../../tools/types.js';
+import { escapeDelimiters } from '../../tools/untrusted-text.js';
 
 /** The part of `SourceRegistry` (src/search/citations.ts) the executors need. */
 export interface SourceNumbering {
@@ -46,7 +47,10 @@ export function toObservation(
   return {
     tool,
     input,
-    text: formatToolResults(numbered.map((s) => ({ ...s, snippet: s.snippet ?? '' }))),
+    // A page keeps its text (a 200-character snippet is not what the model asked to read).
+    text: output.isPage
+      ? `Source [${numbered[0]?.n}]\n${output.text}`
+      : formatToolResults(numbered.map((s) => ({ ...s, snippet: s.snippet ?? '' }))),
     isError: false,
     isEmpty: false,
     sources: numbered,
@@ -55,8 +59,9 @@ export function toObservation(
 
 /** Tool output is data, not instructions: the models see it inside clear delimiters. */
 export function delimit(observation: Pick<Observation, 'tool' | 'text'>): string {
-  // A tool result that contains the closing tag could end the block early; neutralise it.
-  const safe = observation.text.replaceAll('</tool_output>', '<\\/tool_output>');
+  // Text that could pass for a closing tag (any case, spacing, look-alike or hidden byte) would end
+  // the block early and turn the rest of a page into instructions; every "<" in it is escaped.
+  const safe = escapeDelimiters(observation.text);
   return `<tool_output name="${observation.tool}">\n${safe}\n</tool_output>`;
 }
 

@@ -15,6 +15,7 @@ import { ThinkingStep } from '../agent/thinking-step.js';
 import { emitFinishNotice } from '../finish-notice.js';
 import { finishStats } from '../finish-stats.js';
 import type { ModeRunner, TurnContext } from '../types.js';
+import { escapeDelimiters } from '../../tools/untrusted-text.js';
 
 /** Results shown in the collapsed results step (the rest are in the prompt). */
 const PREVIEW_RESULTS = 3;
@@ -31,7 +32,7 @@ export const runChat: ModeRunner = async (ctx) => {
     role: 'user',
     content:
       sources.length > 0
-        ? `${ctx.message.text}\n\n<search_results>\n${formatSearchContext(sources, { query: ctx.message.text })}\n</search_results>`
+        ? `${ctx.message.text}\n\n<search_results>\n${escapeDelimiters(formatSearchContext(sources, { query: ctx.message.text }))}\n</search_results>`
         : ctx.message.text,
   };
   const messages: ChatMessage[] = [{ role: 'system', content: system }, ...ctx.history, user];
