@@ -85,7 +85,7 @@ async function main(): Promise<number> {
 
   if (values.once !== undefined) {
     const { runOnce } = await import('../adapters/console/console-surface.js');
-    const code = await runOnce(scout, values.once, process.stdout, values.conversation);
+    const code = await runOnce(scout, values.once, process.stdout, values.conversation, process.stderr);
     await scout.stores.close();
     return code;
   }
@@ -109,6 +109,8 @@ async function runServer(
     metrics?.recordError('unhandled');
   });
   const surfaces: Surface[] = [];
+  /** The terminal chat's exit code (piped input: 0 when every question was answered). */
+  let exitCode = 0;
   let finished: () => void = () => {};
   const exited = new Promise<void>((resolve) => {
     finished = resolve;
@@ -156,7 +158,11 @@ async function runServer(
   }
   if (config.surfaces.console) {
     const { createConsoleSurface } = await import('../adapters/console/console-surface.js');
-    surfaces.push(createConsoleSurface({ core: scout, conversation, onExit: () => finished() }));
+    const onExit = (code: number) => {
+      exitCode = code;
+      finished();
+    };
+    surfaces.push(createConsoleSurface({ core: scout, conversation, onExit }));
   }
   const opsServer =
     metrics && !slackHttp
@@ -208,7 +214,7 @@ async function runServer(
   await opsServer?.close();
   await scout.stores.close();
   logger.info('stopped');
-  return 0;
+  return exitCode;
 }
 
 main().then(

@@ -4,10 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import type { TurnView } from '../../src/render/view.js';
 import type { IncomingMessage, ScoutCore, Surface } from '../../src/surface.js';
 import { ConsoleSink, type ConsoleOutput } from './console-sink.js';
 import { t } from '../../src/i18n/translate.js';
+import { LineQueue } from './line-queue.js';
 
 /** The console is one channel; its conversation survives restarts until `/reset`. */
 export const CONSOLE_CHANNEL_ID = 'console:local';
@@ -18,8 +21,11 @@ export interface ConsoleOptions {
   output?: ConsoleOutput & NodeJS.WritableStream;
   /** Conversation id (history scope); defaults to one per OS user so a restart continues it. */
   conversation?: string;
-  /** Called when the user quits (Ctrl-D, /quit). */
-  onExit?: () => void;
+  /**
+   * Called once when the chat ends (/quit, Ctrl-C twice, or end of input after the queue is done),
+   * with the exit code: 0 when every question was answered, 1 otherwise (as `--once`).
+   */
+  onExit?: (code: number) => void;
 }
 
 function userName(): string {
@@ -42,65 +48,214 @@ function messageFor(text: string, conversationId: string): IncomingMessage {
   };
 }
 
-/** Answers one message and resolves with the exit code: 0 on an answer, 1 on an error. */
+/** A turn the user would call unanswered: it ended in an error and gave no answer text. */
+function turnFailed(view: TurnView): boolean {
+  return Boolean(view.error) && !view.answer;
+}
+
+/** Remembers whether the sink's turn failed (for the exit code). */
+function trackOutcome(sink: ConsoleSink): { failed: () => boolean } {
+  let failed = false;
+  const done = sink.done.bind(sink);
+  sink.done = async (view) => {
+    failed = turnFailed(view);
+    await done(view);
+  };
+  return { failed: () => failed };
+}
+
+/**
+ * Answers one message and resolves with the exit code: 0 on an answer, 1 on an error. The answer goes
+ * to `output`; an error goes to `errors` (stderr from the command line) so scripts can tell them apart.
+ */
 export async function runOnce(
   core: ScoutCore,
   text: string,
   output: ConsoleOutput,
   conversation?: string,
+  errors?: ConsoleOutput,
 ): Promise<number> {
-  const sink = new ConsoleSink({ write: (s) => output.write(s), isTTY: false }, undefined, core.locale);
-  let failed = false;
-  const done = sink.done.bind(sink);
-  sink.done = async (view) => {
-    failed = Boolean(view.error) && !view.answer;
-    await done(view);
-  };
+  const sink = new ConsoleSink(
+    { write: (s) => output.write(s), isTTY: false },
+    undefined,
+    core.locale,
+    errors ? { errors } : {},
+  );
+  const outcome = trackOutcome(sink);
   await core.handleMessage(messageFor(text, conversation ?? `console:once:${randomUUID()}`), sink);
-  return failed ? 1 : 0;
+  return outcome.failed() ? 1 : 0;
 }
 
+/**
+ * readline's echo goes through this: muted while a turn draws, so keys typed ahead do not land in the
+ * middle of the answer (the line is still read, queued, and shown as queued).
+ */
+function mutableEcho(output: ConsoleOutput & NodeJS.WritableStream): Writable & { muted: boolean } {
+  const echo = Object.assign(
+    new Writable({
+      write(chunk, _encoding, callback) {
+        if (!echo.muted) output.write(chunk.toString());
+        callback();
+      },
+    }),
+    { muted: false, isTTY: true },
+  );
+  Object.defineProperty(echo, 'columns', { get: () => output.columns || 80 });
+  output.on?.('resize', () => echo.emit('resize'));
+  return echo;
+}
+
+const PROMPT = '› ';
+
+/**
+ * The terminal chat. Every line typed or piped is queued and handled in order, commands and questions
+ * alike; a line typed while an answer runs is shown as queued and handled after it. At the end of
+ * piped input the queue is finished, then `onExit` gets the `--once` exit code (0 when every turn was
+ * answered). Ctrl-C stops a running answer; at an idle prompt the first press says how to quit and the
+ * second quits.
+ */
 export function createConsoleSurface(options: ConsoleOptions): Surface {
   const output = options.output ?? process.stdout;
   const input = options.input ?? process.stdin;
   const conversationId = options.conversation ?? `console:${userName()}`;
+  const locale = options.core.locale;
+  const terminal = Boolean((output as ConsoleOutput).isTTY);
+  const queue = new LineQueue();
   let rl: ReturnType<typeof createInterface> | undefined;
-  let current: Promise<void> | undefined;
+  let echo: ReturnType<typeof mutableEcho> | undefined;
+  /** The running turn's sink (typed-ahead notes go to it); undefined at the prompt. */
+  let running: ConsoleSink | undefined;
+  /** A plan confirmation waiting for a line typed at its prompt (terminal only). */
+  let answerPrompt: ((line: string) => void) | undefined;
+  let quitArmed = false;
+  let exited = false;
+
+  const showPrompt = (text = PROMPT) => {
+    if (!rl || !echo) return;
+    echo.muted = false;
+    rl.setPrompt(text);
+    rl.prompt(true);
+  };
+
+  /** The plan's "Run this plan?": a line typed at that prompt, or on a pipe the next line of input. */
+  const ask = async (question: string, signal?: AbortSignal): Promise<string> => {
+    if (!terminal) {
+      output.write(question);
+      const line = await queue.next(signal);
+      output.write(`${line?.text ?? ''}\n`);
+      // Input ended before an answer: nothing was agreed to.
+      return line?.text ?? 'n';
+    }
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        answerPrompt = undefined;
+        if (echo) echo.muted = true;
+        output.write('\n');
+        reject(signal?.reason);
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      answerPrompt = (line) => {
+        signal?.removeEventListener('abort', onAbort);
+        answerPrompt = undefined;
+        if (echo) echo.muted = true;
+        resolve(line);
+      };
+      showPrompt(question);
+    });
+  };
+
+  const onLine = (line: string) => {
+    quitArmed = false;
+    if (answerPrompt) return answerPrompt(line);
+    // Echo is muted from the moment a turn starts until the prompt is back: such a line was not echoed.
+    const typedAhead = Boolean(echo?.muted);
+    queue.push({ text: line, typedAhead });
+    if (typedAhead && line.trim()) running?.note(`${t(locale, 'console.queued')}${line.trim()}`);
+  };
+
+  const onInterrupt = () => {
+    // Ctrl-C stops the running answer (or withdraws the plan question); typed-ahead lines stay queued.
+    if (running) {
+      options.core.cancel(conversationId);
+      return;
+    }
+    if (rl && rl.line.length > 0) {
+      // Like a shell: Ctrl-C on a half-typed line clears it.
+      output.write('\n');
+      rl.write(null, { ctrl: true, name: 'u' });
+      showPrompt();
+      return;
+    }
+    if (quitArmed) {
+      output.write('\n');
+      queue.end();
+      return;
+    }
+    quitArmed = true;
+    output.write(`\n${t(locale, 'console.quit-hint')}\n`);
+    showPrompt();
+  };
+
+  /** Handles one line; resolves false when it was a question that ended without an answer. */
+  const handle = async (text: string): Promise<boolean> => {
+    const sink = new ConsoleSink(output, ask, locale);
+    const outcome = trackOutcome(sink);
+    running = sink;
+    if (echo) echo.muted = true;
+    try {
+      sink.begin();
+      await options.core.handleMessage(messageFor(text, conversationId), sink);
+    } finally {
+      running = undefined;
+    }
+    return !outcome.failed();
+  };
+
+  const loop = async () => {
+    let failures = 0;
+    for (;;) {
+      if (terminal && queue.size === 0) showPrompt();
+      const line = await queue.next();
+      if (!line) break;
+      const text = line.text.trim();
+      if (!text) continue;
+      // The transcript shows each line above its reply: a pipe echoes nothing, a typed-ahead line was
+      // only shown as queued.
+      if (!terminal || line.typedAhead) output.write(`${PROMPT}${text}\n`);
+      if (text === '/quit' || text === '/exit') break;
+      if (!(await handle(text))) failures += 1;
+    }
+    finish(failures > 0 ? 1 : 0);
+  };
+
+  const finish = (code: number) => {
+    if (exited) return;
+    exited = true;
+    queue.end();
+    rl?.close();
+    options.onExit?.(code);
+  };
 
   return {
     name: 'console',
     async start() {
-      rl = createInterface({ input, output, terminal: Boolean((output as ConsoleOutput).isTTY) });
-      const ask = (question: string, signal?: AbortSignal) =>
-        rl ? rl.question(question, signal ? { signal } : {}) : Promise.resolve('y');
-      output.write(`${t(options.core.locale, 'console.banner')}\n\n`);
-      rl.on('SIGINT', () => {
-        // Ctrl-C stops the running answer; a second one on an idle prompt quits.
-        if (current && options.core.cancel(conversationId)) return;
-        rl?.close();
-      });
-      rl.on('close', () => options.onExit?.());
-      void (async () => {
-        if (!rl) return;
-        try {
-          while (true) {
-            const line = (await rl.question('› ')).trim();
-            if (line === '/quit' || line === '/exit') break;
-            if (!line) continue;
-            current = options.core.handleMessage(
-              messageFor(line, conversationId),
-              new ConsoleSink(output, ask, options.core.locale),
-            );
-            await current;
-            current = undefined;
-          }
-        } catch {
-          // readline rejects pending questions on close: that is the normal way out.
-        }
-        rl?.close();
-      })();
+      if (terminal) {
+        echo = mutableEcho(output);
+        rl = createInterface({ input, output: echo, terminal: true });
+        output.write(`${t(locale, 'console.banner')}\n\n`);
+        rl.on('SIGINT', onInterrupt);
+      } else {
+        // Not a terminal: readline only splits lines; everything printed is our own plain text.
+        rl = createInterface({ input, terminal: false });
+      }
+      rl.on('line', onLine);
+      // End of input (a pipe's EOF, Ctrl-D): the queued lines are still answered, then the loop exits.
+      rl.on('close', () => queue.end());
+      void loop();
     },
     async stop() {
+      queue.end();
       rl?.close();
     },
   };

@@ -150,8 +150,11 @@ export const STRINGS = {
     'choice.thread-on': 'Reply in a thread',
     'choice.thread-off': 'Reply in place',
     'console.banner':
-      'Scout — type a question, /help for commands, Ctrl-C to stop an answer, Ctrl-D to quit.',
+      'Scout — type a question (you can type ahead while an answer runs), /help for commands, Ctrl-C to stop an answer, /quit or Ctrl-D to quit.',
     'console.run-plan': 'Run this plan? [Y/n] ',
+    'console.thinking': 'Thinking…',
+    'console.queued': '⏳ queued: ',
+    'console.quit-hint': '(Press Ctrl-C again to quit, or type /quit.)',
     'reply.private-failed': 'I could not reply to you privately here, so the reply was not sent.',
     'delivery.refused':
       'I cannot post in that conversation (missing permission), so this answer could not be shown there.',
@@ -308,8 +311,12 @@ export const STRINGS = {
     'option.thread': '本频道的提及在新话题中回答，或直接在原处回答',
     'choice.thread-on': '在话题中回复',
     'choice.thread-off': '在原处回复',
-    'console.banner': 'Scout — 输入问题，/help 查看命令，Ctrl-C 停止回答，Ctrl-D 退出。',
+    'console.banner':
+      'Scout — 输入问题（回答进行时也可以继续输入），/help 查看命令，Ctrl-C 停止回答，/quit 或 Ctrl-D 退出。',
     'console.run-plan': '执行此计划？[Y/n] ',
+    'console.thinking': '思考中…',
+    'console.queued': '⏳ 已排队：',
+    'console.quit-hint': '（再按一次 Ctrl-C 退出，或输入 /quit。）',
     'reply.private-failed': '无法在此私下回复你，因此未发送回复。',
     'delivery.refused': '我无法在该会话中发消息（缺少权限），因此这条回答无法在那里显示。',
     'stats.total': '合计',

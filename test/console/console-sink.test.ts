@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConsoleSink } from '../../adapters/console/console-sink.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import { emptyView, type TurnView } from '../../src/render/view.js';
 
 const PLAN: PlanProposal = {
   steps: [{ step: 1, description: 'look it up', tool: 'web_search', parameters: {} }],
@@ -34,4 +35,41 @@ describe('ConsoleSink.confirmPlan', () => {
     expect(await yes.confirmPlan(PLAN, new AbortController().signal)).toBe(true);
     expect(await no.confirmPlan(PLAN, new AbortController().signal)).toBe(false);
   });
+});
+
+describe('ConsoleSink plan display', () => {
+  const planView = (): TurnView => ({
+    ...emptyView(),
+    steps: [
+      { id: 'plan', kind: 'plan', title: '📋 Plan', body: '1. look it up', status: 'info', collapsed: false },
+    ],
+  });
+
+  for (const isTTY of [false, true]) {
+    it(`shows the plan once with the question last (${isTTY ? 'terminal' : 'piped'})`, async () => {
+      let printed = '';
+      let atQuestion = '';
+      const sink = new ConsoleSink({ write: (s: string) => (printed += s), isTTY }, async (question) => {
+        atQuestion = printed;
+        printed += `${question}y\n`;
+        return 'y';
+      });
+      sink.update(planView());
+      expect(await sink.confirmPlan(PLAN, new AbortController().signal)).toBe(true);
+      expect(atQuestion.replace(/\x1b\[[0-9;]*m/g, '').trimEnd().endsWith('1. look it up')).toBe(true);
+      const final = planView();
+      final.steps.push({
+        id: 's1',
+        kind: 'tool',
+        title: '✅ look it up',
+        body: '',
+        status: 'done',
+        collapsed: true,
+      });
+      await sink.done({ ...final, answer: 'Done.', answerFinal: true, done: true });
+      expect(printed.split('📋 Plan')).toHaveLength(2);
+      expect(printed).toContain('✅ look it up');
+      if (!isTTY) expect(printed).not.toContain('\x1b');
+    });
+  }
 });

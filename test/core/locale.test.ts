@@ -39,7 +39,8 @@ describe('terminal chat and Slack locales', () => {
   it('the terminal chat greets in BOT_LOCALE', async () => {
     const core = { locale: 'zh' } as unknown as ScoutCore;
     const input = new PassThrough();
-    const output = Object.assign(new PassThrough(), { isTTY: false });
+    // The greeting is for a person at a terminal; piped output gets only the transcript.
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
     let printed = '';
     output.on('data', (chunk: Buffer) => {
       printed += chunk.toString();

@@ -190,6 +190,30 @@ describe('plan mode over real HTTP', () => {
     expect(result.answer).toBe('');
   });
 
+  it('the time spent waiting for Run/Cancel is not counted in the footer time', async () => {
+    fakes.llm.enqueue(
+      textReply(planJson([{ tool: 'note', parameters: { note: 'a' } }])),
+      textReply('Summary.'),
+    );
+    const llm = fakes.client('planner-model');
+    const WAIT_MS = 1_500;
+    const turn = makeTurnContext({
+      text: 'Plan',
+      llm: { tool: llm },
+      env: fakes.env,
+      tools: [noteTool([]) as Tool],
+      confirmPlan: async () => {
+        await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+        return true;
+      },
+    });
+    const started = Date.now();
+    await runPlan(turn.ctx);
+    const wall = Date.now() - started;
+    expect(wall).toBeGreaterThanOrEqual(WAIT_MS);
+    expect(turn.view.stats?.totalMs).toBeLessThanOrEqual(wall - WAIT_MS + 50);
+  });
+
   it('skips a failing middle step by default and stops on it with PLAN_ON_STEP_ERROR=stop', async () => {
     const steps = [
       { tool: 'note', parameters: { note: 'one' } },

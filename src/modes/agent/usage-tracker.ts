@@ -11,6 +11,8 @@ export class UsageTracker {
   private readonly models = new Map<string, ModelStats>();
   private readonly phases: Record<string, number> = {};
   private readonly startedAt = Date.now();
+  /** Time spent waiting for a person (the plan's Run/Cancel): not the turn's work, kept out of totalMs. */
+  private waitedMs = 0;
   toolCalls = 0;
   searches = 0;
 
@@ -44,6 +46,11 @@ export class UsageTracker {
   /** Adds wall time to a phase ("tools", "answer", "plan", "steps"). */
   addPhase(phase: string, ms: number): void {
     this.phases[phase] = (this.phases[phase] ?? 0) + ms;
+  }
+
+  /** Excludes time spent waiting for the user (a plan confirmation) from the footer's total time. */
+  addUserWait(ms: number): void {
+    this.waitedMs += ms;
   }
 
   /** Total usage over every call, for the trace. */
@@ -81,7 +88,7 @@ export class UsageTracker {
       models,
       phases: { ...this.phases },
       totalTokens: this.totalUsage().totalTokens,
-      totalMs: Date.now() - this.startedAt,
+      totalMs: Date.now() - this.startedAt - this.waitedMs,
       toolCalls: this.toolCalls,
       searches: this.searches,
     };

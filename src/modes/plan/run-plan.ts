@@ -102,7 +102,9 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     emit({ type: 'step-finish', id: 'plan', status: 'info', collapse: false });
     if (ctx.confirmPlan) {
       emit({ type: 'status', text: null });
+      const askedAt = Date.now();
       const accepted = await ctx.confirmPlan(plan);
+      tracker.addUserWait(Date.now() - askedAt);
       if (!accepted) {
         emitNotice(emit, 'notice-plan-cancelled', t(locale, 'planCancelled'));
         return end('plan_cancelled', '');

@@ -1,0 +1,76 @@
+/**
+ * Runs the real terminal chat (`node --import tsx src/main.ts`, no Slack/Discord token) against a fake
+ * OpenAI-compatible server, either through plain pipes or inside a pseudo-terminal (`script` from
+ * util-linux), capturing stdout and stderr apart.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { repoRoot } from '../helpers/shared-folders.js';
+
+export interface ChatProcess {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  write(text: string): void;
+  end(): void;
+  readonly exited: Promise<number | null>;
+  waitForOutput(predicate: (stdout: string) => boolean, what: string, timeoutMs?: number): Promise<void>;
+}
+
+export function chatEnv(llmBaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    OPENAI_API_KEY: 'sk-test-console-key',
+    OPENAI_BASE_URL: llmBaseUrl,
+    AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+    SEARCH_PROVIDER: 'none',
+    STORE_URL: 'memory://',
+    ...extra,
+  };
+}
+
+/** `args` are the command after `node`: e.g. `['--import', 'tsx', 'src/main.ts']`. */
+export function spawnChat(
+  env: Record<string, string>,
+  options: { pty?: boolean; args?: string[] } = {},
+): ChatProcess {
+  const node = [process.execPath, ...(options.args ?? ['--import', 'tsx', 'src/main.ts'])];
+  // `script -q -e -c CMD /dev/null` runs CMD on a new pty: its stdin and stdout are a real terminal
+  // (raw mode, Ctrl-C as a key), as when a person types.
+  const child = options.pty
+    ? spawn('script', ['-q', '-e', '-c', node.map(shellQuote).join(' '), '/dev/null'], {
+        cwd: repoRoot,
+        env: { ...env, TERM: 'xterm-256color', COLUMNS: '100', LINES: '40' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
+    : spawn(node[0] as string, node.slice(1), { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    write: (text) => child.stdin?.write(text),
+    end: () => child.stdin?.end(),
+    exited,
+    async waitForOutput(predicate, what, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(out)) {
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}; stdout so far:\n${out}\nstderr:\n${err}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
