@@ -36,6 +36,7 @@ export const ACTION_FEEDBACK_DOWN = 'scout_feedback_down';
 export const ACTION_PLAN_RUN = 'scout_plan_run';
 export const ACTION_PLAN_CANCEL = 'scout_plan_cancel';
 
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is open-ended; the fake Slack API checks what Slack would refuse
 export type Block = Record<string, any>;
 export interface SlackPayload {
   text: string;

@@ -56,7 +56,12 @@ describe('ConsoleSink plan display', () => {
       });
       sink.update(planView());
       expect(await sink.confirmPlan(PLAN, new AbortController().signal)).toBe(true);
-      expect(atQuestion.replace(/\x1b\[[0-9;]*m/g, '').trimEnd().endsWith('1. look it up')).toBe(true);
+      expect(
+        atQuestion
+          .replace(/\x1b\[[0-9;]*m/g, '')
+          .trimEnd()
+          .endsWith('1. look it up'),
+      ).toBe(true);
       const final = planView();
       final.steps.push({
         id: 's1',

@@ -97,7 +97,9 @@ describe('the scout command', { timeout: 60_000 }, () => {
     llm.enqueue({ status: 401, body: { error: { message: 'invalid key' } } });
     const result = await runMain(['--once', 'hello'], env);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('rejected Scout’s credentials');
+    // The error goes to stderr, so a script reading stdout never takes it for an answer.
+    expect(result.stderr).toContain('rejected Scout’s credentials');
+    expect(result.stdout).not.toContain('rejected Scout’s credentials');
     expect(result.stdout + result.stderr).not.toContain('sk-cli-test');
   });
 

@@ -5,6 +5,7 @@
  * limits (shared/PLATFORMS.md), answering `{ ok: false, error }` exactly where Slack would — so a test
  * can assert that no call went over a limit instead of trusting the renderer.
  */
+// biome-ignore-all lint/suspicious/noExplicitAny: Slack Web API arguments and answers are open JSON, checked the way Slack checks them
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

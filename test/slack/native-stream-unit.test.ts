@@ -3,6 +3,7 @@
  * and content of the calls on one streamed message — first text at once, everything else one
  * interval apart, the last chunks inside `chat.stopStream`, a rewritten answer replaced afterwards.
  */
+// biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack calls are open JSON
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NativeStream, type StreamClosing } from '../../adapters/slack/native-stream.js';
 import type { SlackClient } from '../../adapters/slack/slack-client.js';

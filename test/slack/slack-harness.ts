@@ -2,6 +2,7 @@
  * The real Scout core + the real Bolt app in HTTP mode + the fake Slack Web API. Requests are signed
  * like Slack signs them and built from the recorded fixtures (../shared/fixtures/slack).
  */
+// biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack payloads are open JSON
 import { silentLogger } from '../../src/logger.js';
 import { createSlackSurface, type SlackSurface } from '../../adapters/slack/slack-surface.js';
 import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';

@@ -4,6 +4,7 @@
  * including `chat.stopStream` and a final `chat.update` — comes at least one edit interval after the
  * previous one, and the last words travel inside `chat.stopStream` itself.
  */
+// biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack calls are open JSON
 import { afterEach, expect, it } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
 import type { RecordedCall } from '../helpers/fake-slack-api.js';

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack calls are open JSON
 import { afterEach, expect, it } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
