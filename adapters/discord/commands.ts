@@ -65,7 +65,8 @@ const OPTIONS: Partial<Record<CommandName, OptionSpec | null>> = {
 const cut = (text: string) =>
   text.length <= DESCRIPTION_MAX ? text : `${text.slice(0, DESCRIPTION_MAX - 1)}…`;
 
-export function buildSlashCommands(): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+/** `guild`: commands for one guild, which cannot be offered in DMs with the bot (Discord refuses it). */
+export function buildSlashCommands(guild = false): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
   return COMMAND_NAMES.map((name) => {
     const spec = COMMANDS[name];
     const option =
@@ -78,8 +79,10 @@ export function buildSlashCommands(): RESTPostAPIChatInputApplicationCommandsJSO
       name,
       description: cut(spec.description.en),
       description_localizations: { 'zh-CN': cut(spec.description.zh) },
-      // Usable in servers and in DMs with the bot.
-      contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
+      // Global commands work in servers and in DMs with the bot; guild commands only in their guild.
+      contexts: guild
+        ? [InteractionContextType.Guild]
+        : [InteractionContextType.Guild, InteractionContextType.BotDM],
       options: option
         ? [
             {
@@ -110,7 +113,7 @@ export async function registerSlashCommands(
   guildId: string | undefined,
   logger: Logger,
 ): Promise<void> {
-  const commands = buildSlashCommands();
+  const commands = buildSlashCommands(Boolean(guildId));
   if (guildId) await client.application.commands.set(commands, guildId);
   else await client.application.commands.set(commands);
   logger.info(

@@ -99,7 +99,10 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       return;
     }
     default:
-      // Not one of Scout's buttons (another app's message): leave it alone.
+      // Discord only sends Scout presses on Scout's own components: an id it does not know (an
+      // older version's button) still gets an answer, never "This interaction failed".
+      deps.logger.info({ customId: interaction.customId.slice(0, 100) }, 'unknown button pressed');
+      await ephemeral(t(locale, 'steps.expired'));
       return;
   }
 }

@@ -13,6 +13,7 @@ import {
   type MessageEditOptions,
   MessageFlags,
 } from 'discord.js';
+import type { AnswerControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import { STATUS_ICON } from '../../src/render/step-text.js';
@@ -69,18 +70,43 @@ export function stepsPayload(
   };
 }
 
-/** One part of the answer (already ≤ 2,000 characters). References stay as links without previews. */
-export function answerPayload(markdown: string): DiscordPayload {
+/** Discord renders `-#` as small grey text: the footer line under the answer. */
+export function footerLine(footer: string): string {
+  return `-# ${footer}`;
+}
+
+/** One part of the answer (already ≤ 2,000 characters): Stop while live, 👍/👎 on the final last part. */
+export function answerPayload(
+  markdown: string,
+  controls: AnswerControls,
+  turnId: string,
+  locale: Locale,
+): DiscordPayload {
+  const components = controls.feedback
+    ? [feedbackRow(turnId, locale)]
+    : controls.stop
+      ? [stopRow(locale)]
+      : [];
+  return {
+    content: markdown || '…',
+    components,
+    allowedMentions: NO_MENTIONS,
+    flags: MessageFlags.SuppressEmbeds,
+  };
+}
+
+/** A plain message (command output, a friendly refusal): no components, no pings, no previews. */
+export function textPayload(markdown: string): DiscordPayload {
   return { content: markdown, allowedMentions: NO_MENTIONS, flags: MessageFlags.SuppressEmbeds };
 }
 
-/** The final answer text: the answer (or the error alone), the error after a partial answer, the stats line. */
-export function finalAnswerText(view: TurnView): string {
-  const parts: string[] = [];
-  if (view.answer.trim() !== '') parts.push(view.answer.trim());
-  if (view.error) parts.push(`⚠️ ${view.error}`);
-  if (view.footer && view.answer.trim() !== '') parts.push(`-# ${view.footer}`);
-  return parts.join('\n\n');
+function stopRow(locale: Locale): Row {
+  return new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
+    new ButtonBuilder()
+      .setCustomId(CUSTOM_ID.stop)
+      .setStyle(ButtonStyle.Danger)
+      .setLabel(t(locale, 'button.stop')),
+  );
 }
 
 export function feedbackRow(turnId: string, locale: Locale): Row {
@@ -96,7 +122,24 @@ export function feedbackRow(turnId: string, locale: Locale): Row {
   );
 }
 
-export function planRow(turnId: string, locale: Locale): Row {
+/** One part of a plan; the last carries Run / Cancel, then the outcome in their place. */
+export function planPayload(
+  markdown: string,
+  controls: PlanControls,
+  turnId: string,
+  locale: Locale,
+): DiscordPayload {
+  const outcome =
+    controls === 'run' ? t(locale, 'plan.running') : controls === 'cancel' ? t(locale, 'plan.cancelled') : '';
+  return {
+    content: outcome ? `${markdown}\n${outcome}` : markdown,
+    components: controls === 'choose' ? [planRow(turnId, locale)] : [],
+    allowedMentions: NO_MENTIONS,
+    flags: MessageFlags.SuppressEmbeds,
+  };
+}
+
+function planRow(turnId: string, locale: Locale): Row {
   return new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
     new ButtonBuilder()
       .setCustomId(`${CUSTOM_ID.plan}:run:${turnId}`)
@@ -109,14 +152,10 @@ export function planRow(turnId: string, locale: Locale): Row {
   );
 }
 
-/** The plan as a numbered list for the confirmation message. */
-export function planText(
-  plan: { steps: { step: number; description: string; tool: string }[] },
-  locale: Locale,
-): string {
-  const lines = plan.steps.map(
-    (s) => `${s.step}. ${s.description.replace(/\s+/g, ' ').trim()} \`${s.tool}\``,
-  );
-  const text = `${t(locale, 'plan.prompt')}\n${lines.join('\n')}`;
-  return text.length <= 2000 ? text : `${text.slice(0, 1999)}…`;
+/**
+ * Core replies use Slack-style `*bold*`; in Discord's Markdown a single asterisk is italics, so
+ * command output would lose its emphasis. `**bold**` reads the same on both.
+ */
+export function toDiscordMarkdown(text: string): string {
+  return text.replace(/(^|[^*\w])\*([^*\n]+)\*(?![*\w])/g, '$1**$2**');
 }

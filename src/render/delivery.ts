@@ -81,3 +81,24 @@ export function describeDeliveryError(error: unknown): string {
   if (error instanceof Error) return error.message.slice(0, 200);
   return String(error).slice(0, 200);
 }
+
+/**
+ * Runs one final write until it lands: rate limits wait the server's delay, outages back off, other
+ * failures are thrown at once; after `deadlineMs` the last failure is thrown.
+ */
+export async function landFinal<T>(
+  call: () => Promise<T>,
+  deadlineMs: number = FINAL_DEADLINE_MS,
+): Promise<T> {
+  const giveUpAt = Date.now() + deadlineMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!isRetryable(err)) throw err;
+      const wait = retryAfterMsOf(err) ?? Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt);
+      if (Date.now() + wait > giveUpAt) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}

@@ -64,6 +64,11 @@ describe('Discord slash command definitions', () => {
       choices: [{ value: 'on' }, { value: 'off' }],
     });
   });
+
+  it('offers global commands in guilds and bot DMs, guild commands only in the guild (Discord refuses BotDM there)', () => {
+    for (const command of buildSlashCommands()) expect(command.contexts).toEqual([0, 1]);
+    for (const command of buildSlashCommands(true)) expect(command.contexts).toEqual([0]);
+  });
 });
 
 describe('Discord steps text', () => {

@@ -1,0 +1,347 @@
+/**
+ * The one turn renderer. Every surface draws a turn the same way; an adapter only gives primitives
+ * (post / edit / delete a message with its platform payload), payload builders (Block Kit, Discord
+ * components) and its limits. What a turn looks like lives here:
+ *
+ * - the steps message: posted with the first step, edited live (throttled), collapsed at the end,
+ *   with Show details when a finished step has a body;
+ * - the answer: as many messages as the text needs (LiveAnswer: split at paragraph / code-fence
+ *   boundaries, reconciled against the final text whatever it is), error and cancel notices, the
+ *   footer;
+ * - controls on the last live message only: Stop while running (the steps message until the answer
+ *   starts, then the answer's last part); 👍/👎 inside the final content edit of the last part;
+ * - the status line (set once, cleared once) and the typing/activity indicator;
+ * - plans shown whole (split across messages, never cut), Run/Cancel on the last part;
+ * - the delivery policy (delivery.ts): rate limits and outages retried, the final retried until the
+ *   deadline, and at the first refusal the turn stops writing and the user is told privately.
+ */
+import type { Logger } from '../logger.js';
+import type { PlanProposal } from '../modes/plan/plan-types.js';
+import type { Locale } from '../surface.js';
+import { t } from '../i18n/translate.js';
+import {
+  type DeliveryError,
+  describeDeliveryError,
+  FINAL_DEADLINE_MS,
+  isRefused,
+  landFinal,
+} from './delivery.js';
+import { LiveAnswer } from './live-answer.js';
+import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-frame.js';
+import { splitMessage } from './split-text.js';
+import { STATUS_ICON } from './step-text.js';
+import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
+import type { TurnView } from './view.js';
+
+/** Controls of the steps message. */
+export interface StepsControls {
+  /** Stop belongs here (the turn runs and no answer text shows yet). */
+  stop: boolean;
+  /** The details are expanded (Show details pressed). */
+  expanded: boolean;
+  /** The turn is over: no working label, the view is final. */
+  final: boolean;
+}
+
+/** Controls of one answer part. */
+export interface AnswerControls {
+  stop: boolean;
+  /** The last part of a finished answer: 👍/👎 (and the footer where it is not in the text). */
+  feedback: boolean;
+  /** The footer line for surfaces that show it outside the Markdown (Slack context block). */
+  footer?: string;
+}
+
+/** Plan controls on the plan's last part: the buttons, or the outcome once chosen. */
+export type PlanControls = 'choose' | 'run' | 'cancel' | null;
+
+/** How a surface turns rendered content into its platform payload. */
+export interface PayloadBuilders<P> {
+  /** The steps message, or undefined when there is nothing to show. */
+  steps(view: TurnView, controls: StepsControls): P | undefined;
+  /** One answer part: Markdown already within `limits.answerChars`. */
+  answerPart(markdown: string, controls: AnswerControls): P;
+  /** One plan part (Markdown within `limits.answerChars`). */
+  planPart(markdown: string, controls: PlanControls): P;
+  /**
+   * Where the footer goes: a Markdown line appended to the answer text (Discord `-# …`), or, when
+   * this is absent, `AnswerControls.footer` on the last part.
+   */
+  footerLine?(footer: string): string;
+}
+
+/** The primitives of a surface: write one message. Failures are `DeliveryError`s (delivery.ts). */
+export interface MessageWriter<P, R> {
+  post(payload: P): Promise<R>;
+  edit(ref: R, payload: P): Promise<void>;
+  /** Absent where a message cannot be deleted (it is blanked instead). */
+  remove?(ref: R): Promise<void>;
+}
+
+export interface TurnRendererOptions<P, R> {
+  writer: MessageWriter<P, R>;
+  build: PayloadBuilders<P>;
+  limits: { answerChars: number };
+  locale: Locale;
+  logger: Logger;
+  intervalMs: number;
+  clock?: EditorClock;
+  renderFrameMs?: number;
+  /** The platform's status line (Slack assistant status): set once while working, cleared once. */
+  status?: (text: string) => Promise<void>;
+  /** A typing indicator: started with the first output, stopped at the end. */
+  activity?: { start(): void; stop(): void };
+  /** The platform refused a write here: tell the user privately (ephemeral / DM), else it is logged. */
+  onRefused?: (error: DeliveryError) => Promise<void>;
+  /** The turn is drawn: keep what Show details needs later (its own failure is only logged). */
+  onFinished?: (result: { stepsRef: R | undefined; view: TurnView; expanded: boolean }) => Promise<void>;
+  /** Called for every platform write (the `scout_edits_sent_total` metric). */
+  onWrite?: () => void;
+}
+
+/** The Markdown the answer messages show together: the answer, then a notice, then the footer line. */
+export function answerMarkdown(view: TurnView, footerLine?: (footer: string) => string): string {
+  const parts: string[] = [];
+  const answer = view.answer.trim();
+  if (answer) parts.push(answer);
+  if (view.error) parts.push(`⚠️ ${view.error}`);
+  if (view.done && answer && view.footer && footerLine) parts.push(footerLine(view.footer));
+  return parts.join('\n\n');
+}
+
+/** A plan as Markdown: the prompt, then one numbered line per step with its tool. */
+export function planMarkdown(plan: PlanProposal, locale: Locale): string {
+  const lines = plan.steps.map(
+    (s) => `${s.step}. ${s.description.replace(/\s+/g, ' ').trim()} \`${s.tool}\``,
+  );
+  return `📋 ${t(locale, 'plan.prompt')}\n${lines.join('\n')}`;
+}
+
+export class TurnRenderer<P, R> {
+  readonly #o: TurnRendererOptions<P, R>;
+  readonly #steps: ThrottledEditor<P, R>;
+  readonly #answer: LiveAnswer<P, R>;
+  readonly #frame: RenderFrame;
+  readonly #changes = new ViewChanges();
+  #view: TurnView | undefined;
+  #expanded = false;
+  #started = false;
+  #finished = false;
+  #statusShown: string | null = null;
+  #refusal: DeliveryError | undefined;
+  #answerStarted = false;
+
+  constructor(options: TurnRendererOptions<P, R>) {
+    this.#o = options;
+    const writer = this.#guarded(options.writer);
+    const onError = (err: unknown, call: string) =>
+      options.logger.warn({ err: describeDeliveryError(err), call }, 'turn write failed');
+    const onGiveUp = (err: unknown, call: string) =>
+      options.logger.error(
+        { err: describeDeliveryError(err), call },
+        'turn write not delivered: the message shows an older state',
+      );
+    this.#steps = new ThrottledEditor<P, R>({
+      post: writer.post,
+      edit: writer.edit,
+      intervalMs: options.intervalMs,
+      clock: options.clock,
+      onError,
+      onGiveUp,
+    });
+    this.#answer = new LiveAnswer<P, R>({
+      post: writer.post,
+      edit: writer.edit,
+      ...(writer.remove ? { remove: writer.remove } : {}),
+      maxChars: options.limits.answerChars,
+      intervalMs: options.intervalMs,
+      clock: options.clock,
+      transform: (markdown, place) => this.#answerPayload(markdown, place),
+      onError,
+    });
+    this.#frame = new RenderFrame(
+      () => this.#render(),
+      options.renderFrameMs ?? options.intervalMs / FRAMES_PER_EDIT_INTERVAL,
+    );
+  }
+
+  /** The steps message once posted (Show details presses find the turn by it). */
+  get stepsRef(): R | undefined {
+    return this.#steps.ref;
+  }
+
+  get refused(): boolean {
+    return this.#refusal !== undefined;
+  }
+
+  /** The core's `update`: returns at once; a visible change renders now, growing text per frame. */
+  update(view: TurnView): void {
+    if (this.#finished) return;
+    this.#view = view;
+    this.#start();
+    // A visible change renders at once so the steps message is posted before any answer text
+    // and stays above it; growing text waits for the frame.
+    if (this.#changes.visible(view)) this.#frame.now();
+    else this.#frame.request(false);
+  }
+
+  /** The core's `done`: lands the final state of every message, then clears the status once. */
+  async done(view: TurnView): Promise<void> {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#view = view;
+    this.#frame.stop();
+    this.#o.activity?.stop();
+    try {
+      const steps = this.#stepsPayload(view, true);
+      if (steps) this.#steps.set(steps);
+      const text = answerMarkdown(view, this.#o.build.footerLine);
+      // A steps message not posted yet must land above the answer: wait for it first.
+      if (steps && !this.#steps.posted) await this.#steps.flush();
+      await Promise.all([this.#steps.flush(), text ? this.#answer.finish(text) : this.#answer.finish('')]);
+    } catch (err) {
+      this.#o.logger.error({ err }, 'final render failed');
+    } finally {
+      this.#steps.dispose();
+    }
+    // Independent of the answer's delivery: Show details keeps working even if an edit failed.
+    if (this.#steps.ref !== undefined && this.#o.onFinished) {
+      await this.#o
+        .onFinished({ stepsRef: this.#steps.ref, view, expanded: this.#expanded })
+        .catch((err) => this.#o.logger.warn({ err }, 'saving the steps for Show details failed'));
+    }
+    if (this.#statusShown !== null) await this.#setStatus('');
+  }
+
+  /** Show / Hide details on the running turn. */
+  toggleDetails(): void {
+    this.#expanded = !this.#expanded;
+    if (this.#view && !this.#finished) {
+      const steps = this.#stepsPayload(this.#view, false);
+      if (steps) this.#steps.set(steps);
+    }
+  }
+
+  /**
+   * Shows a plan whole (split across messages when long, Run/Cancel on the last part), waits for
+   * `choose`, then replaces the buttons with the outcome.
+   */
+  async confirmPlan(plan: PlanProposal, choose: () => Promise<boolean>): Promise<boolean> {
+    this.#start();
+    const writer = this.#guarded(this.#o.writer);
+    const parts = splitMessage(planMarkdown(plan, this.#o.locale), this.#o.limits.answerChars);
+    const refs: R[] = [];
+    try {
+      for (const [i, part] of parts.entries())
+        refs.push(await writer.post(this.#o.build.planPart(part, i === parts.length - 1 ? 'choose' : null)));
+    } catch (err) {
+      this.#o.logger.warn({ err: describeDeliveryError(err) }, 'plan could not be shown');
+      return false;
+    }
+    const run = await choose();
+    const last = refs.at(-1);
+    if (last !== undefined) {
+      const outcome = this.#o.build.planPart(parts.at(-1)!, run ? 'run' : 'cancel');
+      await landFinal(() => writer.edit(last, outcome), FINAL_DEADLINE_MS).catch((err) =>
+        this.#o.logger.warn({ err: describeDeliveryError(err) }, 'plan outcome could not be shown'),
+      );
+    }
+    return run;
+  }
+
+  #start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#o.activity?.start();
+  }
+
+  #render(): void {
+    const view = this.#view;
+    if (this.#finished || !view || this.#refusal) return;
+    try {
+      if (view.status && view.status !== this.#statusShown) void this.#setStatus(view.status);
+      const text = answerMarkdown(view);
+      const answerStarts = text !== '' && !this.#answerStarted;
+      if (answerStarts) this.#answerStarted = true;
+      const steps = this.#stepsPayload(view, false);
+      if (steps) this.#steps.set(steps);
+      // Keep the steps message above the answer: wait until it is posted.
+      if (steps && !this.#steps.posted) {
+        if (text) this.#frame.request(false);
+        return;
+      }
+      if (text) this.#answer.set(text);
+    } catch (err) {
+      // A render bug must cost one frame, not the process: the final render runs in done().
+      this.#o.logger.error({ err }, 'render failed');
+    }
+  }
+
+  #stepsPayload(view: TurnView, final: boolean): P | undefined {
+    // Without a platform status line the steps message is the status: it shows from the start.
+    const hasSteps = view.steps.length > 0 || this.#steps.posted || !this.#o.status;
+    if (!hasSteps) return undefined;
+    return this.#o.build.steps(view, {
+      stop: !final && !view.done && !this.#answerStarted,
+      expanded: this.#expanded,
+      final: final || view.done,
+    });
+  }
+
+  #answerPayload(markdown: string, place: { last: boolean; final: boolean }): P {
+    const view = this.#view;
+    const final = place.final;
+    const feedback = final && place.last && Boolean(view?.answer.trim()) && !view?.error;
+    const footer = final && place.last && !this.#o.build.footerLine ? view?.footer : undefined;
+    return this.#o.build.answerPart(markdown, {
+      stop: place.last && !final,
+      feedback,
+      ...(footer ? { footer } : {}),
+    });
+  }
+
+  async #setStatus(text: string): Promise<void> {
+    if (!this.#o.status) return;
+    this.#statusShown = text || null;
+    await this.#o.status(text).catch((err) => this.#o.logger.debug({ err }, 'status update failed'));
+  }
+
+  /** Counts writes and stops them all at the first refusal (then tells the user privately, once). */
+  #guarded(writer: MessageWriter<P, R>): MessageWriter<P, R> {
+    const guard = async <T>(call: () => Promise<T>): Promise<T> => {
+      if (this.#refusal) throw this.#refusal;
+      this.#o.onWrite?.();
+      try {
+        return await call();
+      } catch (err) {
+        if (isRefused(err) && !this.#refusal) this.#refuse(err as DeliveryError);
+        throw err;
+      }
+    };
+    return {
+      post: (payload) => guard(() => writer.post(payload)),
+      edit: (ref, payload) => guard(() => writer.edit(ref, payload)),
+      ...(writer.remove ? { remove: (ref: R) => guard(() => writer.remove!(ref)) } : {}),
+    };
+  }
+
+  #refuse(error: DeliveryError): void {
+    this.#refusal = error;
+    this.#frame.stop();
+    this.#o.logger.warn(
+      { err: error.message },
+      'the platform refuses this turn’s messages; not writing here',
+    );
+    if (!this.#o.onRefused) return;
+    void this.#o
+      .onRefused(error)
+      .catch((err) =>
+        this.#o.logger.warn({ err: describeDeliveryError(err) }, 'could not tell the user privately'),
+      );
+  }
+}
+
+/** The working line of a steps message that has no step yet. */
+export function workingLine(locale: Locale): string {
+  return `${STATUS_ICON.running} ${t(locale, 'status.working')}`;
+}
