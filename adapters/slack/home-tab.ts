@@ -4,6 +4,7 @@
  * function-call and answer models, temperature and max tokens. Every change goes through
  * `core.runCommand`, so validation and confirmations are the same as for slash commands.
  */
+import { DEFAULT_MODELS } from '../../src/llm/default-models.js';
 import type { App } from '@slack/bolt';
 import type Keyv from 'keyv';
 import type { ChannelSettings } from '../../src/core/settings.js';
@@ -30,7 +31,7 @@ const MODEL_CHOICES = [
   'deepseek/deepseek-reasoner',
   'openai/gpt-4.1-mini',
   'openai/gpt-4.1',
-  'anthropic/claude-sonnet-4-5',
+  `anthropic/${DEFAULT_MODELS.anthropic}`,
   'gemini/gemini-2.5-flash',
 ];
 const TEMPERATURES = ['0', '0.3', '0.5', '0.7', '1', '1.5'];

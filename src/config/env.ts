@@ -2,6 +2,7 @@
  * One zod schema for the environment, parsed once at start-up. Every problem becomes one readable
  * line naming the variable (`loadConfig` throws a ConfigError with all of them).
  */
+import { DEFAULT_MODELS } from '../llm/default-models.js';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_DEEPSEEK_VARIANT, resolveDeepSeekVariant } from '../llm/deepseek-variants.js';
@@ -195,9 +196,9 @@ const PROVIDER_KEY: Record<string, keyof Env> = {
 /** The model used when AGENT_FUNCTION_CALL_MODEL is unset, from the first LLM key present. */
 function defaultModelSpec(env: Env): string | undefined {
   if (env.DEEPSEEK_API_KEY) return `deepseek/${env.DEEPSEEK_MODEL_VARIANT}`;
-  if (env.OPENAI_API_KEY) return 'openai/gpt-4.1-mini';
-  if (env.ANTHROPIC_API_KEY) return 'anthropic/claude-sonnet-4-5';
-  if (env.GEMINI_API_KEY) return 'gemini/gemini-2.5-flash';
+  if (env.OPENAI_API_KEY) return `openai/${DEFAULT_MODELS.openai}`;
+  if (env.ANTHROPIC_API_KEY) return `anthropic/${DEFAULT_MODELS.anthropic}`;
+  if (env.GEMINI_API_KEY) return `gemini/${DEFAULT_MODELS.gemini}`;
   if (env.OPENAI_COMPATIBLE_BASE_URL) return `openai-compatible/${env.OPENAI_COMPATIBLE_MODEL ?? 'default'}`;
   return undefined;
 }

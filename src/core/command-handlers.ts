@@ -199,7 +199,7 @@ export function parseModelArguments(
   const input: Record<string, unknown> = { provider: spec.slice(0, slash), model: spec.slice(slash + 1) };
   for (const option of options) {
     const [key, value] = option.split('=', 2);
-    if (!key || value === undefined || !['temperature', 'max_tokens', 'top_p'].includes(key)) {
+    if (!key || value === undefined || !['temperature', 'max_tokens', 'top_p', 'thinking'].includes(key)) {
       throw new ConfigError([t(locale, 'model.unknown-option', { option })]);
     }
     input[key] = value;
@@ -223,6 +223,7 @@ export function describeModel(model: ModelConfig): string {
   const extra = [`temperature=${model.temperature}`];
   if (model.maxTokens !== undefined) extra.push(`max_tokens=${model.maxTokens}`);
   if (model.topP !== undefined) extra.push(`top_p=${model.topP}`);
+  if (model.thinking !== undefined) extra.push(`thinking=${model.thinking}`);
   return `\`${modelLabel(model)}\` (${extra.join(', ')})`;
 }
 

@@ -44,7 +44,7 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
   },
   model: {
     name: 'model',
-    usage: '[tool|answer <provider/model|default> [temperature=… max_tokens=… top_p=…]]',
+    usage: '[tool|answer <provider/model|default> [temperature=… max_tokens=… top_p=… thinking=…]]',
     description: {
       en: 'Show or set the function-call and answer models',
       zh: '查看或设置函数调用模型和回答模型',

@@ -21,7 +21,14 @@ export async function collectResponse(parts: AsyncIterable<StreamPart>): Promise
 /** What the parts of one stream add up to, timing aside (shared by `collectResponse` and the modes). */
 export type StreamTotals = Pick<
   LlmResponse,
-  'text' | 'reasoning' | 'reasoningSignature' | 'toolCalls' | 'usage' | 'model'
+  | 'text'
+  | 'reasoning'
+  | 'reasoningSignature'
+  | 'reasoningBlocks'
+  | 'providerMetadata'
+  | 'toolCalls'
+  | 'usage'
+  | 'model'
 > & { finishReason: string };
 
 /** Totals before the first part: nothing said, no usage, finish reason not yet known. */
@@ -48,6 +55,12 @@ export function foldStreamPart(into: StreamTotals, part: StreamPart): void {
       break;
     case 'tool-call':
       into.toolCalls.push(part.toolCall);
+      break;
+    case 'reasoning-block':
+      into.reasoningBlocks = [...(into.reasoningBlocks ?? []), part.block];
+      break;
+    case 'message-metadata':
+      into.providerMetadata = { ...into.providerMetadata, ...part.metadata };
       break;
     case 'usage':
       // Providers may report usage more than once (Anthropic sends cumulative counts): the latest wins.

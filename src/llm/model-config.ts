@@ -8,8 +8,13 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
 /** The max_tokens a request carries: the configured one, Anthropic's required default, or none. */
 export function sentMaxTokens(config: ModelConfig): number | undefined {
-  return config.maxTokens ?? (config.provider === 'anthropic' ? ANTHROPIC_DEFAULT_MAX_TOKENS : undefined);
+  if (config.maxTokens !== undefined || config.provider !== 'anthropic') return config.maxTokens;
+  // The thinking budget counts against max_tokens: leave room for the answer after it.
+  return Math.max(ANTHROPIC_DEFAULT_MAX_TOKENS, (config.thinking ?? 0) + ANSWER_ROOM_AFTER_THINKING);
 }
+
+/** Tokens left for the answer after a full thinking budget, when max_tokens is not set. */
+const ANSWER_ROOM_AFTER_THINKING = 4096;
 
 /** A model choice as written by a person (env JSON, `/model tool …`), before validation. */
 export interface ModelSpecInput {
@@ -20,7 +25,14 @@ export interface ModelSpecInput {
   maxTokens?: unknown;
   top_p?: unknown;
   topP?: unknown;
+  /** Reasoning budget in tokens (Anthropic extended thinking, Gemini thinking budget). */
+  thinking?: unknown;
 }
+
+/** Providers whose reasoning is switched on per model with `thinking=<budget>`. */
+const THINKING_PROVIDERS = ['anthropic', 'gemini'];
+/** Anthropic's smallest thinking budget. */
+const MIN_ANTHROPIC_THINKING = 1024;
 
 export interface ModelDefaults {
   temperature?: number;
@@ -72,9 +84,27 @@ export function checkModelConfig(
   if (topP !== undefined && (Number.isNaN(topP) || topP <= 0 || topP > 1)) {
     problems.push(`top_p must be above 0 and at most 1 (got ${String(rawTopP)})`);
   }
+  const thinking =
+    input.thinking === undefined || input.thinking === '' ? undefined : toNumber(input.thinking, Number.NaN);
+  if (thinking !== undefined) {
+    if (!THINKING_PROVIDERS.includes(provider)) {
+      problems.push(
+        `thinking= is for ${THINKING_PROVIDERS.join(' and ')} models${provider === 'deepseek' ? ' (DeepSeek reasons with deepseek-reasoner)' : ''}`,
+      );
+    } else if (!Number.isInteger(thinking) || thinking < 0) {
+      problems.push(`thinking must be a token budget, a whole number (got ${String(input.thinking)})`);
+    } else if (provider === 'anthropic' && thinking < MIN_ANTHROPIC_THINKING) {
+      problems.push(
+        `thinking must be at least ${MIN_ANTHROPIC_THINKING} tokens for Anthropic (got ${thinking})`,
+      );
+    } else if (provider === 'anthropic' && maxTokens !== undefined && maxTokens <= thinking) {
+      problems.push(`max_tokens (${maxTokens}) must be larger than the thinking budget (${thinking})`);
+    }
+  }
   if (problems.length > 0) return { problems };
   const config: ModelConfig = { provider: provider as ProviderName, model, temperature };
   if (maxTokens !== undefined) config.maxTokens = maxTokens;
+  if (thinking !== undefined) config.thinking = thinking;
   if (topP !== undefined) config.topP = topP;
   return { config, problems };
 }

@@ -1,7 +1,8 @@
 /**
  * Estimated cost of a call from a price table (USD per 1M tokens). The built-in table covers a few
  * common models; `PRICE_TABLE` (JSON, same shape, keyed "provider/model" or "model") is merged over
- * it. Prices change: these are list prices as published in late 2025, good enough for an estimate.
+ * it. Prices change: these are list prices as published in 2025–2026, good enough for an estimate.
+ * Cache reads and writes have their own optional prices (`cachedInput`, `cacheWrite`).
  */
 import { resolveDeepSeekVariant } from './deepseek-variants.js';
 import type { Usage } from './types.js';
@@ -20,18 +21,27 @@ export interface Price {
 export type PriceTable = Readonly<Record<string, Price>>;
 
 export const BUILT_IN_PRICES: PriceTable = Object.freeze({
-  'deepseek/deepseek-flash': { input: 0.28, output: 0.42 },
-  'deepseek/deepseek-v4-flash': { input: 0.28, output: 0.42 },
-  'openai/gpt-4.1': { input: 2, output: 8 },
-  'openai/gpt-4.1-mini': { input: 0.4, output: 1.6 },
-  'openai/gpt-4.1-nano': { input: 0.1, output: 0.4 },
-  'openai/gpt-4o': { input: 2.5, output: 10 },
-  'openai/gpt-4o-mini': { input: 0.15, output: 0.6 },
-  'anthropic/claude-sonnet-4-5': { input: 3, output: 15 },
-  'anthropic/claude-haiku-4-5': { input: 1, output: 5 },
-  'anthropic/claude-opus-4-1': { input: 15, output: 75 },
-  'gemini/gemini-2.5-flash': { input: 0.3, output: 2.5 },
-  'gemini/gemini-2.5-pro': { input: 1.25, output: 10 },
+  // DeepSeek bills cache hits at a tenth of the input price.
+  'deepseek/deepseek-flash': { input: 0.28, output: 0.42, cachedInput: 0.028 },
+  'deepseek/deepseek-v4-flash': { input: 0.28, output: 0.42, cachedInput: 0.028 },
+  // OpenAI: cached input at a quarter of the input price (4.1 family), half (4o family).
+  'openai/gpt-4.1': { input: 2, output: 8, cachedInput: 0.5 },
+  'openai/gpt-4.1-mini': { input: 0.4, output: 1.6, cachedInput: 0.1 },
+  'openai/gpt-4.1-nano': { input: 0.1, output: 0.4, cachedInput: 0.025 },
+  'openai/gpt-4o': { input: 2.5, output: 10, cachedInput: 1.25 },
+  'openai/gpt-4o-mini': { input: 0.15, output: 0.6, cachedInput: 0.075 },
+  // Anthropic: cache reads at 0.1× input (0.05× for the x.5 generation), 5-minute cache writes at 1.25×.
+  'anthropic/claude-sonnet-5-5': { input: 2, output: 10, cachedInput: 0.1, cacheWrite: 2.5 },
+  'anthropic/claude-sonnet-5': { input: 2, output: 10, cachedInput: 0.2, cacheWrite: 2.5 },
+  'anthropic/claude-sonnet-4-6': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
+  'anthropic/claude-sonnet-4-5': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
+  'anthropic/claude-haiku-4-5': { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 },
+  'anthropic/claude-opus-4-5': { input: 5, output: 25, cachedInput: 0.5, cacheWrite: 6.25 },
+  'anthropic/claude-opus-4-6': { input: 5, output: 25, cachedInput: 0.5, cacheWrite: 6.25 },
+  'anthropic/claude-opus-4-1': { input: 15, output: 75, cachedInput: 1.5, cacheWrite: 18.75 },
+  // Gemini: thinking tokens are billed as output (counted there by mapOpenAIUsage).
+  'gemini/gemini-2.5-flash': { input: 0.3, output: 2.5, cachedInput: 0.075 },
+  'gemini/gemini-2.5-pro': { input: 1.25, output: 10, cachedInput: 0.31 },
 });
 
 function isPrice(value: unknown): value is Price {

@@ -16,6 +16,8 @@ export interface ModelConfig {
   /** Set by the user or config; unset → not sent (Anthropic, which requires it, gets a default). */
   maxTokens?: number;
   topP?: number;
+  /** Reasoning budget in tokens, switched on per model (Anthropic extended thinking, Gemini). */
+  thinking?: number;
 }
 
 export interface ToolCall {
@@ -38,6 +40,10 @@ export type ChatMessage =
       reasoning?: string;
       /** Anthropic thinking signature, echoed back with the thinking block. */
       reasoningSignature?: string;
+      /** Anthropic thinking and redacted_thinking blocks, in order, echoed back with tool use. */
+      reasoningBlocks?: ReasoningBlock[];
+      /** Message-level data to echo back as sent (Gemini `extra_content` with a thought signature). */
+      providerMetadata?: Record<string, unknown>;
       toolCalls?: ToolCall[];
     }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
@@ -67,6 +73,11 @@ export interface Usage {
   cacheWriteTokens?: number;
 }
 
+/** A reasoning block the provider needs back verbatim in the next request (Anthropic). */
+export type ReasoningBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
 
 export type StreamPart =
@@ -74,6 +85,10 @@ export type StreamPart =
   | { type: 'reasoning'; text: string; signature?: string }
   | { type: 'text'; text: string }
   | { type: 'tool-call'; toolCall: ToolCall }
+  /** A whole reasoning block, at its end, to be echoed back with tool use (Anthropic). */
+  | { type: 'reasoning-block'; block: ReasoningBlock }
+  /** Message-level data to echo back (Gemini `extra_content`); merged over earlier ones. */
+  | { type: 'message-metadata'; metadata: Record<string, unknown> }
   | { type: 'usage'; usage: Usage }
   /** Always the last part: model id as the provider reported it, and wall time of the call. */
   | { type: 'finish'; reason: FinishReason; model: string; latencyMs: number };
@@ -99,6 +114,10 @@ export interface LlmResponse {
   reasoning: string;
   /** Anthropic thinking signature; store it as `reasoningSignature` on the assistant message. */
   reasoningSignature?: string;
+  /** Store as `reasoningBlocks` on the assistant message that carries the tool calls. */
+  reasoningBlocks?: ReasoningBlock[];
+  /** Store as `providerMetadata` on that assistant message. */
+  providerMetadata?: Record<string, unknown>;
   toolCalls: ToolCall[];
   finishReason: FinishReason;
   usage: Usage;

@@ -114,6 +114,17 @@ describeWithShared(
       expect(view.stats?.models[0]?.inputTokens).toBe(43);
       expect(view.footer).toBeDefined();
     });
+
+    it('Anthropic redacted_thinking then text: the answer shows, the encrypted block does not', async () => {
+      const { view, requests } = await chatTurn('anthropic-redacted-thinking');
+      expect(requests).toBe(1);
+      expect(view.error).toBeUndefined();
+      expect(view.answer.trim().length).toBeGreaterThan(0);
+      const replay = loadReplay<Replay>('anthropic-redacted-thinking');
+      const data = /"data":"([^"]{12})/.exec(replay.tool[0]!.body)?.[1];
+      expect(data).toBeDefined();
+      expect(JSON.stringify(view)).not.toContain(data!);
+    });
   },
   'replays',
 );

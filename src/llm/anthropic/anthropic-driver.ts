@@ -61,9 +61,13 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
       messages: prompt.messages,
       stream: true,
     };
-    // Recent Claude models reject temperature and top_p together: top_p, when set, is the choice.
-    if (config.topP !== undefined) body['top_p'] = config.topP;
-    else body['temperature'] = config.temperature;
+    if (config.thinking !== undefined) {
+      // Extended thinking: no temperature or top_p, and no forced tool use (the API refuses both).
+      body['thinking'] = { type: 'enabled', budget_tokens: config.thinking };
+    } else if (config.topP !== undefined) {
+      // Recent Claude models reject temperature and top_p together: top_p, when set, is the choice.
+      body['top_p'] = config.topP;
+    } else body['temperature'] = config.temperature;
     if (system) body['system'] = system;
     if (request.tools && request.tools.length > 0) {
       body['tools'] = request.tools.map((t) => ({
@@ -71,7 +75,9 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
         description: t.description,
         input_schema: t.parameters,
       }));
-      if (request.toolChoice) body['tool_choice'] = TOOL_CHOICE[request.toolChoice];
+      const choice =
+        config.thinking !== undefined && request.toolChoice === 'required' ? 'auto' : request.toolChoice;
+      if (choice) body['tool_choice'] = TOOL_CHOICE[choice];
     }
     return body;
   }

@@ -49,8 +49,17 @@ export function toAnthropicPrompt(messages: ChatMessage[]): AnthropicPrompt {
         break;
       case 'assistant': {
         const blocks: AnthropicBlock[] = [];
-        // A thinking block is only accepted back with the signature the API gave it.
-        if (message.reasoning && message.reasoningSignature) {
+        // Thinking blocks go back first, each exactly as the API gave it (signature, redacted data).
+        if (message.reasoningBlocks && message.reasoningBlocks.length > 0) {
+          for (const block of message.reasoningBlocks) {
+            blocks.push(
+              block.type === 'thinking'
+                ? { type: 'thinking', thinking: block.thinking, signature: block.signature }
+                : { type: 'redacted_thinking', data: block.data },
+            );
+          }
+        } else if (message.reasoning && message.reasoningSignature) {
+          // A thinking block is only accepted back with the signature the API gave it.
           blocks.push({
             type: 'thinking',
             thinking: message.reasoning,

@@ -14,6 +14,10 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 interface OpenBlock {
   type: string;
+  /** Thinking text so far (echoed back whole with its signature). */
+  thinking?: string;
+  /** redacted_thinking's encrypted data. */
+  data?: string;
   id?: string;
   name?: string;
   json: string;
@@ -110,11 +114,17 @@ export class AnthropicEventMapper {
     }
     const output = sum('output_tokens');
     if (output !== undefined) this.usage.outputTokens = output;
+    // Reasoning is inside output_tokens; newer API versions say how much of it.
+    const details = isObject(raw['output_tokens_details']) ? raw['output_tokens_details'] : {};
+    const thinking = num(details['thinking_tokens']);
+    if (thinking !== undefined) this.usage.reasoningTokens = Math.min(thinking, this.usage.outputTokens);
   }
 
   private startBlock(index: number, block: Json): StreamPart[] {
     const type = typeof block['type'] === 'string' ? block['type'] : 'unknown';
     const open: OpenBlock = { type, json: '' };
+    if (type === 'thinking') open.thinking = typeof block['thinking'] === 'string' ? block['thinking'] : '';
+    if (type === 'redacted_thinking') open.data = typeof block['data'] === 'string' ? block['data'] : '';
     if (type === 'tool_use') {
       open.id = typeof block['id'] === 'string' ? block['id'] : '';
       open.name = typeof block['name'] === 'string' ? block['name'] : '';
@@ -137,9 +147,9 @@ export class AnthropicEventMapper {
           ? [{ type: 'text', text: delta['text'] }]
           : [];
       case 'thinking_delta':
-        return typeof delta['thinking'] === 'string' && delta['thinking']
-          ? [{ type: 'reasoning', text: delta['thinking'] }]
-          : [];
+        if (typeof delta['thinking'] !== 'string' || !delta['thinking']) return [];
+        if (block) block.thinking = (block.thinking ?? '') + delta['thinking'];
+        return [{ type: 'reasoning', text: delta['thinking'] }];
       case 'signature_delta':
         if (block && typeof delta['signature'] === 'string')
           block.signature = (block.signature ?? '') + delta['signature'];
@@ -156,8 +166,18 @@ export class AnthropicEventMapper {
     const block = this.blocks.get(index);
     this.blocks.delete(index);
     if (!block) return [];
-    if (block.type === 'thinking' && block.signature)
-      return [{ type: 'reasoning', text: '', signature: block.signature }];
+    if (block.type === 'thinking' && block.signature) {
+      return [
+        { type: 'reasoning', text: '', signature: block.signature },
+        {
+          type: 'reasoning-block',
+          block: { type: 'thinking', thinking: block.thinking ?? '', signature: block.signature },
+        },
+      ];
+    }
+    // Encrypted reasoning: nothing to show, but the next request must carry it back unchanged.
+    if (block.type === 'redacted_thinking' && block.data)
+      return [{ type: 'reasoning-block', block: { type: 'redacted_thinking', data: block.data } }];
     if (block.type !== 'tool_use' || !block.name) return [];
     let args = block.json.trim();
     if (!args) {

@@ -45,6 +45,9 @@ export function toOpenAIMessages(
             return wire;
           });
         }
+        // Gemini's thought signature on the message goes back where it came from.
+        const extra = message.providerMetadata?.['extra_content'];
+        if (extra !== undefined) out['extra_content'] = extra;
         if (mode === 'all' || (mode === 'tool-calls' && hasCalls)) {
           out['reasoning_content'] = message.reasoning ?? '';
         }

@@ -61,6 +61,8 @@ export class OpenAIChunkMapper {
     return this.usage;
   }
   private finishReason: unknown;
+  /** Gemini's message-level `extra_content` (a thought signature), echoed back on the message. */
+  private extraContent: unknown;
   private model: string;
   private warned = false;
 
@@ -104,6 +106,7 @@ export class OpenAIChunkMapper {
       if (reasoning) parts.push({ type: 'reasoning', text: reasoning });
       const text = textOf(delta['content']);
       if (text) parts.push({ type: 'text', text });
+      if (isObject(delta['extra_content'])) this.extraContent = delta['extra_content'];
       const calls = delta['tool_calls'];
       if (Array.isArray(calls)) {
         calls.forEach((call, position) => {
@@ -119,6 +122,8 @@ export class OpenAIChunkMapper {
   end(): StreamPart[] {
     const calls = this.toolCalls.finish();
     const parts: StreamPart[] = calls.map((toolCall) => ({ type: 'tool-call', toolCall }));
+    if (this.extraContent !== undefined)
+      parts.push({ type: 'message-metadata', metadata: { extra_content: this.extraContent } });
     if (this.usage) parts.push({ type: 'usage', usage: this.usage });
     parts.push({
       type: 'finish',

@@ -89,6 +89,9 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
       body[config.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'] = config.maxTokens;
     if (config.topP !== undefined) body['top_p'] = config.topP;
     if (isDeepSeek) body['thinking'] = { type: thinking ? 'enabled' : 'disabled' };
+    // Gemini's OpenAI endpoint takes its thinking budget in extra_body (0 switches thinking off).
+    if (config.provider === 'gemini' && config.thinking !== undefined)
+      body['extra_body'] = { google: { thinking_config: { thinking_budget: config.thinking } } };
     if (request.tools && request.tools.length > 0) {
       body['tools'] = request.tools.map((tool) => ({
         type: 'function',

@@ -4,7 +4,7 @@
  */
 import { LlmError } from '../../errors.js';
 import { emptyTotals, foldStreamPart } from '../../llm/collect-response.js';
-import type { LlmClient, LlmRequest, ToolCall, Usage } from '../../llm/types.js';
+import type { LlmClient, LlmRequest, ReasoningBlock, ToolCall, Usage } from '../../llm/types.js';
 import type { ModelRole, UsageTracker } from './usage-tracker.js';
 
 export interface StreamHandlers {
@@ -17,6 +17,9 @@ export interface StreamResult {
   reasoning: string;
   /** Anthropic thinking signature, echoed back with the assistant message that carries tool calls. */
   reasoningSignature?: string;
+  /** Anthropic thinking / redacted_thinking blocks and Gemini message data, echoed back the same way. */
+  reasoningBlocks?: ReasoningBlock[];
+  providerMetadata?: Record<string, unknown>;
   toolCalls: ToolCall[];
   finishReason: string;
   usage: Usage;

@@ -103,6 +103,8 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       toolCalls: decision.toolCalls,
       ...(decision.reasoning ? { reasoning: decision.reasoning } : {}),
       ...(decision.reasoningSignature ? { reasoningSignature: decision.reasoningSignature } : {}),
+      ...(decision.reasoningBlocks ? { reasoningBlocks: decision.reasoningBlocks } : {}),
+      ...(decision.providerMetadata ? { providerMetadata: decision.providerMetadata } : {}),
     });
 
     const { fresh, repeated } = detector.partition(decision.toolCalls);
