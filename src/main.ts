@@ -15,13 +15,16 @@ import type { ScoutMetrics } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
 import { storeCheck } from './ops/store-check.js';
 import { SurfaceConnection } from './ops/surface-connection.js';
+import { mcpSecrets } from './mcp/mcp-config.js';
 import type { Surface } from './surface.js';
 
 const USAGE = `Usage: npm start [-- options]
 
   (no options)        run the bot: Slack and/or Discord when their tokens are set, else the terminal chat
   --once "question"   answer one message in the terminal and exit (0 = answered, 1 = error)
-  --check             validate the configuration and exit (non-zero with one line per problem)
+  --yes               with --once: run tools that change something without asking (else refused)
+  --check             validate the configuration, start each MCP server once, and exit
+                      (non-zero with one line per problem)
   --conversation ID   terminal chat: continue the conversation with this id
   --help              show this help
 `;
@@ -31,6 +34,7 @@ async function main(): Promise<number> {
     options: {
       once: { type: 'string' },
       check: { type: 'boolean', default: false },
+      yes: { type: 'boolean', default: false },
       conversation: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -62,7 +66,11 @@ async function main(): Promise<number> {
         `${config.answerModel ? `, answer model ${config.answerModel.provider}/${config.answerModel.model}` : ''}` +
         `, mode ${config.env.DEFAULT_MODE}, store ${config.env.STORE_URL.split('://')[0]}, surfaces: ${surfaces.join(', ')}\n`,
     );
-    return 0;
+    if (config.mcpServers.length === 0) return 0;
+    const { checkMcpServers } = await import('./mcp/check-mcp.js');
+    const mcp = await checkMcpServers(config.mcpServers);
+    process.stdout.write(mcp.lines.map((line) => `${line}\n`).join(''));
+    return mcp.ok ? 0 : 1;
   }
 
   const consoleOnly = values.once !== undefined || config.surfaces.console;
@@ -76,7 +84,7 @@ async function main(): Promise<number> {
     level:
       consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL,
     pretty: consoleOnly || undefined,
-    secrets: secretsOf(config.env),
+    secrets: [...secretsOf(config.env), ...mcpSecrets(config.mcpServers)],
   });
   // Metrics only where someone can scrape them: the terminal chat has no ops server.
   const metrics = consoleOnly ? undefined : (await import('./ops/metrics.js')).createMetrics();
@@ -85,7 +93,8 @@ async function main(): Promise<number> {
 
   if (values.once !== undefined) {
     const { runOnce } = await import('../adapters/console/console-surface.js');
-    const code = await runOnce(scout, values.once, process.stdout, values.conversation, process.stderr);
+    const code = await runOnce(scout, values.once, process.stdout, values.conversation, process.stderr, values.yes);
+    await scout.shutdown(0);
     await scout.stores.close();
     return code;
   }

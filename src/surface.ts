@@ -8,6 +8,7 @@
 import type { ModelConfig } from './llm/types.js';
 import type { PlanProposal } from './modes/plan/plan-types.js';
 import type { TurnView } from './render/view.js';
+import type { ToolApprovalRequest } from './tools/types.js';
 
 export type Locale = 'en' | 'zh';
 export type Mode = 'chat' | 'agent' | 'plan';
@@ -25,6 +26,11 @@ export interface ChannelSettings {
   answerModel: ModelConfig | null;
   /** Discord: open a thread on a mention (default) or reply in place. */
   replyInThread: boolean;
+  /**
+   * `/tools enable|disable`: "+pattern" / "-pattern" in the order given; the last rule that matches a
+   * tool decides. Only narrows what AGENT_TOOLS allows. Absent on settings stored before it existed.
+   */
+  toolRules?: string[];
 }
 
 export interface IncomingMessage {
@@ -59,6 +65,12 @@ export interface TurnSink {
    * run plans without asking (console `--once`). Should resolve false when `signal` aborts.
    */
   confirmPlan?(plan: PlanProposal, signal: AbortSignal): Promise<boolean>;
+  /**
+   * Optional: ask the asker to approve a tool call that may change something (an MCP tool without
+   * `readOnlyHint`), with Approve / Deny controls only the asker or an admin may press. Resolves with
+   * the choice; should resolve false when `signal` aborts. Surfaces without it refuse such calls.
+   */
+  confirmTool?(request: ToolApprovalRequest, signal: AbortSignal): Promise<boolean>;
 }
 
 /** A reply to a command: always meant for the one user who sent it (ephemeral where possible). */

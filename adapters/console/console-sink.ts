@@ -7,6 +7,7 @@ import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { emptyView, type TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
 import { t } from '../../src/i18n/translate.js';
+import type { ToolApprovalRequest } from '../../src/tools/types.js';
 import { ANSI, PLAIN, type Style, markdownToTerminal, renderTurnText, stepLines } from './terminal-text.js';
 
 /** Redraws at most this often: smooth enough to read, cheap enough not to flicker. */
@@ -21,6 +22,8 @@ export interface ConsoleOutput {
 export interface ConsoleSinkOptions {
   /** Where the turn's error goes (`--once`: stderr); by default inline with the turn. */
   errors?: ConsoleOutput;
+  /** `--once --yes`: approve tool calls that change something without asking. */
+  approveTools?: boolean;
 }
 
 export class ConsoleSink implements TurnSink {
@@ -138,6 +141,27 @@ export class ConsoleSink implements TurnSink {
       return !signal.aborted && !/^n/i.test(answer.trim());
     } catch {
       // The question was withdrawn: the turn was stopped or the plan waited too long.
+      return false;
+    }
+  }
+
+  /**
+   * A tool that may change something: y/n at the prompt (no answer is no). Without a prompt
+   * (`--once`) only `--yes` approves.
+   */
+  async confirmTool(request: ToolApprovalRequest, signal: AbortSignal): Promise<boolean> {
+    if (!this.ask) return this.options.approveTools === true;
+    if (this.latest) this.draw(this.latest);
+    const label = request.title ? `${request.tool} (${request.title})` : request.tool;
+    this.output.write(
+      `\n${ANSI.bold(label)} ${t(this.locale, 'console.tool-wants')}:\n${ANSI.dim(request.arguments)}\n`,
+    );
+    this.liveRows = 0;
+    if (signal.aborted) return false;
+    try {
+      const answer = await this.ask(t(this.locale, 'console.approve-tool'), signal);
+      return !signal.aborted && /^y/i.test(answer.trim());
+    } catch {
       return false;
     }
   }

@@ -74,12 +74,14 @@ export async function runOnce(
   output: ConsoleOutput,
   conversation?: string,
   errors?: ConsoleOutput,
+  /** `--yes`: tool calls that change something run without asking (else they are refused). */
+  approveTools = false,
 ): Promise<number> {
   const sink = new ConsoleSink(
     { write: (s) => output.write(s), isTTY: false },
     undefined,
     core.locale,
-    errors ? { errors } : {},
+    { ...(errors ? { errors } : {}), approveTools },
   );
   const outcome = trackOutcome(sink);
   await core.handleMessage(messageFor(text, conversation ?? `console:once:${randomUUID()}`), sink);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_DEEPSEEK_VARIANT, resolveDeepSeekVariant } from '../llm/deepseek-variants.js';
 import { parseModelSpec } from '../llm/model-config.js';
+import { loadMcpConfig, type McpServerConfig } from '../mcp/mcp-config.js';
 import type { ModelConfig } from '../llm/types.js';
 import { parseDuration } from './duration.js';
 
@@ -109,6 +110,8 @@ export const EnvSchema = z.object({
   PLAN_ON_STEP_ERROR: z.enum(['skip', 'stop']).default('skip'),
   /** fetch_url opens only URLs from the user's message or this turn's search (`provenance`), or any public URL (`open`). */
   FETCH_URL_POLICY: z.enum(['provenance', 'open']).default('provenance'),
+  /** Path of an mcp.json (`{"mcpServers": {…}}`): each server's tools join the agent's. */
+  MCP_CONFIG: optionalString,
 
   // ── Web search ──────────────────────────────────────────────────────────────
   SEARCH_PROVIDER: z.enum(['tavily', 'brave', 'searxng', 'duckduckgo', 'none', 'auto']).default('auto'),
@@ -174,6 +177,8 @@ export interface Config {
   /** Answer model; null = same as the function-call model. */
   answerModel: ModelConfig | null;
   surfaces: { slack: boolean; discord: boolean; console: boolean };
+  /** The servers of MCP_CONFIG; empty without it. */
+  mcpServers: McpServerConfig[];
 }
 
 /** Every variable that names an LLM key, in the order a default model is picked from. */
@@ -260,10 +265,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       problems.push('PRICE_TABLE: invalid JSON');
     }
   }
+  let mcpServers: McpServerConfig[] = [];
+  if (env.MCP_CONFIG) {
+    const mcp = loadMcpConfig(env.MCP_CONFIG, source);
+    mcpServers = mcp.servers;
+    problems.push(...mcp.problems);
+  }
   if (problems.length > 0 || !toolModel) throw new ConfigError(problems);
   const slack = Boolean(env.SLACK_BOT_TOKEN);
   const discord = Boolean(env.DISCORD_TOKEN);
-  return { env, toolModel, answerModel, surfaces: { slack, discord, console: !slack && !discord } };
+  return {
+    env,
+    toolModel,
+    answerModel,
+    surfaces: { slack, discord, console: !slack && !discord },
+    mcpServers,
+  };
 }
 
 /** Slack needs its bot token plus one way in (Socket Mode app token or HTTP signing secret). */

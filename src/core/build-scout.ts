@@ -14,6 +14,8 @@ import { runPlan } from '../modes/plan/run-plan.js';
 import { createPromptLibrary } from '../prompts/prompt-library.js';
 import { createSearchService } from '../search/search-service.js';
 import type { SearchService } from '../search/types.js';
+import { mcpSecrets } from '../mcp/mcp-config.js';
+import { McpToolSource, type McpToolSourceOptions } from '../mcp/mcp-tools.js';
 import { createStores } from '../store/create-stores.js';
 import type { Stores } from '../store/types.js';
 import { createDefaultTools } from '../tools/default-tools.js';
@@ -33,6 +35,8 @@ export interface BuildOptions {
   wrapLlm?: (client: LlmClient) => LlmClient;
   /** Wraps the search service (metrics). */
   wrapSearch?: (service: SearchService) => SearchService;
+  /** MCP start bound and restart backoff (tests shrink them). */
+  mcp?: Pick<McpToolSourceOptions, 'startTimeoutMs' | 'backoff'>;
 }
 
 export async function buildScout(options: BuildOptions): Promise<Scout> {
@@ -42,9 +46,21 @@ export async function buildScout(options: BuildOptions): Promise<Scout> {
     (await createStores({ url: config.env.STORE_URL, sessionTtlMs: config.env.SESSION_TTL, logger }));
   const baseSearch = createSearchService(config, stores, logger);
   const search = options.wrapSearch ? options.wrapSearch(baseSearch) : baseSearch;
-  const tools = createToolRegistry(createDefaultTools({ config, search }), {
+  const builtIn = createDefaultTools({ config, search });
+  // MCP servers start lazily, on the first turn that may call tools.
+  const mcp =
+    config.mcpServers.length > 0
+      ? new McpToolSource(config.mcpServers, {
+          logger,
+          secrets: mcpSecrets(config.mcpServers),
+          reservedNames: builtIn.map((t) => t.name),
+          ...options.mcp,
+        })
+      : undefined;
+  const tools = createToolRegistry(builtIn, {
     allow: config.env.AGENT_TOOLS,
     logger,
+    ...(mcp ? { sources: [mcp] } : {}),
   });
   // One client per distinct model choice: settings change rarely, turns are many. Bounded, because
   // every `/model … temperature=…` variant is a new key.
@@ -73,5 +89,6 @@ export async function buildScout(options: BuildOptions): Promise<Scout> {
     llm,
     modes: { chat: runChat, agent: runAgent, plan: runPlan },
     observer: options.observer,
+    ...(mcp ? { mcp } : {}),
   });
 }

@@ -7,19 +7,25 @@ import { ConfigError } from '../errors.js';
 import { t } from '../i18n/translate.js';
 import { checkModelConfig, modelLabel } from '../llm/model-config.js';
 import type { ModelConfig } from '../llm/types.js';
+import type { McpToolSource } from '../mcp/mcp-tools.js';
 import type { SearchService } from '../search/types.js';
 import { clearChannelConversations, clearConversation } from '../store/conversation-store.js';
 import type { Stores } from '../store/types.js';
 import type { CommandReply, Locale, Mode } from '../surface.js';
+import type { ToolRegistry } from '../tools/types.js';
 import { COMMANDS, COMMAND_NAMES, type CommandName, allUsageLines, usageLine } from './commands.js';
 import type { ChannelSettings } from './settings.js';
 import type { SettingsService } from './settings-service.js';
+import { runToolsCommand, toolsArgumentsValid } from './tools-command.js';
 
 export interface CommandDeps {
   config: Config;
   stores: Stores;
   settings: SettingsService;
   search: SearchService;
+  tools: ToolRegistry;
+  /** The MCP servers, when MCP_CONFIG names any. */
+  mcp?: McpToolSource;
 }
 
 export interface CommandContext {
@@ -65,6 +71,8 @@ export async function runCommand(
       return setModel(deps, args, ctx);
     case 'config':
       return args.trim() === '' ? reply(await describeConfig(deps, ctx)) : setConfig(deps, args, ctx);
+    case 'tools':
+      return toolsArgumentsValid(args) ? runToolsCommand(deps, args, ctx) : reply(usage('tools', locale));
     case 'help':
       return reply(helpText(locale));
     case 'reset':
@@ -247,6 +255,12 @@ async function describeConfig(deps: CommandDeps, ctx: CommandContext): Promise<s
     `• ${t(locale, 'config.search-provider')}: ${deps.search.available ? deps.search.providerName : t(locale, 'none')}`,
     `• ${t(locale, 'config.store')}: ${deps.stores.backend}`,
   ];
+  // Names, states and counts only: a server's command, URL, env and headers may hold secrets.
+  const servers = deps.mcp?.status() ?? [];
+  if (servers.length > 0) {
+    const described = servers.map((s) => `${s.name} (${s.transport}, ${s.state}, ${s.tools})`).join(', ');
+    lines.push(`• ${t(locale, 'config.mcp')}: ${described}`);
+  }
   return lines.join('\n');
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Locale } from '../surface.js';
 
-export const COMMAND_NAMES = ['mode', 'config', 'model', 'search', 'help', 'reset'] as const;
+export const COMMAND_NAMES = ['mode', 'config', 'model', 'search', 'tools', 'help', 'reset'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export interface CommandSpec {
@@ -59,6 +59,16 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     description: { en: 'Turn web search on or off (chat mode)', zh: '开启或关闭联网搜索（对话模式）' },
     changesSettings: (args) => !isEmpty(args),
     acceptsBare: (args) => /^(on|off)$/i.test(args.trim()),
+  },
+  tools: {
+    name: 'tools',
+    usage: '[enable|disable <name|pattern>]',
+    description: {
+      en: 'List the agent’s tools; enable or disable them in this channel (`github__*`)',
+      zh: '列出智能体的工具；在本频道启用或停用（`github__*`）',
+    },
+    changesSettings: (args) => !isEmpty(args),
+    acceptsBare: (args) => isEmpty(args) || /^(enable|disable)\s+[\w*-]+$/i.test(args.trim()),
   },
   help: {
     name: 'help',

@@ -16,8 +16,10 @@ import type { SearchService } from '../search/types.js';
 import { appendTurn, loadHistory } from '../store/conversation-store.js';
 import type { Lease, Stores } from '../store/types.js';
 import type { CommandReply, IncomingMessage, Locale, Mode, ScoutCore, TurnSink } from '../surface.js';
+import type { McpToolSource } from '../mcp/mcp-tools.js';
 import type { ToolRegistry } from '../tools/types.js';
 import { isChannelAllowed } from './allowed-channels.js';
+import { channelTools } from './channel-tools.js';
 import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
 import { fitHistory } from './history-window.js';
@@ -40,6 +42,8 @@ const TURN_LOCK_TTL_MS = 30_000;
  * it waits, and later messages of the conversation queue behind it (for at most the lock wait).
  */
 export const PLAN_CONFIRM_TIMEOUT_MS = 5 * 60_000;
+/** A tool call waiting for Approve / Deny is denied after this (the turn's own limit may end it first). */
+export const TOOL_CONFIRM_TIMEOUT_MS = 5 * 60_000;
 
 export interface TurnObserver {
   onTurnStart?(info: { mode: Mode; conversationId: string }): void;
@@ -59,6 +63,8 @@ export interface ScoutDeps {
   observer?: TurnObserver;
   /** How long a plan waits for Run / Cancel (default PLAN_CONFIRM_TIMEOUT_MS; tests shrink it). */
   planConfirmMs?: number;
+  /** The MCP servers, for `/tools` and `/config` (their tools reach turns through `tools`). */
+  mcp?: McpToolSource;
 }
 
 export class Scout implements ScoutCore {
@@ -151,6 +157,8 @@ export class Scout implements ScoutCore {
       for (const controller of this.turns) controller.abort(new CancelledError('shutting down'));
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     }
+    // MCP servers (child processes, HTTP sessions) close once no turn can call them any more.
+    await this.deps.tools.close?.();
   }
 
   private async handle(message: IncomingMessage, sink: TurnSink): Promise<void> {
@@ -260,7 +268,7 @@ export class Scout implements ScoutCore {
         emit,
         signal: controller.signal,
         llm: { tool, answer },
-        tools: this.deps.tools,
+        tools: channelTools(this.deps.tools, settings.toolRules),
         search: this.deps.search,
         prompts: this.deps.prompts,
         config: this.deps.config,
@@ -279,6 +287,19 @@ export class Scout implements ScoutCore {
             if (this.awaitingPlan.get(id) === waiting) this.awaitingPlan.delete(id);
           }
         };
+      }
+      if (sink.confirmTool) {
+        const confirm = sink.confirmTool.bind(sink);
+        context.confirmTool = (request, signal) =>
+          confirm(
+            request,
+            AbortSignal.any([signal, controller.signal, AbortSignal.timeout(TOOL_CONFIRM_TIMEOUT_MS)]),
+          );
+      }
+      // Tool servers start on the first turn that may call tools; one that fails is a notice.
+      if (mode !== 'chat' && this.deps.tools.prepare) {
+        const notices = await this.deps.tools.prepare(controller.signal);
+        for (const [index, text] of notices.entries()) notice(emit, `tools-${index}`, text);
       }
       const result = await this.deps.modes[mode](context);
       if (view.error) outcome = 'error';
@@ -335,6 +356,8 @@ export class Scout implements ScoutCore {
       stores: this.deps.stores,
       settings: this.settings,
       search: this.deps.search,
+      tools: this.deps.tools,
+      ...(this.deps.mcp ? { mcp: this.deps.mcp } : {}),
     };
   }
 }

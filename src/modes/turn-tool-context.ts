@@ -8,11 +8,13 @@ export function turnToolContext(ctx: TurnContext, signal: AbortSignal): ToolCont
   // Links the user sent may be fetched; links found only in pages or snippets may not (fetch policy).
   const provenance = new UrlProvenance();
   provenance.addFromText(ctx.message.text);
+  const confirmTool = ctx.confirmTool;
   return {
     sessionKey: ctx.sessionKey,
     signal,
     provenance,
     ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
     ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),
+    ...(confirmTool ? { confirm: (request) => confirmTool(request, signal) } : {}),
   };
 }

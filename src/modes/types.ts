@@ -6,7 +6,7 @@ import type { PromptLibrary } from '../prompts/prompt-library.js';
 import type { TurnEvent, TurnStats } from '../render/events.js';
 import type { SearchService } from '../search/types.js';
 import type { IncomingMessage, Locale } from '../surface.js';
-import type { ToolRegistry } from '../tools/types.js';
+import type { ToolApprovalRequest, ToolRegistry } from '../tools/types.js';
 import type { PlanProposal } from './plan/plan-types.js';
 
 /** Everything a mode needs for one turn. Modes emit events; they never post or edit. */
@@ -30,6 +30,8 @@ export interface TurnContext {
   logger: Logger;
   /** Plan mode: ask the user to run the plan; undefined → run without asking. */
   confirmPlan?: (plan: PlanProposal) => Promise<boolean>;
+  /** Ask the asker to approve a tool call that changes something; undefined → such calls are refused. */
+  confirmTool?: (request: ToolApprovalRequest, signal: AbortSignal) => Promise<boolean>;
 }
 
 export interface TurnResult {

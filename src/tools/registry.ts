@@ -1,34 +1,47 @@
 /**
- * The tool registry (seed 003): tools register with a zod input schema; the registry emits JSON
- * Schema for the function-call model, validates the model's arguments, runs each call with a time
- * limit and honours the AGENT_TOOLS allow/deny list. `execute` never throws: every failure comes back
- * as `{ isError: true, text }` telling the model what went wrong.
+ * The tool registry (seed 003): tools register with a zod input schema (or, from MCP servers, a JSON
+ * Schema); the registry emits JSON Schema for the function-call model, validates the model's
+ * arguments, asks the asker before a call that changes something, runs each call with a time limit
+ * and honours the AGENT_TOOLS allow/deny patterns. Tool sources (MCP servers) are read again on every
+ * call, so tools that appear or vanish at run time are seen at once. `execute` never throws: every
+ * failure comes back as `{ isError: true, text }` telling the model what went wrong.
  */
 import { z } from 'zod';
 import { isAbortError } from '../errors.js';
 import type { ToolDefinition } from '../llm/types.js';
 import type { Logger } from '../logger.js';
-import type { Tool, ToolContext, ToolOutput, ToolRegistry } from './types.js';
+import { matchesPattern } from './tool-patterns.js';
+import type { Tool, ToolContext, ToolInfo, ToolOutput, ToolRegistry, ToolSource } from './types.js';
 
 /** Long enough for a slow search or page fetch, short enough to keep the agent's 60 s budget. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 20_000;
 
 export interface ToolRegistryOptions {
-  /** AGENT_TOOLS entries: names allow only those tools; "-name" denies one. Empty allows all. */
+  /**
+   * AGENT_TOOLS entries: names or patterns (`github__*`) allow only those tools; "-pattern" denies.
+   * Empty allows all.
+   */
   allow?: string[];
+  /** Tools that come and go at run time (MCP servers). */
+  sources?: ToolSource[];
   defaultTimeoutMs?: number;
   logger: Logger;
 }
 
-/** Applies the AGENT_TOOLS list: any plain name makes it an allow-list; "-name" always denies. */
+/** Applies the AGENT_TOOLS list: any plain pattern makes it an allow-list; "-pattern" always denies. */
 export function filterTools(tools: Tool[], allow: string[] = []): Tool[] {
-  const denied = new Set(allow.filter((a) => a.startsWith('-')).map((a) => a.slice(1).trim()));
-  const allowed = new Set(allow.filter((a) => !a.startsWith('-')).map((a) => a.trim()));
-  return tools.filter((t) => !denied.has(t.name) && (allowed.size === 0 || allowed.has(t.name)));
+  const denied = allow.filter((a) => a.startsWith('-')).map((a) => a.slice(1).trim());
+  const allowed = allow.filter((a) => !a.startsWith('-')).map((a) => a.trim());
+  return tools.filter(
+    (t) =>
+      !denied.some((p) => matchesPattern(p, t.name)) &&
+      (allowed.length === 0 || allowed.some((p) => matchesPattern(p, t.name))),
+  );
 }
 
-/** JSON Schema for the model: zod 4's converter, input side, without the `$schema` marker. */
+/** JSON Schema for the model: the tool's own, or zod 4's converter, input side, without `$schema`. */
 export function toolParameters(tool: Tool): Record<string, unknown> {
+  if (tool.parameters) return tool.parameters;
   const { $schema: _drop, ...schema } = z.toJSONSchema(tool.inputSchema, {
     io: 'input',
     unrepresentable: 'any',
@@ -38,24 +51,60 @@ export function toolParameters(tool: Tool): Record<string, unknown> {
 
 export function createToolRegistry(tools: Tool[], options: ToolRegistryOptions): ToolRegistry {
   const log = options.logger.child({ component: 'tools' });
-  const active = filterTools(tools, options.allow);
+  const sources = options.sources ?? [];
   const known = new Set(tools.map((t) => t.name));
   for (const name of options.allow ?? []) {
     const bare = name.replace(/^-/, '').trim();
-    if (!known.has(bare)) log.warn({ tool: bare }, 'AGENT_TOOLS names a tool that does not exist');
+    // Patterns and MCP names (`server__tool`) name tools that only exist once their server runs.
+    if (!known.has(bare) && !bare.includes('*') && !bare.includes('__'))
+      log.warn({ tool: bare }, 'AGENT_TOOLS names a tool that does not exist');
   }
-  const byName = new Map(active.map((t) => [t.name, t]));
-  const definitions: ToolDefinition[] = active.map((t) => ({
-    name: t.name,
-    description: t.description,
-    parameters: toolParameters(t),
-  }));
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
 
+  // Rebuilt only when a source's tool list changes (each returns the same array until then).
+  let seen: Tool[][] | undefined;
+  let current = { byName: new Map<string, Tool>(), definitions: [] as ToolDefinition[] };
+  const active = () => {
+    const lists = sources.map((s) => s.tools());
+    if (seen && lists.every((list, i) => list === seen?.[i])) return current;
+    seen = lists;
+    const all = [...tools];
+    for (const tool of lists.flat()) {
+      if (known.has(tool.name))
+        log.warn({ tool: tool.name }, 'an MCP tool has the name of a built-in tool: skipped');
+      else all.push(tool);
+    }
+    const allowed = filterTools(all, options.allow);
+    current = {
+      byName: new Map(allowed.map((t) => [t.name, t])),
+      definitions: allowed.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: toolParameters(t),
+      })),
+    };
+    return current;
+  };
+
   return {
-    definitions: () => definitions.map((d) => ({ ...d })),
-    has: (name) => byName.has(name),
+    definitions: () => active().definitions.map((d) => ({ ...d })),
+    has: (name) => active().byName.has(name),
+    list: (): ToolInfo[] =>
+      [...active().byName.values()].map((t) => ({
+        name: t.name,
+        description: t.description,
+        needsApproval: t.needsApproval === true,
+        ...(t.server ? { server: t.server } : {}),
+      })),
+    async prepare(signal) {
+      const notices = await Promise.all(sources.map((s) => s.prepare?.(signal) ?? Promise.resolve([])));
+      return notices.flat();
+    },
+    async close() {
+      await Promise.allSettled(sources.map((s) => s.close?.()));
+    },
     async execute(name, rawArguments, context): Promise<ToolOutput> {
+      const { byName } = active();
       const tool = byName.get(name);
       if (!tool) {
         const names = [...byName.keys()].join(', ') || 'none';
@@ -66,9 +115,39 @@ export function createToolRegistry(tools: Tool[], options: ToolRegistryOptions):
         log.info({ tool: name, error: parsed.error }, 'tool call rejected: invalid arguments');
         return { isError: true, text: parsed.error };
       }
+      // Asked before the time limit starts: a person deciding is not the tool being slow.
+      if (tool.needsApproval) {
+        const refusal = await askApproval(tool, parsed.input, context);
+        if (refusal) {
+          log.info({ tool: name }, 'tool call not approved');
+          return { isError: true, text: refusal };
+        }
+      }
       return runWithTimeout(tool, parsed.input, context, tool.timeoutMs ?? defaultTimeoutMs, log);
     },
   };
+}
+
+/** Longest argument text shown with an approval request. */
+const APPROVAL_ARGUMENTS_CHARS = 1_500;
+
+/** Resolves with the refusal for the model, or undefined when the asker approved. */
+async function askApproval(tool: Tool, input: unknown, context: ToolContext): Promise<string | undefined> {
+  if (!context.confirm) {
+    return `${tool.name} changes something and needs the user's approval, which cannot be asked here; it was not run. Tell the user.`;
+  }
+  const json = JSON.stringify(input, null, 2) ?? '{}';
+  const args = json.length > APPROVAL_ARGUMENTS_CHARS ? `${json.slice(0, APPROVAL_ARGUMENTS_CHARS)}…` : json;
+  const approved = await context
+    .confirm({
+      tool: tool.name,
+      arguments: args,
+      ...(tool.server ? { server: tool.server } : {}),
+      ...(tool.title ? { title: tool.title } : {}),
+    })
+    .catch(() => false);
+  if (approved && !context.signal.aborted) return undefined;
+  return `The user did not approve ${tool.name}; it was not run. Do not call it again for this request.`;
 }
 
 function parseArguments(tool: Tool, raw: string): { input: unknown } | { error: string } {

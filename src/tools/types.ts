@@ -14,6 +14,23 @@ export interface ToolContext {
    * to it. Absent: nothing came from a trusted place, so the provenance policy refuses every URL.
    */
   provenance?: UrlProvenance;
+  /**
+   * Asks the asker to approve a call that changes something (MCP tools without `readOnlyHint`).
+   * Absent where nobody can be asked (`--once` without `--yes`): such calls are refused.
+   */
+  confirm?: (request: ToolApprovalRequest) => Promise<boolean>;
+}
+
+/** What the asker sees when a tool call waits for Approve / Deny. */
+export interface ToolApprovalRequest {
+  /** The name the model called (`github__create_issue`). */
+  tool: string;
+  /** The MCP server offering it. */
+  server?: string;
+  /** The server's human title for the tool, when it gave one. */
+  title?: string;
+  /** The arguments as pretty JSON, bounded for display. */
+  arguments: string;
 }
 
 export interface ToolOutput {
@@ -39,7 +56,35 @@ export interface Tool<Input = unknown> {
   readonly inputSchema: z.ZodType<Input>;
   /** Per-call time limit; the registry aborts the call after it. */
   readonly timeoutMs?: number;
+  /**
+   * A JSON Schema given as is (MCP tools): the model sees it instead of one converted from
+   * `inputSchema`, which then only checks arguments against it.
+   */
+  readonly parameters?: Record<string, unknown>;
+  /** The MCP server offering the tool; absent for Scout's own tools. */
+  readonly server?: string;
+  /** Shown with the approval request (MCP tool titles). */
+  readonly title?: string;
+  /** The call may change something: the registry asks `ToolContext.confirm` before running it. */
+  readonly needsApproval?: boolean;
   run(input: Input, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** Tools that come and go at run time (MCP servers): read again on every turn. */
+export interface ToolSource {
+  /** The tools offered now. Returns the same array until they change (the registry caches on it). */
+  tools(): Tool[];
+  /** Starts what is not running yet, within its own time bound; resolves with notices for the turn. */
+  prepare?(signal: AbortSignal): Promise<string[]>;
+  close?(): Promise<void>;
+}
+
+/** A tool as `/tools` lists it. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  server?: string;
+  needsApproval: boolean;
 }
 
 /** The registry the executors use (src/tools/registry.ts implements it). */
@@ -52,4 +97,10 @@ export interface ToolRegistry {
    * tool, invalid arguments, a timeout or a failure come back as `{ isError: true, text }` for the model.
    */
   execute(name: string, rawArguments: string, context: ToolContext): Promise<ToolOutput>;
+  /** Every tool AGENT_TOOLS allows, with its server (for `/tools`). */
+  list?(): ToolInfo[];
+  /** Starts lazy tool sources before a turn that may call tools; resolves with notices. */
+  prepare?(signal: AbortSignal): Promise<string[]>;
+  /** Closes the tool sources (MCP servers) at shutdown. */
+  close?(): Promise<void>;
 }

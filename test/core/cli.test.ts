@@ -2,37 +2,13 @@
  * The real entry point as a user runs it (`npm start -- …` runs the same main.ts compiled), against a fake
  * LLM server: --once, --check, the missing-key message, and history surviving a restart on SQLite.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { startFakeSearchServer } from '../helpers/fake-search-server.js';
-
-const root = join(import.meta.dirname, '../..');
-
-function runMain(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/main.ts', ...args],
-      // A clean environment: no key from the developer's shell can leak into the run.
-      {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        timeout: 30_000,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+import { runMain } from '../helpers/run-main.js';
 
 describe('the scout command', { timeout: 60_000 }, () => {
   let llm: FakeOpenAI;

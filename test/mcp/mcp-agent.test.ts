@@ -1,0 +1,206 @@
+/**
+ * The agent with MCP tools, end to end: a scripted model (the real OpenAI SDK against a loopback
+ * fake) calls the real server-everything over stdio and over Streamable HTTP and cites what it
+ * returned; a tool that changes something waits for Approve; deny lists hide tools from the model;
+ * a broken server is a notice while the turn still answers.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ToolApprovalRequest } from '../../src/tools/types.js';
+import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { RecordingSink, type TestScout, startTestScout, testMessage } from '../helpers/scout-harness.js';
+import { everythingStdio, fixtureStdio, startEverythingHttp, writeMcpJson } from './mcp-kit.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function scoutWith(
+  servers: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<TestScout> {
+  const file = writeMcpJson(servers);
+  cleanups.push(file.remove);
+  const h = await startTestScout({
+    env: { DEFAULT_MODE: 'agent', AGENT_MIN_RESULT_CHARS: '0', MCP_CONFIG: file.path, ...env },
+    noSearch: true,
+  });
+  cleanups.push(() => h.close());
+  return h;
+}
+
+/** The text of every message the model was sent, joined. */
+function sentToModel(h: TestScout): string {
+  return h.llm.requests.map((r) => JSON.stringify(r.body.messages)).join('\n');
+}
+
+function toolNamesOffered(h: TestScout, request = 0): string[] {
+  return ((h.llm.requests[request]?.body.tools ?? []) as Array<{ function: { name: string } }>).map(
+    (t) => t.function.name,
+  );
+}
+
+async function echoAndSum(h: TestScout): Promise<RecordingSink> {
+  h.llm.enqueue(
+    toolCallReply([
+      { name: 'everything__echo', arguments: { message: 'ping from Scout' } },
+      { name: 'everything__get-sum', arguments: { a: 19, b: 23 } },
+    ]),
+    textReply('I have what I need.'),
+    textReply('The server echoed "ping from Scout" and computed 42 (The sum of 19 and 23 is 42.).'),
+  );
+  const sink = new RecordingSink();
+  await h.scout.handleMessage(testMessage('Echo a ping and add 19 and 23'), sink);
+  return sink;
+}
+
+describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
+  it('calls everything__echo and everything__get-sum over stdio and cites their output', async () => {
+    const h = await scoutWith({ everything: everythingStdio() });
+    const sink = await echoAndSum(h);
+    expect(sink.final?.error).toBeUndefined();
+    expect(sink.final?.answer).toContain('computed 42');
+    expect(toolNamesOffered(h)).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum']));
+    const sent = sentToModel(h);
+    expect(sent).toContain(
+      '<tool_output name=\\"everything__echo\\">\\nEcho: ping from Scout\\n</tool_output>',
+    );
+    expect(sent).toContain('The sum of 19 and 23 is 42.');
+    const titles = sink.final?.steps.map((s) => `${s.kind}:${s.status}`) ?? [];
+    expect(titles.filter((t) => t === 'tool:done')).toHaveLength(2);
+  });
+
+  it('calls the same tools over Streamable HTTP', async () => {
+    const server = await startEverythingHttp();
+    cleanups.push(() => server.stop());
+    const h = await scoutWith({ everything: { url: server.url } });
+    const sink = await echoAndSum(h);
+    expect(sink.final?.answer).toContain('computed 42');
+    expect(sentToModel(h)).toContain('Echo: ping from Scout');
+    expect(sentToModel(h)).toContain('The sum of 19 and 23 is 42.');
+  });
+
+  it('a destructive tool waits for Approve and runs only after it; Deny keeps it from running', async () => {
+    const file = writeMcpJson({});
+    cleanups.push(file.remove);
+    const calls = join(file.dir, 'calls.txt');
+    writeFileSync(calls, '');
+    const h = await scoutWith({ notes: fixtureStdio([], { FIXTURE_CALLS_FILE: calls }) });
+    class ApprovingSink extends RecordingSink {
+      readonly asked: ToolApprovalRequest[] = [];
+      answer: (ok: boolean) => void = () => {};
+      confirmTool(request: ToolApprovalRequest): Promise<boolean> {
+        this.asked.push(request);
+        return new Promise((resolve) => {
+          this.answer = resolve;
+        });
+      }
+    }
+    h.llm.enqueue(
+      toolCallReply([{ name: 'notes__delete_note', arguments: { id: 'n1' } }]),
+      textReply('Done.'),
+      textReply('Deleted note n1.'),
+    );
+    const sink = new ApprovingSink();
+    const turn = h.scout.handleMessage(testMessage('Delete note n1'), sink);
+    const end = Date.now() + 20_000;
+    while (sink.asked.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    expect(sink.asked[0]).toMatchObject({
+      tool: 'notes__delete_note',
+      server: 'notes',
+      title: 'Delete a note',
+    });
+    expect(sink.asked[0]?.arguments).toContain('"id": "n1"');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readFileSync(calls, 'utf8')).toBe(''); // waiting, nothing ran
+    expect(sink.updates.at(-1)?.steps.some((s) => s.kind === 'tool' && s.status === 'running')).toBe(true);
+    sink.answer(true);
+    await turn;
+    expect(readFileSync(calls, 'utf8')).toBe('delete_note {"id":"n1"}\n');
+    expect(sentToModel(h)).toContain('Deleted note n1');
+
+    h.llm.enqueue(
+      toolCallReply([{ name: 'notes__delete_note', arguments: { id: 'n2' } }]),
+      textReply('The user said no.'),
+      textReply('I did not delete note n2: you denied it.'),
+    );
+    const deny = new ApprovingSink();
+    const second = h.scout.handleMessage(testMessage('Delete note n2'), deny);
+    while (deny.asked.length === 0) await new Promise((r) => setTimeout(r, 25));
+    deny.answer(false);
+    await second;
+    expect(readFileSync(calls, 'utf8')).toBe('delete_note {"id":"n1"}\n');
+    expect(sentToModel(h)).toContain('The user did not approve notes__delete_note');
+    expect(deny.final?.answer).toContain('you denied it');
+  });
+
+  it('AGENT_TOOLS patterns and /tools disable hide tools from the model', async () => {
+    const h = await scoutWith(
+      { everything: everythingStdio(), notes: fixtureStdio() },
+      { AGENT_TOOLS: '-everything__get-*' },
+    );
+    h.llm.enqueue(textReply('Nothing to call.'), textReply('Hello.'));
+    await h.scout.handleMessage(testMessage('hi'), new RecordingSink());
+    const offered = toolNamesOffered(h);
+    expect(offered).toContain('everything__echo');
+    expect(offered).toContain('notes__read_note');
+    expect(offered.filter((n) => n.startsWith('everything__get-'))).toEqual([]);
+
+    const reply = await h.scout.runCommand('tools', 'disable notes__*', {
+      channelId: 'test:C1',
+      userId: 'U1',
+    });
+    expect(reply).toMatchObject({ changed: true, text: expect.stringContaining('notes__*') });
+    const before = h.llm.requests.length;
+    h.llm.enqueue(textReply('Nothing to call.'), textReply('Hello again.'));
+    await h.scout.handleMessage(testMessage('hi again'), new RecordingSink());
+    const now = toolNamesOffered(h, before);
+    expect(now).toContain('everything__echo');
+    expect(now.filter((n) => n.startsWith('notes__'))).toEqual([]);
+    // Other channels keep them.
+    const other = h.llm.requests.length;
+    h.llm.enqueue(textReply('Nothing to call.'), textReply('Hello there.'));
+    await h.scout.handleMessage(
+      testMessage('hi there', { channelId: 'test:C2', conversationId: 'test:C2:T1' }),
+      new RecordingSink(),
+    );
+    expect(toolNamesOffered(h, other)).toContain('notes__read_note');
+
+    const list = await h.scout.runCommand('tools', '', { channelId: 'test:C1', userId: 'U1' });
+    expect(list.text).toContain('everything (MCP, ready)');
+    expect(list.text).toContain('`notes__delete_note` (asks first, off here)');
+    expect(list.text).not.toContain('everything__get-sum');
+    const back = await h.scout.runCommand('tools', 'enable notes__read_note', {
+      channelId: 'test:C1',
+      userId: 'U1',
+    });
+    expect(back.changed).toBe(true);
+    const again = await h.scout.runCommand('tools', '', { channelId: 'test:C1', userId: 'U1' });
+    expect(again.text).toContain('`notes__read_note`,');
+  });
+
+  it('a server that cannot start is a notice; the turn still answers; /config shows no secret', async () => {
+    const h = await scoutWith({
+      broken: { command: '/nonexistent/mcp-server', env: { API_TOKEN: 'sk-mcp-env-secret-value' } },
+      remote: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer sk-mcp-header-secret' } },
+    });
+    h.llm.enqueue(textReply('Nothing to call.'), textReply('Here is my answer anyway.'));
+    const sink = new RecordingSink();
+    await h.scout.handleMessage(testMessage('hello'), sink);
+    const notices = sink.final?.steps.filter((s) => s.kind === 'notice').map((s) => s.title) ?? [];
+    expect(notices).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('"broken" is unavailable (its command was not found)'),
+        expect.stringContaining('"remote" is unavailable (connection refused)'),
+      ]),
+    );
+    expect(sink.final?.answer).toContain('my answer anyway');
+    const config = await h.scout.runCommand('config', '', { channelId: 'test:C1', userId: 'U1' });
+    expect(config.text).toContain('broken (stdio, failed, 0)');
+    const everything = JSON.stringify([config, sink.final, h.llm.requests.map((r) => r.body)]);
+    expect(everything).not.toContain('sk-mcp-env-secret-value');
+    expect(everything).not.toContain('sk-mcp-header-secret');
+  });
+});
