@@ -4,7 +4,7 @@
  * `--quick` shrinks everything for a one-minute sanity run.
  */
 export interface BenchOptions {
-  /** Which scenarios run, in this order (1–8, see run.ts). The concurrent one runs last by default so
+  /** Which scenarios run, in this order (1–9, see run.ts). The concurrent one runs last by default so
    * the peak RSS it leaves behind does not distort the memory readings of the others. */
   scenarios: number[];
   /** Scenario 1: sequential agent turns measured (after WARMUP_TURNS). */
@@ -52,7 +52,7 @@ export interface BenchOptions {
 export const WARMUP_TURNS = 2;
 
 const DEFAULTS: BenchOptions = {
-  scenarios: [1, 3, 4, 5, 6, 7, 8, 2],
+  scenarios: [1, 3, 4, 5, 6, 7, 8, 9, 2],
   turns: 30,
   concurrency: [100, 500],
   idleSessions: 10_000,

@@ -8,6 +8,7 @@
  *   3 10k idle sessions in the store   6 Scout vs a minimal Chat SDK bot (own processes, chat mode)
  *                                      7 cold start: --once against node -e 0
  *                                      8 HTML to text on 512 KB hostile and normal pages
+ *                                      9 MCP tool call over stdio (server-everything)
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -20,6 +21,7 @@ import { concurrentTurns } from './scenarios/concurrent.js';
 import { firstToken } from './scenarios/first-token.js';
 import { htmlConversion } from './scenarios/html-conversion.js';
 import { idleSessions } from './scenarios/idle-sessions.js';
+import { mcpToolCall } from './scenarios/mcp-tool-call.js';
 import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
 import { startUp } from './scenarios/start-up.js';
@@ -34,6 +36,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   6: peerComparison,
   7: startUp,
   8: htmlConversion,
+  9: mcpToolCall,
 };
 
 export async function runBench(
