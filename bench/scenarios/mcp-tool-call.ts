@@ -14,18 +14,23 @@ import { type BenchContext, pct, type ScenarioResult } from '../context.js';
 import { summarize } from '../metrics.js';
 
 const WARMUP_CALLS = 50;
-const EVERYTHING = join(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const EVERYTHING = join(
+  import.meta.dirname,
+  '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 
 export async function mcpToolCall(ctx: BenchContext): Promise<ScenarioResult> {
   const calls = ctx.options.turns * 20;
   ctx.log(`scenario 9: ${calls} MCP tool calls over stdio (server-everything echo)`);
   const server = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
-  const source = new McpToolSource([{ name: 'everything', transport: 'stdio', ...server }], { logger: silentLogger });
+  const source = new McpToolSource([{ name: 'everything', transport: 'stdio', ...server }], {
+    logger: silentLogger,
+  });
   const registry = createToolRegistry([], { logger: silentLogger, sources: [source] });
   const client = new Client({ name: 'bench', version: '1' });
   try {
     await registry.prepare?.(new AbortController().signal);
-    await client.connect(new StdioClientTransport(server));
+    await client.connect(new StdioClientTransport({ ...server, stderr: 'ignore' }));
     const context = { sessionKey: 'bench', signal: new AbortController().signal };
     const viaScout = await time(calls, async (i) => {
       const out = await registry.execute('everything__echo', JSON.stringify({ message: `m${i}` }), context);
