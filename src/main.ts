@@ -93,7 +93,14 @@ async function main(): Promise<number> {
 
   if (values.once !== undefined) {
     const { runOnce } = await import('../adapters/console/console-surface.js');
-    const code = await runOnce(scout, values.once, process.stdout, values.conversation, process.stderr, values.yes);
+    const code = await runOnce(
+      scout,
+      values.once,
+      process.stdout,
+      values.conversation,
+      process.stderr,
+      values.yes,
+    );
     await scout.shutdown(0);
     await scout.stores.close();
     return code;

@@ -77,12 +77,10 @@ export async function runOnce(
   /** `--yes`: tool calls that change something run without asking (else they are refused). */
   approveTools = false,
 ): Promise<number> {
-  const sink = new ConsoleSink(
-    { write: (s) => output.write(s), isTTY: false },
-    undefined,
-    core.locale,
-    { ...(errors ? { errors } : {}), approveTools },
-  );
+  const sink = new ConsoleSink({ write: (s) => output.write(s), isTTY: false }, undefined, core.locale, {
+    ...(errors ? { errors } : {}),
+    approveTools,
+  });
   const outcome = trackOutcome(sink);
   await core.handleMessage(messageFor(text, conversation ?? `console:once:${randomUUID()}`), sink);
   return outcome.failed() ? 1 : 0;

@@ -47,7 +47,10 @@ describe('ConsoleSink.confirmTool', () => {
   it('without a prompt approves only with --yes', async () => {
     expect(await new ConsoleSink({ write: () => true }).confirmTool(REQUEST, never)).toBe(false);
     expect(
-      await new ConsoleSink({ write: () => true }, undefined, 'en', { approveTools: true }).confirmTool(REQUEST, never),
+      await new ConsoleSink({ write: () => true }, undefined, 'en', { approveTools: true }).confirmTool(
+        REQUEST,
+        never,
+      ),
     ).toBe(true);
   });
 });
