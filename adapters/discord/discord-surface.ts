@@ -7,6 +7,8 @@
 import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
 import type { Config } from '../../src/config/env.js';
 import { isChannelAllowed } from '../../src/core/allowed-channels.js';
+import { StoreError } from '../../src/errors.js';
+import { t } from '../../src/i18n/translate.js';
 import type { Logger } from '../../src/logger.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { Stores } from '../../src/store/types.js';
@@ -91,6 +93,13 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
       await core.handleMessage(trigger.incoming, sink);
     } catch (err) {
       logger.error({ err, message: message.id }, 'discord message handling failed');
+      // Thread ownership and channel settings live in the store: when it fails before the core
+      // gets the message, a message meant for Scout still gets a visible answer, not silence.
+      if (err instanceof StoreError && client.user && addressedToScout(message, client.user.id)) {
+        await message
+          .reply({ content: t(core.locale, 'error.store'), allowedMentions: NO_MENTIONS })
+          .catch((replyErr) => logger.warn({ err: replyErr }, 'store-unavailable reply failed'));
+      }
     }
   }
 
@@ -141,4 +150,12 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
       deps.connection?.stopped();
     },
   };
+}
+
+/** A DM, a mention, or a message in a thread Scout started: known without asking the store. */
+function addressedToScout(message: Message, botId: string): boolean {
+  if (message.author.bot) return false;
+  if (!message.inGuild()) return true;
+  if (message.mentions.users.has(botId) || new RegExp(`<@!?${botId}>`).test(message.content)) return true;
+  return message.channel.isThread() && message.channel.ownerId === botId;
 }

@@ -10,6 +10,7 @@ import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@sla
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
+import { t } from '../../src/i18n/translate.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { EditorClock } from '../../src/render/throttled-editor.js';
 import type { Stores } from '../../src/store/types.js';
@@ -168,11 +169,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     }
   };
 
-  const startTurn = async (team: string, trigger: Trigger) => {
-    const locale = await localeOf(trigger.userId);
-    const conversation = conversationId(team, trigger.channel, trigger.threadTs);
-    await answered.remember(team, trigger.channel, trigger.threadTs);
-    const sink = new SlackTurnSink(
+  const sinkFor = (team: string, trigger: Trigger, locale: Locale) =>
+    new SlackTurnSink(
       {
         client: app.client,
         state,
@@ -187,10 +185,33 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         channel: trigger.channel,
         threadTs: trigger.threadTs,
         userId: trigger.userId,
-        conversationId: conversation,
+        conversationId: conversationId(team, trigger.channel, trigger.threadTs),
         locale,
       },
     );
+
+  /**
+   * The store failed before the core got the message (event dedupe, the answered-thread mark). The
+   * event is already acknowledged and Slack will not send it again: say so in the thread (as the
+   * core does for its own store failures) instead of dropping the message in silence. Logged here, once.
+   */
+  const storeUnavailable = async (team: string, trigger: Trigger, err: unknown) => {
+    log.error({ err, channel: trigger.channel }, 'store unavailable: Slack message not handled');
+    const locale = await localeOf(trigger.userId);
+    await sinkFor(team, trigger, locale)
+      .reply(t(locale, 'error.store'))
+      .catch((replyErr) => log.warn({ err: replyErr }, 'store-unavailable reply failed'));
+  };
+
+  const startTurn = async (team: string, trigger: Trigger) => {
+    const locale = await localeOf(trigger.userId);
+    const conversation = conversationId(team, trigger.channel, trigger.threadTs);
+    try {
+      await answered.remember(team, trigger.channel, trigger.threadTs);
+    } catch (err) {
+      return storeUnavailable(team, trigger, err);
+    }
+    const sink = sinkFor(team, trigger, locale);
     const watch = relay.watch(conversation, trigger.userId, sink, {
       stop: () => core.cancel(conversation),
       plan: (run) => state.answerPlan(conversation, run),
@@ -228,9 +249,14 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   app.event('app_mention', async ({ event, body, context }) => {
     if (!accepting) return;
     dispatch(async () => {
-      if (!(await firstDelivery(body.event_id))) return;
       botUserId ??= context.botUserId;
       const trigger = mentionTrigger(event as unknown as SlackMessageEvent, context.botUserId);
+      try {
+        if (!(await firstDelivery(body.event_id))) return;
+      } catch (err) {
+        if (!trigger) throw err;
+        return storeUnavailable(body.team_id, trigger, err);
+      }
       if (trigger) await startTurn(body.team_id, trigger);
     });
   });
@@ -238,10 +264,18 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   app.event('message', async ({ event, body, context }) => {
     if (!accepting) return;
     dispatch(async () => {
-      if (!(await firstDelivery(body.event_id))) return;
       const team = body.team_id;
       const message = event as unknown as SlackMessageEvent;
-      const trigger = await messageTrigger(message, context.botUserId ?? botUserId, (channel, threadTs) =>
+      const botId = context.botUserId ?? botUserId;
+      try {
+        if (!(await firstDelivery(body.event_id))) return;
+      } catch (err) {
+        // Without the store a thread reply cannot be told apart from chatter; a DM is always ours.
+        const direct = await messageTrigger(message, botId, async () => false);
+        if (!direct) throw err;
+        return storeUnavailable(team, direct, err);
+      }
+      const trigger = await messageTrigger(message, botId, (channel, threadTs) =>
         answered.has(team, channel, threadTs),
       );
       if (trigger) await startTurn(team, trigger);

@@ -24,6 +24,7 @@ import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
 import { fitHistory } from './history-window.js';
 import { warnIfNearContextWindow } from '../llm/tokens.js';
+import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
 import { SettingsService } from './settings-service.js';
 
@@ -35,8 +36,13 @@ const MESSAGE_DEDUPE_TTL_MS = 10 * 60_000;
 const RESERVED_ANSWER_TOKENS = 2_000;
 /** `/reset` waits at most this long for a running turn to let go of its conversation. */
 const RESET_LOCK_WAIT_MS = 15_000;
-/** A turn holds its conversation lock at most this long without renewal (renewed while running). */
-const TURN_LOCK_TTL_MS = 30_000;
+/**
+ * A turn's conversation lease: renewed every third of it while the turn runs, so a holder that dies
+ * (kill -9, lost network) frees its conversation within this long instead of blocking the next turn.
+ */
+const TURN_LOCK_TTL_MS = 5_000;
+/** Waiting longer than this for the conversation's lock shows "waiting for the previous answer…". */
+const LOCK_WAIT_NOTICE_MS = 500;
 /**
  * A plan nobody runs or cancels is declined after this: the turn holds the conversation's lock while
  * it waits, and later messages of the conversation queue behind it (for at most the lock wait).
@@ -217,22 +223,7 @@ export class Scout implements ScoutCore {
   ): Promise<void> {
     const controller = new AbortController();
     this.turns.add(controller);
-    let lease: Lease;
-    try {
-      lease = await this.deps.stores.locks.acquire(`conv:${message.conversationId}`, {
-        ttlMs: TURN_LOCK_TTL_MS,
-        signal: controller.signal,
-      });
-    } catch (err) {
-      this.turns.delete(controller);
-      throw err;
-    }
-    this.running.set(message.conversationId, controller);
-    const started = Date.now();
     const view = emptyView();
-    let mode: Mode = 'chat';
-    let outcome: 'ok' | 'error' | 'cancelled' = 'ok';
-    let failure: unknown;
     let ended = false;
     const emit = (event: TurnEvent) => {
       // A tool or stream still winding down after Stop or a time limit may emit late: the turn's
@@ -241,6 +232,39 @@ export class Scout implements ScoutCore {
       foldEvent(view, event);
       sink.update(view);
     };
+    // Behind an earlier answer (or a dead holder's lease running out): say so instead of silence.
+    let waited = false;
+    const waitNotice = setTimeout(() => {
+      waited = true;
+      emit({ type: 'status', text: t(locale, 'notice.waiting') });
+    }, LOCK_WAIT_NOTICE_MS);
+    let lease: Lease;
+    try {
+      lease = await this.deps.stores.locks.acquire(`conv:${message.conversationId}`, {
+        ttlMs: TURN_LOCK_TTL_MS,
+        signal: controller.signal,
+      });
+    } catch (err) {
+      this.turns.delete(controller);
+      if (!waited) throw err;
+      // The waiting notice is on screen: that same message ends with the reason.
+      if (!isAbortError(err)) log.error({ err }, 'turn could not get its conversation lock');
+      ended = true;
+      Object.assign(view, { status: null, done: true, cancelled: isAbortError(err) });
+      view.error = toUserMessage(err, locale);
+      await sink.done(view).catch((doneErr) => log.error({ err: doneErr }, 'final render failed'));
+      return;
+    } finally {
+      clearTimeout(waitNotice);
+    }
+    if (waited) emit({ type: 'status', text: null });
+    this.running.set(message.conversationId, controller);
+    const started = Date.now();
+    // Chat has no time limit of its own: a rate-limit wait longer than the agent's limit fails fast.
+    withDeadline(controller.signal, started + this.deps.config.env.AGENT_MAX_EXECUTION_TIME * 1000);
+    let mode: Mode = 'chat';
+    let outcome: 'ok' | 'error' | 'cancelled' = 'ok';
+    let failure: unknown;
     try {
       const settings = await this.settings.get(message.channelId);
       mode = settings.mode;
@@ -309,13 +333,20 @@ export class Scout implements ScoutCore {
           { role: 'user', content: question },
           { role: 'assistant', content: result.answer },
         ];
-        await appendTurn(
-          this.deps.stores,
-          message.conversationId,
-          message.channelId,
-          additions,
-          this.deps.config.env.SESSION_TTL,
-        );
+        try {
+          await appendTurn(
+            this.deps.stores,
+            message.conversationId,
+            message.channelId,
+            additions,
+            this.deps.config.env.SESSION_TTL,
+          );
+        } catch (err) {
+          // The answer is already on screen: say it was not saved rather than that nothing worked.
+          log.error({ err }, 'answer shown but not saved');
+          view.notSaved = true;
+          notice(emit, 'not-saved', t(locale, 'notice.not-saved'));
+        }
       }
     } catch (err) {
       failure = err;

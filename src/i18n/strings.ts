@@ -82,6 +82,9 @@ export const STRINGS = {
     none: 'none',
     'notice.history-trimmed': 'Earlier messages were left out to fit the model’s context window.',
     'notice.input-trimmed': 'Your message was very long; only the first {chars} characters were used.',
+    'notice.not-saved':
+      '⚠️ This answer was not saved: Scout’s storage is unavailable, so it will not be remembered in this conversation.',
+    'notice.waiting': '⏳ Waiting for the previous answer in this conversation to finish…',
     'step.thinking': '💭 Thinking…',
     'step.thought': '💡 Thought process',
     'step.searching': '🔍 Searching: {query}',
@@ -265,6 +268,8 @@ export const STRINGS = {
     none: '无',
     'notice.history-trimmed': '为适应模型的上下文窗口，较早的消息已被省略。',
     'notice.input-trimmed': '你的消息过长，只使用了前 {chars} 个字符。',
+    'notice.not-saved': '⚠️ 本条回答未能保存：Scout 的存储暂时不可用，本会话之后不会记得它。',
+    'notice.waiting': '⏳ 正在等待本会话中上一条回答完成…',
     'step.thinking': '💭 思考中…',
     'step.thought': '💡 思考过程',
     'step.searching': '🔍 正在搜索：{query}',

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import { LlmError } from '../errors.js';
 import { RETRYABLE_CODES, retryAfterOf } from './http-failure.js';
+import { deadlineOf } from './turn-deadline.js';
 import type { StreamPart } from './types.js';
 
 export interface RetryPolicy {
@@ -79,6 +80,15 @@ export async function* withRetry(
       const retryable = RETRYABLE_CODES.has(error.code) && !committed && n < ctx.policy.maxRetries;
       if (!retryable) throw withRetryCount(error, n);
       const delay = retryDelay(error, n, ctx.policy);
+      // A wait that ends after the turn's deadline only turns "rate limited" into "took too long".
+      const deadline = deadlineOf(ctx.signal);
+      if (deadline !== undefined && Date.now() + delay >= deadline) {
+        ctx.logger.warn(
+          { llm: ctx.label, code: error.code, delayMs: delay, remainingMs: deadline - Date.now() },
+          'LLM retry wait does not fit in the turn: giving up now',
+        );
+        throw withRetryCount(error, n);
+      }
       ctx.logger.warn(
         { llm: ctx.label, code: error.code, status: error.details.status, retry: n + 1, delayMs: delay },
         'LLM call failed, retrying',

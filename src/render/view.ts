@@ -24,6 +24,8 @@ export interface TurnView {
   footer?: string;
   stats?: TurnStats;
   error?: string;
+  /** The answer was shown but could not be written to the conversation's history (store failure). */
+  notSaved?: boolean;
   /** The turn has ended (answer, error or cancel). */
   done: boolean;
   cancelled: boolean;

@@ -5,8 +5,11 @@ import { toStoreError } from './bounded.js';
 import type { LockBackend } from './lock-backend.js';
 import type { Lease, LockService } from './types.js';
 
-/** A crashed holder's lock frees itself after this; renewed every third of it while held. */
-export const DEFAULT_LOCK_TTL_MS = 30_000;
+/**
+ * A crashed holder's lock frees itself after this; renewed every third of it while held. Short, so a
+ * dead instance's conversation is free again within seconds (the next message waits, visibly, that long).
+ */
+export const DEFAULT_LOCK_TTL_MS = 5_000;
 /** How long a message waits behind earlier turns of its conversation before giving up. */
 export const DEFAULT_LOCK_WAIT_MS = 10 * 60_000;
 /** First retry delay while another instance holds the lock; doubles up to the max. */

@@ -17,6 +17,7 @@ import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
 import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
 import { fakeEnv, RecordingSink, testMessage } from '../helpers/scout-harness.js';
+import { type ReadOnlySqlite, openReadOnlySqlite } from '../helpers/read-only-sqlite.js';
 import { freePort, RedisProcess } from './redis-process.js';
 
 /** Store operations give up quickly so the outage turn ends fast. */
@@ -168,6 +169,30 @@ describe('/healthz', () => {
       },
     });
   });
+});
+
+describe('/healthz with a store that answers but cannot be written', async () => {
+  const opened = await openReadOnlySqlite();
+  it.skipIf('unavailable' in opened)(
+    'answers 503 and names the write as the failing part (read-only SQLite)',
+    async () => {
+      const ro = opened as ReadOnlySqlite;
+      const ops = await opsServerFor(ro.stores);
+      try {
+        expect(await health(ops.url)).toEqual({
+          status: 503,
+          body: {
+            status: 'unhealthy',
+            failing: ['store'],
+            checks: { store: { ok: false, detail: 'reachable, but a write failed' } },
+          },
+        });
+      } finally {
+        await ops.close();
+        await ro.close();
+      }
+    },
+  );
 });
 
 describe('store outage and recovery (real redis-server)', () => {

@@ -4,6 +4,7 @@
  */
 // biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack payloads are open JSON
 import { silentLogger } from '../../src/logger.js';
+import type { Stores } from '../../src/store/types.js';
 import { createSlackSurface, type SlackSurface } from '../../adapters/slack/slack-surface.js';
 import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { loadJsonFixture } from '../helpers/fixtures.js';
@@ -55,6 +56,8 @@ export async function startSlackHarness(
     botUserId?: string;
     /** Edit interval of the surface (default TEST_EDIT_INTERVAL_MS). */
     editIntervalMs?: number;
+    /** An open store to use instead of a fresh memory store (the caller closes it). */
+    stores?: Stores;
   } = {},
 ): Promise<SlackHarness> {
   const slack = await startFakeSlackApi({ botUserId: options.botUserId ?? 'U00FAKEBOT01' });
@@ -65,6 +68,7 @@ export async function startSlackHarness(
       SLACK_API_URL: slack.url,
       ...options.env,
     },
+    ...(options.stores ? { stores: options.stores } : {}),
   });
   const surface = createSlackSurface({
     core: h.scout,

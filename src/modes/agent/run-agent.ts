@@ -19,6 +19,7 @@ import { languageName } from './write-answer.js';
 import { emitNotice, newToolPhaseState, runToolPhase } from './tool-phase.js';
 import { UsageTracker } from './usage-tracker.js';
 import { writeAnswer } from './write-answer.js';
+import { withDeadline } from '../../llm/turn-deadline.js';
 
 /**
  * After the time limit the answer model gets this fresh budget to write from what was gathered:
@@ -88,7 +89,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
       // The time limit is merged with Stop: either aborts the in-flight model call and tools.
       const deadlineAt = Date.now() + options.maxExecutionMs;
       const deadline = AbortSignal.timeout(options.maxExecutionMs);
-      const signal = AbortSignal.any([ctx.signal, deadline]);
+      const signal = withDeadline(AbortSignal.any([ctx.signal, deadline]), deadlineAt);
       const messages: ChatMessage[] = [
         { role: 'system', content: agentSystemPrompt(ctx, toolLlm) },
         ...ctx.history,

@@ -20,6 +20,7 @@ import { turnToolContext } from '../turn-tool-context.js';
 import type { PlanProposal } from './plan-types.js';
 import { requestPlan } from './request-plan.js';
 import { type PlanStepsResult, planStepTitle, runPlanSteps } from './run-plan-steps.js';
+import { withDeadline } from '../../llm/turn-deadline.js';
 
 export interface PlanRunOptions {
   /** Whole-run time limit in ms (AGENT_MAX_EXECUTION_TIME). */
@@ -43,7 +44,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     const answerLlm = ctx.llm.answer;
     const deadlineAt = Date.now() + maxExecutionMs;
     const deadline = AbortSignal.timeout(maxExecutionMs);
-    const signal = AbortSignal.any([ctx.signal, deadline]);
+    const signal = withDeadline(AbortSignal.any([ctx.signal, deadline]), deadlineAt);
     const ran: PlanStepsResult = { observations: [], failed: [] };
     let finishReason: FinishReason = 'plan_completed';
     let plan: PlanProposal | undefined;
