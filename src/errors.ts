@@ -39,7 +39,13 @@ export class ConfigError extends ScoutError {
   }
 }
 
+/** Why a connection to a provider failed, in the terms a user checks (see `connectFailureOf`). */
+export type ConnectFailure = 'refused' | 'host-not-found' | 'unreachable' | 'timed-out' | 'reset' | 'tls';
+
 export interface LlmErrorDetails {
+  /** Connection failures: the base URL that could not be reached, and why. */
+  endpoint?: string;
+  connectFailure?: ConnectFailure;
   provider?: string;
   model?: string;
   status?: number;

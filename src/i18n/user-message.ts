@@ -36,9 +36,15 @@ function describe(err: unknown, locale: Locale): string {
         return t(locale, 'error.balance');
       case 'rate_limited':
         return t(locale, 'error.rate-limited');
+      case 'network':
+        if (err.details.endpoint && err.details.connectFailure)
+          return t(locale, 'error.unreachable', {
+            endpoint: err.details.endpoint,
+            cause: t(locale, `connect.${err.details.connectFailure}`),
+          });
+        return t(locale, 'error.network');
       case 'overloaded':
       case 'server':
-      case 'network':
         return t(locale, 'error.overloaded');
       case 'timeout':
         return t(locale, 'error.timeout');

@@ -58,6 +58,23 @@ const DEFAULT_BASE_URL: Partial<Record<ProviderName, string>> = {
   gemini: 'https://generativelanguage.googleapis.com/v1beta/openai/',
 };
 
+/** Where the SDKs send requests when no base URL is set. */
+const SDK_BASE_URL: Record<string, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+};
+
+/** The base URL as shown to users: scheme, host and path only (never credentials or a query). */
+export function endpointLabel(baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
 export function endpointsFromEnv(
   env: Partial<
     Pick<
@@ -102,8 +119,11 @@ export function createLlmClient(config: ModelConfig, options: LlmClientOptions =
   if (checked.provider === 'openai-compatible' && !endpoint.baseUrl) {
     throw new ConfigError([`OPENAI_COMPATIBLE_BASE_URL: required by ${modelLabel(checked)}`]);
   }
+  const baseUrl = endpoint.baseUrl ?? DEFAULT_BASE_URL[checked.provider];
   const driverOptions = {
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+    // Named in connection errors ("could not connect to http://localhost:11434/v1 — connection refused").
+    endpoint: endpointLabel(baseUrl ?? SDK_BASE_URL[checked.provider]),
     ...((endpoint.baseUrl ?? DEFAULT_BASE_URL[checked.provider])
       ? { baseUrl: endpoint.baseUrl ?? DEFAULT_BASE_URL[checked.provider] }
       : {}),
@@ -123,6 +143,7 @@ export function createLlmClient(config: ModelConfig, options: LlmClientOptions =
     model: checked.model,
     keyVariable: driverOptions.keyVariable,
     secrets: [endpoint.apiKey],
+    endpoint: driverOptions.endpoint,
   };
   const driver = lazyDriver(apiModel, failureContext, async () =>
     checked.provider === 'anthropic'

@@ -3,7 +3,7 @@
  * SDK mappers (`map-openai-error.ts`, `map-anthropic-error.ts`) end here, so the policy of which
  * status means what lives in one place.
  */
-import { LlmError, type LlmErrorCode, type LlmErrorDetails } from '../errors.js';
+import { type ConnectFailure, LlmError, type LlmErrorCode, type LlmErrorDetails } from '../errors.js';
 import { redactSecrets } from './redact.js';
 
 export interface FailureContext {
@@ -13,6 +13,8 @@ export interface FailureContext {
   keyVariable?: string;
   /** Configured secrets, scrubbed from any provider message. */
   secrets?: ReadonlyArray<string | undefined>;
+  /** The base URL requests go to, named when it cannot be reached. */
+  endpoint?: string | undefined;
 }
 
 /** Provider messages can be long HTML error pages; keep logs readable. */
@@ -172,12 +174,62 @@ export function networkFailure(cause: unknown, ctx: FailureContext): LlmError {
   const reason =
     cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : '';
   const clean = redactSecrets(reason, ctx.secrets).slice(0, MAX_PROVIDER_MESSAGE_CHARS);
+  const details: LlmErrorDetails = { provider: ctx.provider, model: ctx.model };
+  const connect = connectFailureOf(cause);
+  if (connect && ctx.endpoint) {
+    // The server was never reached: say where Scout tried and why, not "overloaded".
+    details.endpoint = ctx.endpoint;
+    details.connectFailure = connect;
+    return new LlmError(
+      'network',
+      `${ctx.provider}/${ctx.model}: could not connect to ${ctx.endpoint} (${connect})`,
+      details,
+      { cause },
+    );
+  }
   return new LlmError(
     'network',
     `${ctx.provider}/${ctx.model}: network error${clean ? `: ${clean}` : ''}`,
-    { provider: ctx.provider, model: ctx.model },
+    details,
     { cause },
   );
+}
+
+/** System error codes meaning the connection itself failed, by what the user should check. */
+const CONNECT_FAILURES: Record<string, ConnectFailure> = {
+  ECONNREFUSED: 'refused',
+  ENOTFOUND: 'host-not-found',
+  EAI_AGAIN: 'host-not-found',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+  ETIMEDOUT: 'timed-out',
+  UND_ERR_CONNECT_TIMEOUT: 'timed-out',
+  ECONNRESET: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  CERT_HAS_EXPIRED: 'tls',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'tls',
+  SELF_SIGNED_CERT_IN_CHAIN: 'tls',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'tls',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'tls',
+  EPROTO: 'tls',
+};
+
+/** The connect-level cause of a transport error (SDK error → fetch error → system error), if any. */
+export function connectFailureOf(err: unknown): ConnectFailure | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECT_FAILURES[code]) return CONNECT_FAILURES[code];
+    // Happy eyeballs (localhost → ::1 and 127.0.0.1) fails with an AggregateError of both attempts.
+    if (current instanceof AggregateError) {
+      for (const inner of current.errors) {
+        const found = connectFailureOf(inner);
+        if (found) return found;
+      }
+    }
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** Server hints ("retry after N ms") travel beside the error, so LlmError's shape stays the lead's. */

@@ -3,6 +3,7 @@
  * LLM server: --once, --check, the missing-key message, and history surviving a restart on SQLite.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,27 @@ describe('the scout command', { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('rejected Scout’s credentials');
     expect(result.stdout).not.toContain('rejected Scout’s credentials');
     expect(result.stdout + result.stderr).not.toContain('sk-cli-test');
+  });
+
+  it('--once names the endpoint and the cause when the LLM server cannot be reached, on stderr', async () => {
+    // A port that was just free: nothing listens there, as when Ollama is not running.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const result = await runMain(['--once', 'hello'], {
+      ...env,
+      OPENAI_BASE_URL: `http://127.0.0.1:${closed}/v1`,
+      LLM_MAX_RETRIES: '0',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `Could not connect to http://127.0.0.1:${closed}/v1 — connection refused; is the server running?`,
+    );
+    expect(result.stderr).not.toContain('overloaded');
+    expect(result.stdout).not.toContain('Could not connect');
   });
 
   it('--once in agent mode prints the steps, the cited answer, the References and the statistics', async () => {

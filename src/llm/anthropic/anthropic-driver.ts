@@ -18,6 +18,8 @@ export interface AnthropicDriverOptions {
   apiKey?: string;
   baseUrl?: string;
   keyVariable: string;
+  /** The base URL as shown in connection errors. */
+  endpoint?: string;
   sdkTimeoutMs: number;
   logger: Logger;
   fetch?: typeof fetch;
@@ -35,6 +37,7 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
     model: config.model,
     keyVariable: options.keyVariable,
     secrets: [options.apiKey],
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
   };
   const client = options.apiKey
     ? new Anthropic({

@@ -24,6 +24,8 @@ export interface OpenAIDriverOptions {
   baseUrl?: string;
   /** Variable to name when the key is missing or rejected. */
   keyVariable: string;
+  /** The base URL as shown in connection errors. */
+  endpoint?: string;
   /** SDK-level timeout (headers); the StreamGuard bounds the rest. */
   sdkTimeoutMs: number;
   logger: Logger;
@@ -52,6 +54,7 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
     model: config.model,
     keyVariable: options.keyVariable,
     secrets: [options.apiKey],
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
   };
   const client = apiKey
     ? new OpenAI({
