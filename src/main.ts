@@ -25,6 +25,7 @@ const USAGE = `Usage: npm start [-- options]
   --yes               with --once: run tools that change something without asking (else refused)
   --check             validate the configuration, start each MCP server once, and exit
                       (non-zero with one line per problem)
+  --check --probe     also make one tiny call to each configured model and search provider
   --conversation ID   terminal chat: continue the conversation with this id
   --help              show this help
 `;
@@ -35,6 +36,7 @@ async function main(): Promise<number> {
       once: { type: 'string' },
       check: { type: 'boolean', default: false },
       yes: { type: 'boolean', default: false },
+      probe: { type: 'boolean', default: false },
       conversation: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -66,11 +68,20 @@ async function main(): Promise<number> {
         `${config.answerModel ? `, answer model ${config.answerModel.provider}/${config.answerModel.model}` : ''}` +
         `, mode ${config.env.DEFAULT_MODE}, store ${config.env.STORE_URL.split('://')[0]}, surfaces: ${surfaces.join(', ')}\n`,
     );
-    if (config.mcpServers.length === 0) return 0;
-    const { checkMcpServers } = await import('./mcp/check-mcp.js');
-    const mcp = await checkMcpServers(config.mcpServers);
-    process.stdout.write(mcp.lines.map((line) => `${line}\n`).join(''));
-    return mcp.ok ? 0 : 1;
+    let ok = true;
+    if (config.mcpServers.length > 0) {
+      const { checkMcpServers } = await import('./mcp/check-mcp.js');
+      const mcp = await checkMcpServers(config.mcpServers);
+      process.stdout.write(mcp.lines.map((line) => `${line}\n`).join(''));
+      ok = mcp.ok;
+    }
+    if (values.probe) {
+      const { probeConfig } = await import('./config/probe.js');
+      const results = await probeConfig(config);
+      for (const result of results) process.stdout.write(`${result.line}\n`);
+      ok = ok && results.every((r) => r.ok);
+    }
+    return ok ? 0 : 1;
   }
 
   const consoleOnly = values.once !== undefined || config.surfaces.console;

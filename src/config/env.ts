@@ -213,15 +213,44 @@ function defaultModelSpec(env: Env): string | undefined {
  * variable. Never echoes a secret's value.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(source);
+  const { config, problems } = checkConfig(source);
+  if (!config) throw new ConfigError(problems);
+  return config;
+}
+
+/** The tools Scout ships (src/tools); MCP tools are named `server__tool` and checked when they load. */
+export const BUILT_IN_TOOL_NAMES = ['web_search', 'fetch_url', 'current_context'] as const;
+
+/** Search providers that need a variable set, and which. */
+const SEARCH_PROVIDER_NEEDS: Record<string, 'TAVILY_API_KEY' | 'BRAVE_API_KEY' | 'SEARXNG_URL'> = {
+  tavily: 'TAVILY_API_KEY',
+  brave: 'BRAVE_API_KEY',
+  searxng: 'SEARXNG_URL',
+};
+
+/**
+ * Every configuration problem in one pass (so a user fixes them all at once), each naming the
+ * variable they set and what it accepts, never its value. A variable that fails the schema is
+ * reported and then treated as unset, so the checks that depend on the rest still run.
+ */
+export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
+  config?: Config;
+  problems: string[];
+} {
+  const problems: string[] = [];
+  let parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`,
-    );
-    throw new ConfigError([...problems, ...slackProblems(source)]);
+    const rest: Record<string, unknown> = { ...source };
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0] ?? 'environment');
+      problems.push(`${variable}: ${issueMessage(issue)}`);
+      delete rest[variable];
+    }
+    parsed = EnvSchema.safeParse(rest);
+    if (!parsed.success) return { problems: [...problems, ...slackProblems(source)] };
   }
   const env = parsed.data;
-  const problems: string[] = slackProblems(env);
+  problems.push(...slackProblems(env));
   const defaults = {
     temperature: env.DEFAULT_TEMPERATURE,
     maxTokens: env.DEFAULT_MAX_TOKENS,
@@ -230,25 +259,31 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 
   let toolModel: ModelConfig | undefined;
   let answerModel: ModelConfig | null = null;
+  const parseModel = (spec: string, variable: string): ModelConfig | undefined => {
+    // DEFAULT_TEMPERATURE above Anthropic's limit is DEFAULT_TEMPERATURE's problem, reported once.
+    const own = specOwnsTemperature(spec);
+    const tooWarm = !own && specProvider(spec) === 'anthropic' && env.DEFAULT_TEMPERATURE > 1;
+    if (tooWarm) {
+      const line =
+        'DEFAULT_TEMPERATURE: must be between 0 and 1 when an Anthropic model is used (Anthropic’s limit)';
+      if (!problems.includes(line)) problems.push(line);
+    }
+    try {
+      return parseModelSpec(spec, variable, tooWarm ? { ...defaults, temperature: 1 } : defaults);
+    } catch (err) {
+      problems.push(...(err instanceof ConfigError ? err.problems : [String(err)]));
+      return undefined;
+    }
+  };
   const toolSpec = env.AGENT_FUNCTION_CALL_MODEL ?? defaultModelSpec(env);
   if (!toolSpec) {
     problems.push(
       `No LLM configured: set one of ${LLM_KEY_VARIABLES.join(', ')} (for example DEEPSEEK_API_KEY=sk-…) in .env or the environment`,
     );
   } else {
-    try {
-      toolModel = parseModelSpec(toolSpec, 'AGENT_FUNCTION_CALL_MODEL', defaults);
-    } catch (err) {
-      problems.push(...(err instanceof ConfigError ? err.problems : [String(err)]));
-    }
+    toolModel = parseModel(toolSpec, 'AGENT_FUNCTION_CALL_MODEL');
   }
-  if (env.AGENT_ANSWER_MODEL) {
-    try {
-      answerModel = parseModelSpec(env.AGENT_ANSWER_MODEL, 'AGENT_ANSWER_MODEL', defaults);
-    } catch (err) {
-      problems.push(...(err instanceof ConfigError ? err.problems : [String(err)]));
-    }
-  }
+  if (env.AGENT_ANSWER_MODEL) answerModel = parseModel(env.AGENT_ANSWER_MODEL, 'AGENT_ANSWER_MODEL') ?? null;
   for (const [variable, model] of [
     ['AGENT_FUNCTION_CALL_MODEL', toolModel],
     ['AGENT_ANSWER_MODEL', answerModel],
@@ -262,8 +297,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     try {
       JSON.parse(env.PRICE_TABLE);
     } catch {
-      problems.push('PRICE_TABLE: invalid JSON');
+      problems.push('PRICE_TABLE: invalid JSON (expected {"provider/model": {"input": 0.5, "output": 1.5}})');
     }
+  }
+  const needed = SEARCH_PROVIDER_NEEDS[env.SEARCH_PROVIDER];
+  if (needed && !env[needed]) {
+    problems.push(`${needed}: required by SEARCH_PROVIDER=${env.SEARCH_PROVIDER} but not set`);
+  }
+  const unknownTools = env.AGENT_TOOLS.map((entry) => entry.replace(/^-/, '')).filter(
+    (name) => !(BUILT_IN_TOOL_NAMES as readonly string[]).includes(name) && !name.includes('__'),
+  );
+  if (unknownTools.length > 0) {
+    problems.push(
+      `AGENT_TOOLS: unknown tool ${unknownTools.map((n) => `"${n}"`).join(', ')} (built-in tools: ${BUILT_IN_TOOL_NAMES.join(', ')}; MCP tools are named server__tool; "-name" removes one)`,
+    );
   }
   let mcpServers: McpServerConfig[] = [];
   if (env.MCP_CONFIG) {
@@ -271,16 +318,46 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mcpServers = mcp.servers;
     problems.push(...mcp.problems);
   }
-  if (problems.length > 0 || !toolModel) throw new ConfigError(problems);
+  if (problems.length > 0 || !toolModel) return { problems };
   const slack = Boolean(env.SLACK_BOT_TOKEN);
   const discord = Boolean(env.DISCORD_TOKEN);
   return {
-    env,
-    toolModel,
-    answerModel,
-    surfaces: { slack, discord, console: !slack && !discord },
-    mcpServers,
+    config: {
+      env,
+      toolModel,
+      answerModel,
+      surfaces: { slack, discord, console: !slack && !discord },
+      mcpServers,
+    },
+    problems,
   };
+}
+
+/** A schema issue as one line: what the variable accepts, never the value it had. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_value' && 'values' in issue) {
+    return `must be one of ${issue.values.map(String).join(', ')}`;
+  }
+  return issue.message;
+}
+
+/** The provider named by a model spec (`provider/model` or JSON), lower-cased; undefined if unreadable. */
+function specProvider(spec: string): string | undefined {
+  const text = spec.trim();
+  if (text.startsWith('{')) {
+    try {
+      const provider = (JSON.parse(text) as { provider?: unknown }).provider;
+      return typeof provider === 'string' ? provider.toLowerCase() : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const slash = text.indexOf('/');
+  return slash > 0 ? text.slice(0, slash).toLowerCase() : undefined;
+}
+
+function specOwnsTemperature(spec: string): boolean {
+  return spec.trim().startsWith('{') && /"temperature"\s*:/.test(spec);
 }
 
 /** Slack needs its bot token plus one way in (Socket Mode app token or HTTP signing secret). */

@@ -112,3 +112,15 @@ describe('loadConfig', () => {
     ).toEqual({ slack: true, discord: true, console: false });
   });
 });
+
+describe('AGENT_TOOLS names', () => {
+  it('the built-in names --check accepts are the tools Scout ships', async () => {
+    const { BUILT_IN_TOOL_NAMES } = await import('../../src/config/env.js');
+    const { WEB_SEARCH_TOOL_NAME } = await import('../../src/tools/web-search-tool.js');
+    const { FETCH_URL_TOOL_NAME } = await import('../../src/tools/fetch-url-tool.js');
+    const { CURRENT_CONTEXT_TOOL_NAME } = await import('../../src/tools/current-context-tool.js');
+    expect([...BUILT_IN_TOOL_NAMES].sort()).toEqual(
+      [WEB_SEARCH_TOOL_NAME, FETCH_URL_TOOL_NAME, CURRENT_CONTEXT_TOOL_NAME].sort(),
+    );
+  });
+});

@@ -53,6 +53,30 @@ describe('the scout command', { timeout: 60_000 }, () => {
     expect(bad.stderr).not.toContain('sk-cli-test');
   });
 
+  it('--check reports four different mistakes as four lines in one run, each naming the variable', async () => {
+    const bad = await runMain(['--check'], {
+      ...env,
+      // A schema error must not hide the checks that come after it.
+      DEFAULT_MODE: 'turbo',
+      AGENT_FUNCTION_CALL_MODEL: 'anthropic/claude-sonnet-4-5',
+      ANTHROPIC_API_KEY: 'sk-ant-secret-value-0001',
+      DEFAULT_TEMPERATURE: '1.5',
+      SEARCH_PROVIDER: 'tavily',
+      AGENT_TOOLS: 'bogus_tool',
+    });
+    expect(bad.code).toBe(1);
+    const lines = bad.stderr.split('\n').filter((line) => line.startsWith('  • '));
+    expect(lines).toEqual([
+      '  • DEFAULT_MODE: must be one of chat, agent, plan',
+      '  • DEFAULT_TEMPERATURE: must be between 0 and 1 when an Anthropic model is used (Anthropic’s limit)',
+      '  • TAVILY_API_KEY: required by SEARCH_PROVIDER=tavily but not set',
+      expect.stringMatching(
+        /^ {2}• AGENT_TOOLS: unknown tool "bogus_tool" \(built-in tools: web_search, fetch_url, current_context/,
+      ),
+    ]);
+    expect(bad.stderr + bad.stdout).not.toContain('sk-ant-secret-value-0001');
+  });
+
   it('--once answers, and a new process continues the conversation from the SQLite file', async () => {
     llm.enqueue(textReply('Nice to meet you, Ada.'));
     const first = await runMain(['--once', 'My name is Ada.', '--conversation', 'cli-1'], env);
@@ -99,6 +123,37 @@ describe('the scout command', { timeout: 60_000 }, () => {
     );
     expect(result.stderr).not.toContain('overloaded');
     expect(result.stdout).not.toContain('Could not connect');
+  });
+
+  it('--check --probe calls each configured model and search provider once and reports each', async () => {
+    const search = await startFakeSearchServer();
+    try {
+      llm.enqueue(textReply('OK'));
+      const ok = await runMain(['--check', '--probe'], {
+        ...env,
+        STORE_URL: 'memory://',
+        ...search.env('tavily'),
+      });
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain('✓ AGENT_FUNCTION_CALL_MODEL openai/cli-model: reachable, key accepted');
+      expect(ok.stdout).toContain('✓ SEARCH_PROVIDER tavily: reachable, key accepted');
+
+      llm.enqueue({ status: 401, body: { error: { message: 'invalid key sk-cli-test' } } });
+      const bad = await runMain(['--check', '--probe'], {
+        ...env,
+        STORE_URL: 'memory://',
+        ...search.env('tavily'),
+        TAVILY_API_KEY: 'tvly-wrong-key-0001',
+      });
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toContain('✗ AGENT_FUNCTION_CALL_MODEL openai/cli-model: key rejected');
+      expect(bad.stdout).toContain('OPENAI_API_KEY');
+      expect(bad.stdout).toMatch(/✗ SEARCH_PROVIDER tavily: .*401/);
+      expect(bad.stdout + bad.stderr).not.toContain('sk-cli-test');
+      expect(bad.stdout + bad.stderr).not.toContain('tvly-wrong-key-0001');
+    } finally {
+      await search.close();
+    }
   });
 
   it('--once in agent mode prints the steps, the cited answer, the References and the statistics', async () => {
