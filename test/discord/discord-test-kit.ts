@@ -6,6 +6,7 @@ import { createDiscordSurface, type DiscordSurface } from '../../adapters/discor
 import { loadConfig } from '../../src/config/env.js';
 import type { ChannelSettings } from '../../src/core/settings.js';
 import { type Logger, silentLogger } from '../../src/logger.js';
+import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { TurnEvent } from '../../src/render/events.js';
 import { emptyView, foldEvent } from '../../src/render/view.js';
 import { createStores } from '../../src/store/create-stores.js';
@@ -143,6 +144,7 @@ export async function startKit(
     stores?: Stores;
     start?: boolean;
     onEdit?: () => void;
+    connection?: SurfaceConnection;
   } = {},
 ): Promise<Kit> {
   const fake = options.fake ?? (await FakeDiscord.start(options.fakeOptions));
@@ -164,6 +166,7 @@ export async function startKit(
     editIntervalMs: 20,
     typingIntervalMs: 40,
     onEdit: options.onEdit,
+    ...(options.connection ? { connection: options.connection } : {}),
   });
   if (options.start !== false) await surface.start();
   return {
