@@ -6,12 +6,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postSigned } from '../helpers/fake-slack-api.js';
+import { DM_CHANNEL, dmEventCallback } from '../helpers/slack-events.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SIGNING_SECRET = 'S3CR3T-signing-secret-0003';
-/** Bot user of test/helpers/fake-slack-api.ts by default. */
-const TEAM_ID = 'T00FAKE00AA';
-const DM_CHANNEL = 'D0A5319PS02';
 
 export interface ScoutProcess {
   readonly child: ChildProcess;
@@ -67,24 +65,7 @@ export async function spawnScout(env: Record<string, string>, port: number): Pro
     output: () => output,
     exited,
     dm(text, ts) {
-      const body = JSON.stringify({
-        token: 'legacy-verification-token',
-        team_id: TEAM_ID,
-        api_app_id: 'A00FAKEAPP01',
-        type: 'event_callback',
-        event_id: `Ev${ts.replace('.', '')}`,
-        event_time: Math.floor(Date.now() / 1000),
-        authorizations: [{ user_id: 'U00FAKEBOT01', is_bot: true }],
-        event: {
-          type: 'message',
-          user: 'U00FAKEUSER1',
-          ts,
-          text,
-          channel: DM_CHANNEL,
-          event_ts: ts,
-          channel_type: 'im',
-        },
-      });
+      const body = JSON.stringify(dmEventCallback(text, ts));
       return postSigned(`${url}/slack/events`, body, SIGNING_SECRET);
     },
     kill: () => child.kill('SIGKILL'),

@@ -11,6 +11,7 @@ import { createLogger, type Logger, silentLogger } from '../../src/logger.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { type FakeSlackSocket, startFakeSlackSocket } from '../helpers/fake-slack-socket.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+import { DM_CHANNEL, dmEventCallback } from '../helpers/slack-events.js';
 import { dmFixture, TEST_EDIT_INTERVAL_MS } from './slack-harness.js';
 
 export const APP_TOKEN = 'xapp-1-A00FAKEAPP01-1-socketmodetest';
@@ -99,30 +100,11 @@ export function recordingLogger(level = 'debug'): {
 export const WARN = 40;
 export const ERROR = 50;
 
-const TEAM_ID = 'T00FAKE00AA';
-export const DM_CHANNEL = 'D0A5319PS02';
+/** A DM `message` event callback with its own event id (hand-written, see helpers/slack-events.ts). */
+export const dmEventPayload = (eventId: string, ts: string, text = 'hello') =>
+  dmEventCallback(text, ts, eventId);
 
-/**
- * A hand-written DM `message` event callback (no shared fixture needed), as Slack sends it: the user
- * writes `text` at `ts` in Scout's DM channel.
- */
-export const dmEventPayload = (eventId: string, ts: string, text = 'hello') => ({
-  team_id: TEAM_ID,
-  api_app_id: 'A00FAKEAPP01',
-  type: 'event_callback',
-  event_id: eventId,
-  event_time: 1767376988,
-  authorizations: [{ user_id: 'U00FAKEBOT01', is_bot: true }],
-  event: {
-    type: 'message',
-    user: 'U00FAKEUSER1',
-    ts,
-    text,
-    channel: DM_CHANNEL,
-    event_ts: ts,
-    channel_type: 'im',
-  },
-});
+export { DM_CHANNEL };
 
 /** An event Scout has no listener for: acked, no turn started (traffic for connection tests). */
 export const reactionPayload = (eventId: string) => ({
