@@ -182,8 +182,10 @@ export class SocketPool implements Receiver {
   /** Opens loops until `target` connections (not counting retiring ones) are open or on their way. */
   #fill(): void {
     if (this.#stopped || !this.#started) return;
-    const active = [...this.#sockets].filter((s) => !s.retiring).length + this.#loops;
-    const room = MAX_APP_CONNECTIONS - this.#sockets.size - this.#loops;
+    // A socket not ready yet belongs to a loop: count the loop, not the socket.
+    const ready = [...this.#sockets].filter((s) => s.ready);
+    const active = ready.filter((s) => !s.retiring).length + this.#loops;
+    const room = MAX_APP_CONNECTIONS - ready.length - this.#loops;
     const missing = Math.min(this.#target - active, room);
     for (let i = 0; i < missing; i++) {
       void this.#openUntilReady({ startup: false })
