@@ -6,6 +6,7 @@
  * thread status ("Searching…") is set while working and cleared at the end.
  */
 import type { Logger } from '../../src/logger.js';
+import { landFinal } from '../../src/render/delivery.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { splitMessage } from '../../src/render/split-text.js';
 import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from '../../src/render/render-frame.js';
@@ -109,25 +110,33 @@ export class SlackTurnSink implements TurnSink {
     if (!this.#finished) this.#frame.request(this.#changes.visible(view));
   }
 
+  /**
+   * A reply meant for the asker alone: ephemeral in the thread, else a DM from Scout, else nothing
+   * but a warning in the log. Never posted in the thread for everyone to read.
+   */
   async reply(text: string): Promise<void> {
-    const { client } = this.deps;
+    const { client, logger } = this.deps;
     const { channel, threadTs, userId } = this.target;
     const safe = neutraliseMentions(text);
+    const content = { text: safe.slice(0, ANSWER_CHUNK_CHARS), blocks: [markdownBlock(safe)] as never };
     try {
-      await client.chat.postEphemeral({
-        channel,
-        user: userId,
-        thread_ts: threadTs,
-        text: safe,
-        blocks: [markdownBlock(safe)] as never,
-      });
-    } catch {
-      await client.chat.postMessage({
-        channel,
-        thread_ts: threadTs,
-        text: safe,
-        blocks: [markdownBlock(safe)] as never,
-      });
+      await landFinal(() =>
+        slackWrite(() =>
+          client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, ...content }),
+        ),
+      );
+      return;
+    } catch (err) {
+      logger.info({ err: slackErrorCode(err) }, 'ephemeral reply refused; sending it as a DM');
+    }
+    try {
+      // Posting to a user id lands in the app's DM with them: still private.
+      await landFinal(() => slackWrite(() => client.chat.postMessage({ channel: userId, ...content })));
+    } catch (err) {
+      logger.warn(
+        { err: slackErrorCode(err) },
+        'private reply could not be delivered; not posting it publicly',
+      );
     }
   }
 

@@ -117,6 +117,19 @@ describeWithShared('Slack commands', () => {
     expect(s.h.llm.requests).toHaveLength(0);
   });
 
+  it('a private reply Slack refuses as ephemeral goes to a DM, never into the thread', async () => {
+    const fx = threadFixture();
+    s.slack.ephemeralError = 'not_in_channel';
+    await s.event({
+      ...fx.mention,
+      event: { ...fx.mention.event, type: 'app_mention', text: `<@${fx.botUserId}>` },
+    });
+    await s.surface.idle();
+    const posts = s.slack.callsTo('chat.postMessage');
+    expect(posts.filter((c) => c.args.channel === fx.mention.event.channel)).toEqual([]);
+    expect(posts.map((c) => c.args.channel)).toEqual([fx.mention.event.user]);
+  });
+
   it('an empty mention gets short help, not a model call', async () => {
     const fx = threadFixture();
     s.h.llm.enqueue(textReply('should not be used'));
