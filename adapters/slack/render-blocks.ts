@@ -4,8 +4,11 @@
  * answer message(s) (standard Markdown in `markdown` blocks, footer and feedback buttons under the
  * last one). Every builder stays inside Slack's limits (shared/PLATFORMS.md) by construction.
  */
+import { STATUS_ICON } from '../../src/render/step-text.js';
+import type { PlanControls } from '../../src/render/turn-renderer.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
+import { splitMessage } from '../../src/render/split-text.js';
 import { neutraliseMentions, tail, toMrkdwn, truncate } from './markdown.js';
 import { t } from '../../src/i18n/translate.js';
 
@@ -52,16 +55,9 @@ export interface StepsRenderOptions {
   expanded: boolean;
   /** Native streaming shows the steps as task cards: render only the phase line and Stop. */
   stepsElsewhere?: boolean;
+  /** Whether Stop is on this message (default: while the turn runs). */
+  stop?: boolean;
 }
-
-const STATUS_ICON: Record<StepView['status'], string> = {
-  pending: '▫️',
-  running: '⏳',
-  done: '✅',
-  failed: '❌',
-  skipped: '⏭️',
-  info: 'ℹ️',
-};
 
 function plain(text: string) {
   return { type: 'plain_text', text, emoji: true };
@@ -155,7 +151,8 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
       elements: [mrkdwn(truncate(neutraliseMentions(view.phase), MAX_CONTEXT_CHARS))],
     });
   const actions: Block[] = [];
-  if (running) actions.push(button(t(locale, 'button.stop'), ACTION_STOP, options.conversationId, 'danger'));
+  if (options.stop ?? running)
+    actions.push(button(t(locale, 'button.stop'), ACTION_STOP, options.conversationId, 'danger'));
   if (collapsible) {
     const label = options.expanded ? t(locale, 'button.hide-details') : t(locale, 'button.show-details');
     actions.push(button(label, ACTION_TOGGLE, options.conversationId));
@@ -221,16 +218,22 @@ export function renderClosingBlocks(view: TurnView, options: Omit<AnswerRenderOp
   return renderAnswerChunk('x', { ...options, final: true, footer: view.footer }).blocks.slice(1);
 }
 
-/** A plan with Run / Cancel buttons (or, once chosen, with the outcome instead of buttons). */
-export function renderPlan(
-  lines: string[],
-  options: { locale: Locale; conversationId: string; outcome?: 'run' | 'cancel' },
+/**
+ * One part of a plan (Markdown within the answer limit): a section per ≤ 2,900 characters, so a long
+ * plan is shown whole; the last part carries Run / Cancel, or the outcome once chosen.
+ */
+export function renderPlanPart(
+  markdown: string,
+  controls: PlanControls,
+  options: { locale: Locale; conversationId: string },
 ): SlackPayload {
   const { locale } = options;
-  const list = truncate(lines.map((l) => toMrkdwn(l)).join('\n'), MAX_SECTION_CHARS);
-  const blocks: Block[] = [{ type: 'section', text: mrkdwn(list || '…'), expand: true }];
-  if (!options.outcome) {
-    blocks.push({ type: 'context', elements: [mrkdwn(t(locale, 'plan.prompt'))] });
+  const blocks: Block[] = splitMessage(toMrkdwn(markdown) || '…', MAX_SECTION_CHARS).map((text) => ({
+    type: 'section',
+    text: mrkdwn(text),
+    expand: true,
+  }));
+  if (controls === 'choose') {
     blocks.push({
       type: 'actions',
       elements: [
@@ -238,10 +241,10 @@ export function renderPlan(
         button(t(locale, 'button.cancel-plan'), ACTION_PLAN_CANCEL, options.conversationId),
       ],
     });
-  } else {
-    const outcome = options.outcome === 'run' ? t(locale, 'plan.running') : t(locale, 'plan.cancelled');
+  } else if (controls) {
+    const outcome = controls === 'run' ? t(locale, 'plan.running') : t(locale, 'plan.cancelled');
     blocks.push({ type: 'context', elements: [mrkdwn(outcome)] });
   }
   // Plan steps are model output: the notification text must not ping either.
-  return { text: truncate(neutraliseMentions(lines.join('\n')), FALLBACK_TEXT_CHARS), blocks };
+  return { text: truncate(neutraliseMentions(markdown), FALLBACK_TEXT_CHARS), blocks };
 }

@@ -253,6 +253,8 @@ export class TurnRenderer<P, R> {
     if (this.#started) return;
     this.#started = true;
     this.#o.activity?.start();
+    // The platform's status line says Scout is working until the first step or text shows.
+    if (this.#o.status) void this.#setStatus(t(this.#o.locale, 'status.working'));
   }
 
   #render(): void {

@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
-import { renderPlan, renderSteps } from '../../adapters/slack/render-blocks.js';
+import { renderPlanPart, renderSteps } from '../../adapters/slack/render-blocks.js';
 import { toTaskChunk } from '../../adapters/slack/native-stream.js';
 import { buildHomeView } from '../../adapters/slack/home-tab.js';
 import { emptyView } from '../../src/render/view.js';
@@ -69,7 +69,7 @@ describeWithShared('Slack: nothing Scout sends can ping', () => {
     const options = { locale: 'en' as const, conversationId: 'c', containers: false, expanded: true };
     expectInert(renderSteps(view, options), 'steps');
     expectInert(renderSteps(view, { ...options, containers: true }), 'steps (containers)');
-    expectInert(renderPlan([`1. Ask ${PINGS}`], { locale: 'en', conversationId: 'c' }), 'plan');
+    expectInert(renderPlanPart(`1. Ask ${PINGS}`, 'choose', { locale: 'en', conversationId: 'c' }), 'plan');
     expectInert(toTaskChunk(view.steps[0]!, []), 'task card');
     expectInert(buildHomeView('en', undefined, undefined, `⚠️ unknown provider "${PINGS}"`), 'home');
   });
