@@ -1,8 +1,9 @@
 /**
  * Routes Discord interactions: slash commands to the core, and Scout's buttons — Show/Hide details
  * (`scout_steps_toggle:<turn>`), Stop (`scout_stop`), 👍/👎 (`scout_feedback:<up|down>:<turn>`) and
- * plan Run/Cancel (`scout_plan:<run|cancel>:<turn>`). Stop and Run/Cancel are for the person who
- * asked, or an admin.
+ * plan Run/Cancel (`scout_plan:<run|cancel>:<turn>`), a tool's Approve/Deny
+ * (`scout_tool:<approve|deny>:<turn>`). Stop, Run/Cancel and Approve/Deny are for the person who asked,
+ * or an admin.
  */
 import { type ButtonInteraction, type Interaction, MessageFlags } from 'discord.js';
 import { toLocale } from '../../src/i18n/translate.js';
@@ -94,6 +95,17 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
         return;
       }
       const resolved = turn?.resolvePlan(a === 'run') ?? false;
+      if (resolved) await interaction.deferUpdate();
+      else await ephemeral(t(locale, 'steps.expired'));
+      return;
+    }
+    case CUSTOM_ID.tool: {
+      const turn = deps.active.get(b ?? '');
+      if (turn && !mayPress(interaction.user.id, turn.askerId, deps.admins ?? [])) {
+        await ephemeral(t(locale, 'tool-approval.not-yours'));
+        return;
+      }
+      const resolved = turn?.resolveApproval(a === 'approve') ?? false;
       if (resolved) await interaction.deferUpdate();
       else await ephemeral(t(locale, 'steps.expired'));
       return;

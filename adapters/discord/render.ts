@@ -13,7 +13,7 @@ import {
   type MessageEditOptions,
   MessageFlags,
 } from 'discord.js';
-import type { AnswerControls, PlanControls } from '../../src/render/turn-renderer.js';
+import type { AnswerControls, ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import { STATUS_ICON } from '../../src/render/step-text.js';
@@ -28,6 +28,7 @@ export const CUSTOM_ID = {
   stop: 'scout_stop',
   feedback: 'scout_feedback',
   plan: 'scout_plan',
+  tool: 'scout_tool',
 } as const;
 
 export type DiscordPayload = MessageCreateOptions & MessageEditOptions;
@@ -150,6 +151,41 @@ function planRow(turnId: string, locale: Locale): Row {
       .setStyle(ButtonStyle.Secondary)
       .setLabel(t(locale, 'button.cancel-plan')),
   );
+}
+
+/** A tool call waiting for approval: Approve / Deny, then the outcome in their place. */
+export function approvalPayload(
+  markdown: string,
+  controls: ApprovalControls,
+  turnId: string,
+  locale: Locale,
+): DiscordPayload {
+  const outcome =
+    controls === 'approved'
+      ? t(locale, 'tool-approval.approved')
+      : controls === 'denied'
+        ? t(locale, 'tool-approval.denied')
+        : '';
+  return {
+    content: outcome ? `${markdown}\n${outcome}` : markdown,
+    components:
+      controls === 'choose'
+        ? [
+            new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
+              new ButtonBuilder()
+                .setCustomId(`${CUSTOM_ID.tool}:approve:${turnId}`)
+                .setStyle(ButtonStyle.Danger)
+                .setLabel(t(locale, 'button.approve-tool')),
+              new ButtonBuilder()
+                .setCustomId(`${CUSTOM_ID.tool}:deny:${turnId}`)
+                .setStyle(ButtonStyle.Secondary)
+                .setLabel(t(locale, 'button.deny-tool')),
+            ),
+          ]
+        : [],
+    allowedMentions: NO_MENTIONS,
+    flags: MessageFlags.SuppressEmbeds,
+  };
 }
 
 /**

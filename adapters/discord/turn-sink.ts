@@ -2,7 +2,7 @@
  * One turn's output in a Discord channel or thread. How the turn looks is the shared TurnRenderer's
  * (src/render/turn-renderer.ts); this file gives it Discord's primitives — send / edit / delete a
  * message, the payload builders of render.ts, the 2,000-character limit, the typing indicator —
- * and connects the buttons (Show details, Run / Cancel) of a running turn.
+ * and connects the buttons (Show details, Run / Cancel, a tool's Approve / Deny) of a running turn.
  */
 import { randomUUID } from 'node:crypto';
 import type { Message, SendableChannels } from 'discord.js';
@@ -12,9 +12,11 @@ import { splitMessage } from '../../src/render/split-text.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
+import type { ToolApprovalRequest } from '../../src/tools/types.js';
 import { discordWrite } from './delivery-errors.js';
 import {
   answerPayload,
+  approvalPayload,
   footerLine,
   planPayload,
   stepsPayload,
@@ -53,6 +55,9 @@ export class DiscordTurnSink implements TurnSink {
   readonly #renderer: TurnRenderer<ReturnType<typeof textPayload>, Message>;
   #typingTimer: ReturnType<typeof setInterval> | undefined;
   #pendingPlan: ((run: boolean) => void) | undefined;
+  #pendingApproval: ((approve: boolean) => void) | undefined;
+  /** Approvals are asked one at a time (parallel tool calls queue), so each press answers one request. */
+  #approvals: Promise<unknown> = Promise.resolve();
   #registered = false;
 
   constructor(private readonly deps: TurnSinkDeps) {
@@ -75,6 +80,7 @@ export class DiscordTurnSink implements TurnSink {
           stepsPayload(view, { turnId, expanded: controls.expanded, locale, running: controls.stop }),
         answerPart: (markdown, controls) => answerPayload(markdown, controls, turnId, locale),
         planPart: (markdown, controls) => planPayload(markdown, controls, turnId, locale),
+        approvalPart: (markdown, controls) => approvalPayload(markdown, controls, turnId, locale),
         footerLine,
       },
       limits: { answerChars: DISCORD_MAX_CHARS },
@@ -100,6 +106,7 @@ export class DiscordTurnSink implements TurnSink {
 
   async done(view: TurnView): Promise<void> {
     this.#pendingPlan?.(false);
+    this.#pendingApproval?.(false);
     try {
       await this.#renderer.done(view);
     } finally {
@@ -116,20 +123,44 @@ export class DiscordTurnSink implements TurnSink {
 
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {
     this.#register();
-    return this.#renderer.confirmPlan(
-      plan,
-      () =>
-        new Promise<boolean>((resolve) => {
-          if (signal.aborted) return resolve(false);
-          const onAbort = () => resolve(false);
-          signal.addEventListener('abort', onAbort, { once: true });
-          this.#pendingPlan = (choice) => {
-            signal.removeEventListener('abort', onAbort);
-            this.#pendingPlan = undefined;
-            resolve(choice);
-          };
-        }),
+    return this.#renderer.confirmPlan(plan, () =>
+      this.#choice(signal, (resolve) => {
+        this.#pendingPlan = resolve;
+      }),
     );
+  }
+
+  async confirmTool(request: ToolApprovalRequest, signal: AbortSignal): Promise<boolean> {
+    this.#register();
+    const asked = this.#approvals.then(() =>
+      signal.aborted
+        ? false
+        : this.#renderer.confirmTool(request, () =>
+            this.#choice(signal, (resolve) => {
+              this.#pendingApproval = resolve;
+            }),
+          ),
+    );
+    this.#approvals = asked.catch(() => undefined);
+    return asked;
+  }
+
+  /** Waits for a button press (`hold` keeps the resolver where the press finds it); false on abort. */
+  #choice(
+    signal: AbortSignal,
+    hold: (resolve: ((choice: boolean) => void) | undefined) => void,
+  ): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      if (signal.aborted) return resolve(false);
+      const finish = (choice: boolean) => {
+        signal.removeEventListener('abort', onAbort);
+        hold(undefined);
+        resolve(choice);
+      };
+      const onAbort = () => finish(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      hold(finish);
+    });
   }
 
   /** Called from the turn registry when someone presses Show/Hide details while the turn runs. */
@@ -140,6 +171,12 @@ export class DiscordTurnSink implements TurnSink {
   resolvePlan(run: boolean): boolean {
     if (!this.#pendingPlan) return false;
     this.#pendingPlan(run);
+    return true;
+  }
+
+  resolveApproval(approve: boolean): boolean {
+    if (!this.#pendingApproval) return false;
+    this.#pendingApproval(approve);
     return true;
   }
 

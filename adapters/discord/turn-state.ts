@@ -18,6 +18,8 @@ export interface ActiveTurn {
   toggleDetails(): void;
   /** Resolves a pending plan confirmation; false when none is pending. */
   resolvePlan(run: boolean): boolean;
+  /** Resolves a pending tool approval; false when none is pending. */
+  resolveApproval(approve: boolean): boolean;
 }
 
 export class ActiveTurns {

@@ -18,6 +18,7 @@
 import type { Logger } from '../logger.js';
 import type { PlanProposal } from '../modes/plan/plan-types.js';
 import type { Locale } from '../surface.js';
+import type { ToolApprovalRequest } from '../tools/types.js';
 import { t } from '../i18n/translate.js';
 import {
   type DeliveryError,
@@ -55,6 +56,9 @@ export interface AnswerControls {
 /** Plan controls on the plan's last part: the buttons, or the outcome once chosen. */
 export type PlanControls = 'choose' | 'run' | 'cancel' | null;
 
+/** Tool-approval controls: Approve / Deny, or the outcome once chosen. */
+export type ApprovalControls = 'choose' | 'approved' | 'denied';
+
 /** How a surface turns rendered content into its platform payload. */
 export interface PayloadBuilders<P> {
   /** The steps message, or undefined when there is nothing to show. */
@@ -63,6 +67,8 @@ export interface PayloadBuilders<P> {
   answerPart(markdown: string, controls: AnswerControls): P;
   /** One plan part (Markdown within `limits.answerChars`). */
   planPart(markdown: string, controls: PlanControls): P;
+  /** A tool call waiting for Approve / Deny (Markdown within `limits.answerChars`); absent: never asked. */
+  approvalPart?(markdown: string, controls: ApprovalControls): P;
   /**
    * Where the footer goes: a Markdown line appended to the answer text (Discord `-# …`), or, when
    * this is absent, `AnswerControls.footer` on the last part.
@@ -115,6 +121,18 @@ export function planMarkdown(plan: PlanProposal, locale: Locale): string {
     (s) => `${s.step}. ${s.description.replace(/\s+/g, ' ').trim()} \`${s.tool}\``,
   );
   return `📋 ${t(locale, 'plan.prompt')}\n${lines.join('\n')}`;
+}
+
+/** Longest argument text an approval message shows (the model's arguments can be long). */
+const APPROVAL_ARGUMENTS_CHARS = 1_200;
+
+/** A tool call waiting for approval as Markdown: which tool, from which server, with what arguments. */
+export function approvalMarkdown(request: ToolApprovalRequest, locale: Locale, maxChars: number): string {
+  const label = request.title ? `${request.tool} (${request.title})` : request.tool;
+  const room = Math.max(0, Math.min(APPROVAL_ARGUMENTS_CHARS, maxChars - label.length - 200));
+  const args = request.arguments.length > room ? `${request.arguments.slice(0, room)}…` : request.arguments;
+  // Arguments are model output: a fence keeps them from being read as Markdown or mentions.
+  return `${t(locale, 'tool-approval.prompt', { tool: label })}\n\`\`\`json\n${args.replaceAll('```', "'''")}\n\`\`\``;
 }
 
 export class TurnRenderer<P, R> {
@@ -247,6 +265,34 @@ export class TurnRenderer<P, R> {
       );
     }
     return run;
+  }
+
+  /**
+   * Shows a tool call waiting for Approve / Deny, waits for `choose`, then replaces the buttons with
+   * the outcome. A surface without `approvalPart`, or a message that cannot be posted, is a denial:
+   * nothing that changes the world runs unasked.
+   */
+  async confirmTool(request: ToolApprovalRequest, choose: () => Promise<boolean>): Promise<boolean> {
+    const build = this.#o.build.approvalPart?.bind(this.#o.build);
+    if (!build) return false;
+    this.#start();
+    const writer = this.#guarded(this.#o.writer);
+    const markdown = approvalMarkdown(request, this.#o.locale, this.#o.limits.answerChars);
+    let ref: R;
+    try {
+      ref = await writer.post(build(markdown, 'choose'));
+    } catch (err) {
+      this.#o.logger.warn({ err: describeDeliveryError(err) }, 'tool approval could not be shown');
+      return false;
+    }
+    const approved = await choose();
+    await landFinal(
+      () => writer.edit(ref, build(markdown, approved ? 'approved' : 'denied')),
+      FINAL_DEADLINE_MS,
+    ).catch((err) =>
+      this.#o.logger.warn({ err: describeDeliveryError(err) }, 'tool approval outcome could not be shown'),
+    );
+    return approved;
   }
 
   #start(): void {
