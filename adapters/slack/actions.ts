@@ -11,6 +11,8 @@ import {
   ACTION_FEEDBACK_UP,
   ACTION_PLAN_CANCEL,
   ACTION_PLAN_RUN,
+  ACTION_TOOL_APPROVE,
+  ACTION_TOOL_DENY,
   ACTION_STOP,
   ACTION_TOGGLE,
   renderSteps,
@@ -97,9 +99,12 @@ export function registerActions(app: App, deps: ActionDeps): void {
     });
   }
 
-  for (const [actionId, run] of [
-    [ACTION_PLAN_RUN, true],
-    [ACTION_PLAN_CANCEL, false],
+  // A tool call's Approve / Deny answer the conversation's pending choice exactly as Run / Cancel do.
+  for (const [actionId, run, notYours] of [
+    [ACTION_PLAN_RUN, true, 'plan.not-yours'],
+    [ACTION_PLAN_CANCEL, false, 'plan.not-yours'],
+    [ACTION_TOOL_APPROVE, true, 'tool-approval.not-yours'],
+    [ACTION_TOOL_DENY, false, 'tool-approval.not-yours'],
   ] as const) {
     app.action<ButtonBody>(actionId, async ({ ack, action, body, client }) => {
       await ack();
@@ -111,7 +116,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
       );
       if (outcome === 'forbidden') {
         logger.info({ conversation, user: presser }, 'plan button refused');
-        await ephemeral(body, client, t(await deps.localeOf(presser), 'plan.not-yours'));
+        await ephemeral(body, client, t(await deps.localeOf(presser), notYours));
       } else if (outcome === 'none') logger.debug({ conversation }, 'no plan waiting');
     });
   }

@@ -169,6 +169,13 @@ export class ButtonRelay {
         return confirm(plan, signal);
       };
     }
+    if (sink.confirmTool) {
+      const confirm = sink.confirmTool.bind(sink);
+      watched.confirmTool = (request, signal) => {
+        begin();
+        return confirm(request, signal);
+      };
+    }
     return { sink: watched, stop };
   }
 }

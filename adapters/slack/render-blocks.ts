@@ -5,7 +5,7 @@
  * last one). Every builder stays inside Slack's limits (shared/PLATFORMS.md) by construction.
  */
 import { STATUS_ICON } from '../../src/render/step-text.js';
-import type { PlanControls } from '../../src/render/turn-renderer.js';
+import type { ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import { splitMessage } from '../../src/render/split-text.js';
@@ -38,6 +38,9 @@ export const ACTION_FEEDBACK_UP = 'scout_feedback_up';
 export const ACTION_FEEDBACK_DOWN = 'scout_feedback_down';
 export const ACTION_PLAN_RUN = 'scout_plan_run';
 export const ACTION_PLAN_CANCEL = 'scout_plan_cancel';
+/** A tool call's Approve / Deny: answered like a plan's Run / Cancel (the conversation's pending choice). */
+export const ACTION_TOOL_APPROVE = 'scout_tool_approve';
+export const ACTION_TOOL_DENY = 'scout_tool_deny';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is open-ended; the fake Slack API checks what Slack would refuse
 export type Block = Record<string, any>;
@@ -246,5 +249,30 @@ export function renderPlanPart(
     blocks.push({ type: 'context', elements: [mrkdwn(outcome)] });
   }
   // Plan steps are model output: the notification text must not ping either.
+  return { text: truncate(neutraliseMentions(markdown), FALLBACK_TEXT_CHARS), blocks };
+}
+
+/** A tool call waiting for approval: Approve / Deny, then the outcome in their place. */
+export function renderApprovalPart(
+  markdown: string,
+  controls: ApprovalControls,
+  options: { locale: Locale; conversationId: string },
+): SlackPayload {
+  const { locale } = options;
+  const text = truncate(toMrkdwn(neutraliseMentions(markdown)), MAX_SECTION_CHARS);
+  const blocks: Block[] = [{ type: 'section', text: mrkdwn(text), expand: true }];
+  if (controls === 'choose') {
+    blocks.push({
+      type: 'actions',
+      elements: [
+        button(t(locale, 'button.approve-tool'), ACTION_TOOL_APPROVE, options.conversationId, 'danger'),
+        button(t(locale, 'button.deny-tool'), ACTION_TOOL_DENY, options.conversationId),
+      ],
+    });
+  } else {
+    const outcome = t(locale, controls === 'approved' ? 'tool-approval.approved' : 'tool-approval.denied');
+    blocks.push({ type: 'context', elements: [mrkdwn(outcome)] });
+  }
+  // The arguments are model output: the notification text must not ping.
   return { text: truncate(neutraliseMentions(markdown), FALLBACK_TEXT_CHARS), blocks };
 }

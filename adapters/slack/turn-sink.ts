@@ -13,10 +13,12 @@ import type { EditorClock } from '../../src/render/throttled-editor.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
+import type { ToolApprovalRequest } from '../../src/tools/types.js';
 import { neutraliseMentions } from './markdown.js';
 import {
   ANSWER_CHUNK_CHARS,
   renderAnswerChunk,
+  renderApprovalPart,
   renderPlanPart,
   renderSteps,
   type SlackPayload,
@@ -60,6 +62,7 @@ interface StepsChoice extends SlackPayload {
 export class SlackTurnSink implements TurnSink {
   readonly #renderer: TurnRenderer<StepsChoice, string>;
   readonly #native: SlackNativeTurnSink | undefined;
+  #approvals: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly deps: SlackSinkDeps,
@@ -117,6 +120,8 @@ export class SlackTurnSink implements TurnSink {
             stop: controls.stop,
           }),
         planPart: (markdown, controls) => renderPlanPart(markdown, controls, { locale, conversationId }),
+        approvalPart: (markdown, controls) =>
+          renderApprovalPart(markdown, controls, { locale, conversationId }),
       },
       limits: { answerChars: ANSWER_CHUNK_CHARS },
       locale,
@@ -191,21 +196,34 @@ export class SlackTurnSink implements TurnSink {
 
   /** The plan shown whole (split across messages when long), Run / Cancel under its last part. */
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {
+    return this.#renderer.confirmPlan(plan, () => this.#choice(signal));
+  }
+
+  /**
+   * A tool call that may change something, with Approve / Deny. Asked one at a time (parallel tool
+   * calls queue): the buttons answer the conversation's one pending choice, as a plan's do.
+   */
+  async confirmTool(request: ToolApprovalRequest, signal: AbortSignal): Promise<boolean> {
+    const asked = this.#approvals.then(() =>
+      signal.aborted ? false : this.#renderer.confirmTool(request, () => this.#choice(signal)),
+    );
+    this.#approvals = asked.catch(() => undefined);
+    return asked;
+  }
+
+  /** Waits for the conversation's buttons (local or relayed presses); false when `signal` aborts. */
+  #choice(signal: AbortSignal): Promise<boolean> {
     const { state } = this.deps;
     const { conversationId } = this.target;
-    return this.#renderer.confirmPlan(
-      plan,
-      () =>
-        new Promise<boolean>((resolve) => {
-          const onAbort = () => resolve(false);
-          if (signal.aborted) return resolve(false);
-          signal.addEventListener('abort', onAbort, { once: true });
-          const unregister = state.waitForPlan(conversationId, (choice) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(choice);
-          });
-          signal.addEventListener('abort', unregister, { once: true });
-        }),
-    );
+    return new Promise<boolean>((resolve) => {
+      const onAbort = () => resolve(false);
+      if (signal.aborted) return resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const unregister = state.waitForPlan(conversationId, (choice) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(choice);
+      });
+      signal.addEventListener('abort', unregister, { once: true });
+    });
   }
 }
