@@ -5,6 +5,7 @@
  * from src/core, so adapters and the renderer depend on the contract, never on the core. Identifiers are opaque strings built and parsed only
  * by their adapter (e.g. "slack:T1:C123" / "slack:T1:C123:1712345678.0001").
  */
+import type { MessageContextSource } from './context/types.js';
 import type { ModelConfig } from './llm/types.js';
 import type { PlanProposal } from './modes/plan/plan-types.js';
 import type { TurnView } from './render/view.js';
@@ -47,6 +48,8 @@ export interface IncomingMessage {
   text: string;
   /** The user's locale where the platform tells it; else BOT_LOCALE. */
   locale?: Locale;
+  /** Earlier thread/reply-chain messages and attachments the core may read (src/context). */
+  context?: MessageContextSource;
 }
 
 /** Where a turn's output goes. One sink per turn, created by the adapter. */

@@ -16,6 +16,7 @@ import type { EditorClock } from '../../src/render/throttled-editor.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
 import { registerActions } from './actions.js';
+import { slackContextSource } from './context-source.js';
 import { ButtonRelay } from './button-relay.js';
 import { registerCommands } from './commands.js';
 import { registerHomeTab } from './home-tab.js';
@@ -26,8 +27,10 @@ import { SlackSurfaceState } from './surface-state.js';
 import { SlackTurnSink } from './turn-sink.js';
 import {
   AnsweredThreads,
+  isDirectMessage,
   mentionTrigger,
   messageTrigger,
+  opensThread,
   type SlackMessageEvent,
   type Trigger,
 } from './triggers.js';
@@ -151,6 +154,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   // Presses for a turn running on another instance are relayed through the shared store.
   const relay = new ButtonRelay(stores.meta, log, stores.backend === 'redis', env.ADMIN_USERS);
   const locales = new LRUCache<string, Locale>(LOCALE_CACHE);
+  const names = new LRUCache<string, string>(LOCALE_CACHE);
   const inFlight = new Set<Promise<void>>();
   let botUserId: string | undefined;
   let server: Server | undefined;
@@ -203,11 +207,12 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       .catch((replyErr) => log.warn({ err: replyErr }, 'store-unavailable reply failed'));
   };
 
-  const startTurn = async (team: string, trigger: Trigger) => {
+  const startTurn = async (team: string, trigger: Trigger, direct: boolean) => {
     const locale = await localeOf(trigger.userId);
     const conversation = conversationId(team, trigger.channel, trigger.threadTs);
     try {
-      await answered.remember(team, trigger.channel, trigger.threadTs);
+      // Only a thread Scout opened is answered without a mention afterwards.
+      if (opensThread(trigger, direct)) await answered.remember(team, trigger.channel, trigger.threadTs);
     } catch (err) {
       return storeUnavailable(team, trigger, err);
     }
@@ -225,6 +230,18 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
           userId: trigger.userId,
           text: trigger.text,
           locale,
+          context: slackContextSource({
+            client: app.client,
+            token: env.SLACK_BOT_TOKEN!,
+            apiUrl: env.SLACK_API_URL,
+            channel: trigger.channel,
+            ts: trigger.ts,
+            threadTs: trigger.threadTs,
+            files: trigger.files,
+            readThread: trigger.midThread,
+            names,
+            logger: log,
+          }),
         },
         watch.sink,
       );
@@ -250,14 +267,15 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     if (!accepting) return;
     dispatch(async () => {
       botUserId ??= context.botUserId;
-      const trigger = mentionTrigger(event as unknown as SlackMessageEvent, context.botUserId);
+      const message = event as unknown as SlackMessageEvent;
+      const trigger = mentionTrigger(message, context.botUserId);
       try {
         if (!(await firstDelivery(body.event_id))) return;
       } catch (err) {
         if (!trigger) throw err;
         return storeUnavailable(body.team_id, trigger, err);
       }
-      if (trigger) await startTurn(body.team_id, trigger);
+      if (trigger) await startTurn(body.team_id, trigger, isDirectMessage(message));
     });
   });
 
@@ -278,7 +296,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       const trigger = await messageTrigger(message, botId, (channel, threadTs) =>
         answered.has(team, channel, threadTs),
       );
-      if (trigger) await startTurn(team, trigger);
+      if (trigger) await startTurn(team, trigger, isDirectMessage(message));
     });
   });
 

@@ -1,12 +1,15 @@
 /**
- * When Scout answers on Slack (SPEC 1.1): an @mention in a channel (answered in that message's
- * thread), any message in a DM, and any later message in a thread where Scout already answered (no
- * mention needed). Its own messages, other bots, edits and other message subtypes are ignored.
+ * When Scout answers on Slack (SPEC 1.1, 13): an @mention in a channel (answered in that message's
+ * thread), any message in a DM, and any later message in a thread Scout opened — one that started
+ * with a mention of Scout — with no mention needed. In a thread someone else opened, only messages
+ * that mention Scout (Slack has no reply-to-a-message inside threads). Its own messages, other
+ * bots, edits and other message subtypes are ignored.
  * A channel message that mentions Scout is left to the `app_mention` event, so the double delivery
  * (`app_mention` + `message`) normally reaches the core once; the core's messageId dedupe catches
  * the rest.
  */
 import type Keyv from 'keyv';
+import type { SlackFile } from './context-source.js';
 
 /** Message subtypes that are still a person writing to Scout. */
 const USER_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
@@ -23,6 +26,7 @@ export interface SlackMessageEvent {
   channel: string;
   channel_type?: string;
   edited?: unknown;
+  files?: SlackFile[];
 }
 
 export interface Trigger {
@@ -33,6 +37,10 @@ export interface Trigger {
   text: string;
   /** The message's own ts (its id). */
   ts: string;
+  /** Files attached to the message. */
+  files: SlackFile[];
+  /** Written inside a thread Scout did not open: the thread's earlier replies are worth reading. */
+  midThread: boolean;
 }
 
 export function stripMention(text: string, botUserId: string | undefined): string {
@@ -58,7 +66,14 @@ export function mentionTrigger(event: SlackMessageEvent, botUserId: string | und
     userId: event.user!,
     text: stripMention(event.text ?? '', botUserId),
     ts: event.ts,
+    files: event.files ?? [],
+    midThread: event.thread_ts !== undefined && event.thread_ts !== event.ts,
   };
+}
+
+/** A thread Scout opened: it started with a mention of Scout, or it is in a DM. */
+export function opensThread(trigger: Trigger, direct: boolean): boolean {
+  return direct || trigger.threadTs === trigger.ts;
 }
 
 export function isDirectMessage(event: SlackMessageEvent): boolean {
@@ -66,8 +81,8 @@ export function isDirectMessage(event: SlackMessageEvent): boolean {
 }
 
 /**
- * A `message` event: DMs always; channel thread replies only where Scout already answered
- * (`answered` looks that up); channel messages mentioning Scout are the app_mention's job.
+ * A `message` event: DMs always; channel thread replies only in threads Scout opened (`answered`
+ * looks that up); channel messages mentioning Scout are the app_mention's job.
  */
 export async function messageTrigger(
   event: SlackMessageEvent,
@@ -82,6 +97,9 @@ export async function messageTrigger(
     userId: event.user!,
     text: stripMention(text, botUserId),
     ts: event.ts,
+    files: event.files ?? [],
+    // Every message of a thread Scout opened (or a DM) was answered, so there is nothing unread.
+    midThread: false,
   };
   if (isDirectMessage(event)) return trigger;
   if (botUserId && text.includes(`<@${botUserId}`)) return undefined;
@@ -89,7 +107,10 @@ export async function messageTrigger(
   return (await answered(event.channel, event.thread_ts)) ? trigger : undefined;
 }
 
-/** Threads Scout answered in, kept in the store's `meta` namespace so every instance and restart knows. */
+/**
+ * Threads Scout opened (a top-level mention, a DM), kept in the store's `meta` namespace so every
+ * instance and restart knows. A mention inside someone else's thread does not make it Scout's.
+ */
 export class AnsweredThreads {
   constructor(
     private readonly meta: Keyv,

@@ -113,6 +113,21 @@ export const EnvSchema = z.object({
   /** Path of an mcp.json (`{"mcpServers": {…}}`): each server's tools join the agent's. */
   MCP_CONFIG: optionalString,
 
+  // ── Context: thread messages, images and files (src/context) ─────────────────
+  /** `off` stops reading earlier thread/reply-chain messages and attachments. */
+  THREAD_CONTEXT: z.enum(['on', 'off']).default('on'),
+  /** Token budget for earlier messages and file text; unset = a quarter of LLM_CONTEXT_WINDOW, at most 16,000. */
+  CONTEXT_MAX_TOKENS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 1000000')
+    .max(1_000_000, 'must be between 0 and 1000000')
+    .optional(),
+  /** Images sent to a vision model per turn. */
+  CONTEXT_MAX_IMAGES: intIn(4, 0, 20),
+  /** Largest attachment Scout downloads (bytes). */
+  CONTEXT_MAX_FILE_BYTES: intIn(20 * 1024 * 1024, 1_024, 200 * 1024 * 1024),
+
   // ── Web search ──────────────────────────────────────────────────────────────
   SEARCH_PROVIDER: z.enum(['tavily', 'brave', 'searxng', 'duckduckgo', 'none', 'auto']).default('auto'),
   TAVILY_API_KEY: optionalString,

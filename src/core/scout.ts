@@ -3,6 +3,8 @@
  * short help and a turn, keeps per-conversation order, and runs the channel's mode.
  */
 import type { Config } from '../config/env.js';
+import { ContextCache } from '../context/context-cache.js';
+import { readTurnContext, type TurnContextMessages } from '../context/turn-context.js';
 import { CancelledError, isAbortError } from '../errors.js';
 import { t } from '../i18n/translate.js';
 import { toUserMessage } from '../i18n/user-message.js';
@@ -84,10 +86,13 @@ export class Scout implements ScoutCore {
   /** Plans waiting for Run / Cancel, per conversation: a new message there declines the plan. */
   private readonly awaitingPlan = new Map<string, AbortController>();
   private accepting = true;
+  /** What each conversation has already read of its thread (src/context). */
+  private readonly contextCache: ContextCache;
 
   constructor(private readonly deps: ScoutDeps) {
     this.locale = deps.config.env.BOT_LOCALE;
     this.settings = new SettingsService(deps.stores, deps.config);
+    this.contextCache = new ContextCache(deps.stores.meta, deps.config.env.SESSION_TTL);
   }
 
   get stores(): Stores {
@@ -180,7 +185,9 @@ export class Scout implements ScoutCore {
         log.debug({ messageId: message.messageId }, 'duplicate delivery ignored');
         return;
       }
-      const text = message.text.trim();
+      let text = message.text.trim();
+      // A mention with only files attached asks about the files, not for the short help.
+      if (text === '' && message.context?.attachments.length) text = t(locale, 'context.files-only-question');
       if (text === '') {
         // The welcome names the channel's mode, as the seeds' greeting does.
         const { mode } = await this.settings.get(message.channelId);
@@ -275,9 +282,23 @@ export class Scout implements ScoutCore {
         notice(emit, 'input-trimmed', t(locale, 'notice.input-trimmed', { chars: MAX_INPUT_CHARS }));
       }
       const stored = await loadHistory(this.deps.stores, message.conversationId);
+      const read: TurnContextMessages = message.context
+        ? await readTurnContext({
+            source: message.context,
+            conversationId: message.conversationId,
+            hasHistory: stored.length > 0,
+            models: settings.answerModel ? [settings.toolModel, settings.answerModel] : [settings.toolModel],
+            config: this.deps.config,
+            cache: this.contextCache,
+            locale,
+            emit,
+            signal: controller.signal,
+            logger: log,
+          })
+        : { tokens: 0 };
       const window = await fitHistory(stored, question, {
         contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
-        reserveTokens: (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) + 2_000,
+        reserveTokens: (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) + 2_000 + read.tokens,
       });
       if (window.trimmed) notice(emit, 'history-trimmed', t(locale, 'notice.history-trimmed'));
       warnIfNearContextWindow(window.tokens, this.deps.config.env.LLM_CONTEXT_WINDOW, log);
@@ -286,7 +307,8 @@ export class Scout implements ScoutCore {
       const context: TurnContext = {
         message: { ...message, text: question },
         settings,
-        history: window.messages,
+        // The thread and files Scout read go just before the question, as delimited data.
+        history: read.forModel ? [...window.messages, read.forModel] : window.messages,
         locale,
         sessionKey: message.channelId,
         emit,
@@ -330,6 +352,7 @@ export class Scout implements ScoutCore {
       if (controller.signal.aborted) outcome = 'cancelled';
       if (result.answer) {
         const additions: ChatMessage[] = [
+          ...(read.forHistory ? [read.forHistory] : []),
           { role: 'user', content: question },
           { role: 'assistant', content: result.answer },
         ];
@@ -341,6 +364,9 @@ export class Scout implements ScoutCore {
             additions,
             this.deps.config.env.SESSION_TTL,
           );
+          // What was read is now in the history: the next turn reads only what comes after this message.
+          if (message.context)
+            await this.contextCache.markSeen(message.conversationId, message.context.messageId);
         } catch (err) {
           // The answer is already on screen: say it was not saved rather than that nothing worked.
           log.error({ err }, 'answer shown but not saved');

@@ -27,6 +27,8 @@ export interface ModelSpecInput {
   topP?: unknown;
   /** Reasoning budget in tokens (Anthropic extended thinking, Gemini thinking budget). */
   thinking?: unknown;
+  /** `true`/`false`: whether the model reads images (overrides the per-model default). */
+  vision?: unknown;
 }
 
 /** Providers whose reasoning is switched on per model with `thinking=<budget>`. */
@@ -101,11 +103,15 @@ export function checkModelConfig(
       problems.push(`max_tokens (${maxTokens}) must be larger than the thinking budget (${thinking})`);
     }
   }
+  if (input.vision !== undefined && typeof input.vision !== 'boolean') {
+    problems.push(`vision must be true or false (got ${String(input.vision)})`);
+  }
   if (problems.length > 0) return { problems };
   const config: ModelConfig = { provider: provider as ProviderName, model, temperature };
   if (maxTokens !== undefined) config.maxTokens = maxTokens;
   if (thinking !== undefined) config.thinking = thinking;
   if (topP !== undefined) config.topP = topP;
+  if (typeof input.vision === 'boolean') config.vision = input.vision;
   return { config, problems };
 }
 

@@ -18,6 +18,8 @@ export interface ModelConfig {
   topP?: number;
   /** Reasoning budget in tokens, switched on per model (Anthropic extended thinking, Gemini). */
   thinking?: number;
+  /** Whether the model reads images; unset = the known default (src/context/vision.ts). */
+  vision?: boolean;
 }
 
 export interface ToolCall {
@@ -32,7 +34,12 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | {
+      role: 'user';
+      content: string;
+      /** Images shown with the text (vision models only; providers send them as image parts). */
+      images?: ImagePart[];
+    }
   | {
       role: 'assistant';
       content: string;
@@ -47,6 +54,14 @@ export type ChatMessage =
       toolCalls?: ToolCall[];
     }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** An image for a vision model: base64 bytes of a type every vision provider accepts. */
+export interface ImagePart {
+  mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  data: string;
+  /** File name, for logs and the text placeholder kept in history. */
+  name: string;
+}
 
 /** A function the model may call; `parameters` is a JSON Schema object. */
 export interface ToolDefinition {

@@ -67,6 +67,23 @@ export interface FakeMessage {
   streamedText: string;
   chunks: any[];
   deleted: boolean;
+  /** Author: the bot for what Scout posted; a person for `addUserMessage`. */
+  user?: string;
+  botId?: string;
+  /** Slack file objects attached (as `files` in events and conversations.replies). */
+  files?: Record<string, unknown>[];
+}
+
+/** A file Slack hosts (`addFile`): served at `url_private` to a bearer of the bot token only. */
+export interface FakeFile {
+  id: string;
+  name: string;
+  mimetype: string;
+  bytes: Uint8Array;
+  /** What Slack reports as `size` (defaults to the byte count; tests may claim more). */
+  size?: number;
+  /** Answer the download with a redirect to this URL instead (a file host that points elsewhere). */
+  redirectTo?: string;
 }
 
 export interface FakeSlackOptions {
@@ -75,6 +92,13 @@ export interface FakeSlackOptions {
   teamId?: string;
   /** Users' locales for users.info (default en-US). */
   userLocales?: Record<string, string>;
+  /** Users' display names for users.info (default `user-<id>`). */
+  userNames?: Record<string, string>;
+  /**
+   * Scopes the bot token was granted (default: all). Reading history without `channels:history`
+   * (public), `groups:history` (private), `im:history` / `mpim:history` is `missing_scope`, as on Slack.
+   */
+  scopes?: string[];
 }
 
 export interface FakeSlackApi {
@@ -100,6 +124,19 @@ export interface FakeSlackApi {
   /** Answers the next `times` calls of `method` with HTTP `status` (default 503: Slack is having a bad day). */
   failNext(method: string, times: number, status?: number): void;
   callsTo(method: string): RecordedCall[];
+  /** A message a person wrote (not through the API); returns its ts. */
+  addUserMessage(message: {
+    channel: string;
+    user: string;
+    text: string;
+    threadTs?: string;
+    botId?: string;
+    files?: Record<string, unknown>[];
+  }): string;
+  /** Hosts a file; returns the Slack file object (`url_private` on this fake's origin). */
+  addFile(file: FakeFile): Record<string, unknown>;
+  /** Every GET of a hosted file: its path and the bearer token it carried. */
+  readonly downloads: { path: string; token: string }[];
   /** Messages in a thread (or channel when threadTs is omitted), in posting order, deleted ones left out. */
   messagesIn(channel: string, threadTs?: string): FakeMessage[];
   /** The shortest gap between two edits of one message, over all messages (Infinity when none). */
@@ -232,6 +269,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const messages = new Map<string, FakeMessage>();
   const limited = new Map<string, { times: number; retryAfter: number }>();
   const failing = new Map<string, { times: number; status: number }>();
+  const files = new Map<string, FakeFile>();
+  const downloads: { path: string; token: string }[] = [];
   let counter = 0;
   const base = Math.floor(Date.now() / 1000);
   const nextTs = () => `${base}.${String(++counter).padStart(6, '0')}`;
@@ -253,6 +292,41 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       failing.set(method, { times, status });
     },
     callsTo: (method) => calls.filter((c) => c.method === method),
+    downloads,
+    addUserMessage(message) {
+      const ts = nextTs();
+      messages.set(`${message.channel}:${ts}`, {
+        channel: message.channel,
+        ts,
+        threadTs: message.threadTs,
+        text: message.text,
+        blocks: [],
+        edits: [],
+        streaming: false,
+        streamedText: '',
+        chunks: [],
+        deleted: false,
+        user: message.user,
+        ...(message.botId ? { botId: message.botId } : {}),
+        ...(message.files ? { files: message.files } : {}),
+      });
+      return ts;
+    },
+    addFile(file) {
+      files.set(file.id, file);
+      const origin = api.url.replace(/\/api\/$/, '');
+      const url = `${origin}/files-pri/${teamId}-${file.id}/${encodeURIComponent(file.name)}`;
+      return {
+        id: file.id,
+        name: file.name,
+        title: file.name,
+        mimetype: file.mimetype,
+        filetype: file.name.split('.').pop(),
+        size: file.size ?? file.bytes.byteLength,
+        url_private: url,
+        url_private_download: `${url}?download=1`,
+      };
+    },
     messagesIn: (channel, threadTs) =>
       [...messages.values()].filter(
         (m) => !m.deleted && m.channel === channel && (threadTs === undefined || m.threadTs === threadTs),
@@ -319,6 +393,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         streamedText: '',
         chunks: [],
         deleted: false,
+        user: botUserId,
+        botId,
         ...fields,
       });
       return ts;
@@ -440,13 +516,17 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
             is_im: String(args.channel).startsWith('D'),
           },
         };
+      case 'conversations.replies':
+        return replies(args);
       case 'users.info':
         return {
           ok: true,
           user: {
             id: args.user,
             name: `user-${args.user}`,
-            real_name: 'Test User',
+            real_name: `Real ${args.user}`,
+            // Slack's display_name is often empty; the real name is then what people see.
+            profile: { display_name: options.userNames?.[args.user] ?? '', real_name: `Real ${args.user}` },
             locale: options.userLocales?.[args.user] ?? 'en-US',
             tz: 'UTC',
           },
@@ -456,7 +536,88 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     }
   }
 
+  /** The history scope each channel kind needs, by id prefix (C public, G private, D DM). */
+  function historyScope(channel: string): string {
+    if (channel.startsWith('D')) return 'im:history';
+    if (channel.startsWith('G')) return 'groups:history';
+    return 'channels:history';
+  }
+
+  function toApiMessage(m: FakeMessage): Record<string, unknown> {
+    return {
+      type: 'message',
+      ts: m.ts,
+      ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+      text: m.text || m.streamedText,
+      ...(m.user ? { user: m.user } : {}),
+      ...(m.botId ? { bot_id: m.botId } : {}),
+      ...(m.files ? { files: m.files } : {}),
+    };
+  }
+
+  /**
+   * conversations.replies as Slack answers it: the parent first on EVERY page (whatever `oldest`
+   * says), then the replies in time order within `oldest`/`latest` (exclusive unless `inclusive`),
+   * at most `limit` (Slack caps it at 1000) per page with a cursor.
+   */
+  function replies(args: Record<string, string | undefined>): Record<string, unknown> {
+    if (!args.channel) return { ok: false, error: 'channel_not_found' };
+    if (!args.ts) return { ok: false, error: 'invalid_arguments' };
+    const needed = historyScope(String(args.channel));
+    if (options.scopes && !options.scopes.includes(needed))
+      return { ok: false, error: 'missing_scope', needed };
+    const parent = messages.get(`${args.channel}:${args.ts}`);
+    if (!parent || parent.deleted) return { ok: false, error: 'thread_not_found' };
+    const inclusive = args.inclusive === 'true' || args.inclusive === '1';
+    const after = (ts: string) => !args.oldest || (inclusive ? ts >= args.oldest : ts > args.oldest);
+    const before = (ts: string) => !args.latest || (inclusive ? ts <= args.latest : ts < args.latest);
+    const thread = [...messages.values()]
+      .filter((m) => !m.deleted && m.channel === args.channel && m.threadTs === args.ts && m.ts !== args.ts)
+      .filter((m) => after(m.ts) && before(m.ts))
+      .sort((a, b) => (a.ts < b.ts ? -1 : 1));
+    const limit = Math.min(Math.max(Number(args.limit ?? 1000) || 1000, 1), 1000);
+    const start = args.cursor ? Number(Buffer.from(String(args.cursor), 'base64').toString()) : 0;
+    const page = thread.slice(start, start + limit);
+    const next = start + limit < thread.length ? Buffer.from(String(start + limit)).toString('base64') : '';
+    return {
+      ok: true,
+      messages: [toApiMessage(parent), ...page.map(toApiMessage)],
+      has_more: next !== '',
+      response_metadata: { next_cursor: next },
+    };
+  }
+
+  /** url_private: only with the bot token, as Slack serves files (anything else gets the sign-in redirect). */
+  function serveFile(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    downloads.push({ path, token });
+    const id = path.split('/')[2]?.split('-').pop() ?? '';
+    const file = files.get(id);
+    if (!token.startsWith('xoxb-') || (options.scopes && !options.scopes.includes('files:read'))) {
+      res.writeHead(302, { location: 'https://slack.com/signin?redir=files' });
+      res.end();
+      return;
+    }
+    if (!file) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    if (file.redirectTo) {
+      res.writeHead(302, { location: file.redirectTo });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.mimetype, 'content-length': String(file.bytes.byteLength) });
+    res.end(Buffer.from(file.bytes));
+  }
+
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
+    if ((req.url ?? '').startsWith('/files-pri/')) {
+      serveFile(req, res);
+      return;
+    }
     const method = (req.url ?? '').replace(/^.*\/api\//, '').replace(/\?.*$/, '');
     let raw = '';
     for await (const chunk of req) raw += chunk;

@@ -42,7 +42,14 @@ export function toAnthropicPrompt(messages: ChatMessage[]): AnthropicPrompt {
         system.push(message.content);
         break;
       case 'user':
-        if (message.content) append('user', [{ type: 'text', text: message.content }]);
+        // Images first: Anthropic reads best with the image before the text about it.
+        append('user', [
+          ...(message.images ?? []).map((image) => ({
+            type: 'image',
+            source: { type: 'base64', media_type: image.mimeType, data: image.data },
+          })),
+          ...(message.content ? [{ type: 'text', text: message.content }] : []),
+        ]);
         break;
       case 'tool':
         append('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }]);

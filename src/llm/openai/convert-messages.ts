@@ -23,8 +23,20 @@ export function toOpenAIMessages(
   return messages.map((message): OpenAIMessage => {
     switch (message.role) {
       case 'system':
-      case 'user':
         return { role: message.role, content: message.content };
+      case 'user':
+        if (!message.images?.length) return { role: 'user', content: message.content };
+        // Content parts: OpenAI, Gemini's OpenAI-compatible API and vision servers take data URLs.
+        return {
+          role: 'user',
+          content: [
+            ...message.images.map((image) => ({
+              type: 'image_url',
+              image_url: { url: `data:${image.mimeType};base64,${image.data}` },
+            })),
+            { type: 'text', text: message.content },
+          ],
+        };
       case 'tool':
         return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
       default: {
