@@ -16,6 +16,7 @@ import type { ScoutCore, Surface } from '../../src/surface.js';
 import { registerSlashCommands } from './commands.js';
 import { watchGateway } from './gateway-readiness.js';
 import { DISALLOWED_INTENTS_CLOSE_CODE, MESSAGE_CONTENT_HINT, MessageContentHint } from './intent-hint.js';
+import { discordContextSource } from './context-source.js';
 import { handleInteraction } from './interactions.js';
 import { NO_MENTIONS } from './render.js';
 import { ThreadRegistry } from './thread-registry.js';
@@ -90,7 +91,8 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         typingIntervalMs: deps.typingIntervalMs,
         onEdit: deps.onEdit,
       });
-      await core.handleMessage(trigger.incoming, sink);
+      const context = discordContextSource({ message, earlier: trigger.earlier, apiUrl, logger });
+      await core.handleMessage({ ...trigger.incoming, context }, sink);
     } catch (err) {
       logger.error({ err, message: message.id }, 'discord message handling failed');
       // Thread ownership and channel settings live in the store: when it fails before the core

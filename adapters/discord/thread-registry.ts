@@ -1,6 +1,7 @@
 /**
- * Which threads Scout owns (opened on a mention, or answered in after one). Kept in the store's
- * `meta` namespace, not in memory, so a restart or another shard keeps answering follow-ups.
+ * Which threads Scout owns: those it opened on a mention (a mention inside someone else's thread
+ * does not make it Scout's). Kept in the store's `meta` namespace, not in memory, so a restart or
+ * another shard keeps answering follow-ups.
  */
 import type Keyv from 'keyv';
 

@@ -1,8 +1,10 @@
 /**
- * Which Discord messages Scout answers, and where. A mention in a guild channel starts a
- * conversation: by default in a new thread on that message (per-channel `replyInThread`), else in
- * place. Later messages in a thread Scout owns need no mention. DMs always answer. Bots (Scout
- * included), system messages and other message types are ignored.
+ * Which Discord messages Scout answers, and where. A mention (or a reply to one of Scout's
+ * messages) in a guild channel starts a conversation: by default in a new thread on that message
+ * (per-channel `replyInThread`), else in place. In a thread Scout opened, later messages need no
+ * mention; in a thread someone else opened, Scout answers only messages that mention it or reply to
+ * one of its messages — being mentioned once does not make the thread Scout's. DMs always answer.
+ * Bots (Scout included), system messages and other message types are ignored.
  */
 import { type Message, MessageType, type SendableChannels, ThreadAutoArchiveDuration } from 'discord.js';
 import type { ChannelSettings } from '../../src/core/settings.js';
@@ -22,6 +24,11 @@ export interface Trigger {
   channel: SendableChannels;
   /** The place of `channel`, for the surface's own bookkeeping. */
   place: DiscordPlace;
+  /**
+   * Earlier messages worth reading as context: the thread's (a mention inside a thread Scout did
+   * not open), the reply chain (a reply), or none (every message before was answered already).
+   */
+  earlier: 'thread' | 'replies' | 'none';
 }
 
 export interface TriggerDeps {
@@ -71,10 +78,13 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
   const botRoleIds = message.mentions.roles
     .filter((role) => role.tags?.botId === deps.botId)
     .map((r) => r.id);
+  const repliesToScout = message.reference !== null && message.mentions.repliedUser?.id === deps.botId;
   const mentioned =
     message.mentions.users.has(deps.botId) ||
     new RegExp(`<@!?${deps.botId}>`).test(message.content) ||
-    botRoleIds.length > 0;
+    botRoleIds.length > 0 ||
+    repliesToScout;
+  const replyChain = message.reference?.messageId ? 'replies' : 'none';
   const text = stripMention(message.content, deps.botId, botRoleIds);
   const base = { messageId: message.id, userId: message.author.id, userName: message.author.username, text };
 
@@ -83,6 +93,7 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
     return {
       channel,
       place,
+      earlier: replyChain,
       incoming: { ...base, channelId: channelKey(place), conversationId: conversationKey(place) },
     };
   }
@@ -96,10 +107,10 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
       deps.onEmptyContent?.(message);
       return undefined;
     }
-    if (!owned) await deps.registry.claim(channel.id);
     return {
       channel,
       place,
+      earlier: owned ? replyChain : 'thread',
       incoming: {
         ...base,
         channelName,
@@ -113,13 +124,15 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
   const place = placeOf(channel);
   const settings = await deps.getSettings(channelKey(place));
   if (settings.replyInThread) {
-    const thread = await openThread(message, text, deps.logger);
+    // An image-only mention names its thread after the file, not "Scout".
+    const thread = await openThread(message, text || message.attachments.first()?.name || '', deps.logger);
     if (thread) {
       await deps.registry.claim(thread.id);
       const threadPlace: DiscordPlace = { ...place, threadId: thread.id };
       return {
         channel: thread,
         place: threadPlace,
+        earlier: replyChain,
         incoming: {
           ...base,
           channelName,
@@ -132,6 +145,7 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
   return {
     channel,
     place,
+    earlier: replyChain,
     incoming: { ...base, channelName, channelId: channelKey(place), conversationId: conversationKey(place) },
   };
 }

@@ -8,7 +8,7 @@ import type { LRUCache } from 'lru-cache';
 import { downloadAllowed, hostMatches, sameOrigin } from '../../src/context/download.js';
 import type { AttachmentRef, MessageContextSource, ThreadMessage } from '../../src/context/types.js';
 import type { Logger } from '../../src/logger.js';
-import type { SlackClient } from './slack-client.js';
+import { type SlackClient, slackErrorCode } from './slack-client.js';
 
 /** Slack's own file host (url_private / url_private_download). */
 const SLACK_FILE_HOSTS = ['files.slack.com'] as const;
@@ -88,15 +88,21 @@ export function slackContextSource(options: SlackContextOptions): MessageContext
       const found: SlackApiMessage[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES && !signal.aborted; page++) {
-        const result = await options.client.conversations.replies({
-          channel: options.channel,
-          ts: threadTs,
-          latest: options.ts,
-          inclusive: false,
-          limit: PAGE_SIZE,
-          ...(after ? { oldest: after } : {}),
-          ...(cursor ? { cursor } : {}),
-        });
+        const result = await options.client.conversations
+          .replies({
+            channel: options.channel,
+            ts: threadTs,
+            latest: options.ts,
+            inclusive: false,
+            limit: PAGE_SIZE,
+            ...(after ? { oldest: after } : {}),
+            ...(cursor ? { cursor } : {}),
+          })
+          .catch((err: unknown) => {
+            // The thread's parent was deleted: there is nothing earlier to read, which is no error.
+            if (slackErrorCode(err) === 'thread_not_found') return { messages: [], has_more: false };
+            throw err;
+          });
         for (const m of (result.messages ?? []) as SlackApiMessage[]) {
           // The parent comes back on every page and whatever `oldest` says: filter by ts ourselves.
           if (!m.ts || m.ts >= options.ts || (after && m.ts <= after)) continue;
@@ -106,7 +112,7 @@ export function slackContextSource(options: SlackContextOptions): MessageContext
         // Only the newest `limit` matter: drop the oldest as pages arrive.
         found.sort((a, b) => (a.ts! < b.ts! ? 1 : -1));
         found.length = Math.min(found.length, limit);
-        cursor = result.response_metadata?.next_cursor || undefined;
+        cursor = ('response_metadata' in result && result.response_metadata?.next_cursor) || undefined;
         if (!result.has_more || !cursor) break;
       }
       const names = await authorNames(options, found);

@@ -71,7 +71,15 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
     emit({ type: 'step-finish', id, status: 'info', collapse: false });
   };
   let noticeCount = 0;
-  emit({ type: 'step-start', id: STEP_ID, kind: 'tool', title: t(locale, 'context.reading') });
+  // The step appears only once there is something to read: a mention in a thread with nothing
+  // new must not add a steps message to a plain chat answer.
+  let stepShown = false;
+  const showStep = () => {
+    if (stepShown) return;
+    stepShown = true;
+    emit({ type: 'step-start', id: STEP_ID, kind: 'tool', title: t(locale, 'context.reading') });
+  };
+  if (source.attachments.length > 0) showStep();
 
   let earlier: ThreadMessage[] = [];
   if (readThread) {
@@ -88,6 +96,7 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
     }
   }
 
+  if (earlier.some((m) => !m.bot)) showStep();
   const attachments: AttachmentRef[] = [...source.attachments];
   for (const message of earlier) if (!message.bot) attachments.push(...(message.attachments ?? []));
   const files = attachments.slice(0, MAX_FILES_PER_TURN);
@@ -170,9 +179,10 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
     ...(thread.bots > 0 ? [t(locale, 'context.read.bots-left-out', { count: thread.bots })] : []),
     ...texts.flatMap((f) => f.notes),
   ].join('\n');
-  if (title) emit({ type: 'step-finish', id: STEP_ID, status: 'done', title, body });
-  else
-    emit({ type: 'step-finish', id: STEP_ID, status: 'skipped', title: t(locale, 'context.reading'), body });
+  if (stepShown) {
+    const status = title ? 'done' : 'skipped';
+    emit({ type: 'step-finish', id: STEP_ID, status, title: title || t(locale, 'context.reading'), body });
+  }
 
   const blocks: string[] = [];
   if (thread.text) blocks.push(`Earlier messages in this thread, oldest first:\n${thread.text}`);

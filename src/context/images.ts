@@ -3,7 +3,6 @@
  * never by us, with a pixel cap against decompression bombs and a time limit; resized and
  * re-encoded only when over the provider's limits or in a format providers do not take.
  */
-import sharp from 'sharp';
 import type { ImagePart } from '../llm/types.js';
 import type { ImageLimits } from './vision.js';
 
@@ -15,12 +14,20 @@ const PASS_THROUGH = new Set(['png', 'jpeg', 'gif', 'webp']);
 
 export type ImageResult = { ok: true; image: ImagePart } | { ok: false; reason: 'unreadable' };
 
+/** sharp loads libvips (tens of MB): only when an image arrives, not at start-up. */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+const loadSharp = () => {
+  sharpModule ??= import('sharp');
+  return sharpModule;
+};
+
 export async function prepareImage(
   bytes: Uint8Array,
   name: string,
   limits: ImageLimits,
 ): Promise<ImageResult> {
   try {
+    const sharp = (await loadSharp()).default;
     const input = () =>
       sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).timeout({
         seconds: IMAGE_TIMEOUT_S,

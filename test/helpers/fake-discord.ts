@@ -88,6 +88,13 @@ export class FakeDiscord {
   /** `@everyone`/`@here`/role pings Discord would have delivered. */
   readonly pings: string[] = [];
   readonly messages = new Map<string, FakeMessage>();
+  /** Messages people wrote (`post`), as raw API payloads, by id. */
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  readonly userPosts = new Map<string, any>();
+  /** Attachments served on the fake CDN (`addAttachment`), by id. */
+  private readonly files = new Map<string, { bytes: Uint8Array; contentType: string }>();
+  /** Every GET of a fake CDN file: its path and whether it carried an Authorization header. */
+  readonly downloads: { path: string; authorization?: string }[] = [];
   // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
   readonly channels = new Map<string, any>();
   // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
@@ -166,6 +173,47 @@ export class FakeDiscord {
   /** Closes every gateway connection with `code` (e.g. 4014 disallowed intents). */
   closeGateway(code: number): void {
     for (const ws of this.sockets) ws.close(code);
+  }
+
+  /**
+   * A message a person writes: kept (GET /channels/:id/messages lists it) and dispatched as
+   * MESSAGE_CREATE. A reply (`message_reference`) gets its `referenced_message` filled in, as
+   * Discord does, when the referenced message is known.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+  post(data: Record<string, any>): any {
+    const payload = { ...data };
+    const ref = payload.message_reference?.message_id;
+    if (ref && payload.referenced_message === undefined) {
+      const parent =
+        this.userPosts.get(ref) ?? (this.messages.get(ref) && this.toApi(this.messages.get(ref)!));
+      payload.referenced_message = parent ?? null;
+      if (payload.type === undefined || payload.type === 0) payload.type = 19;
+    }
+    this.userPosts.set(payload.id, payload);
+    this.dispatch('MESSAGE_CREATE', payload);
+    return payload;
+  }
+
+  /** Hosts a file on the fake CDN (this server's origin); returns Discord's attachment object. */
+  addAttachment(
+    filename: string,
+    contentType: string,
+    bytes: Uint8Array,
+    options: { size?: number } = {},
+  ): Record<string, unknown> {
+    const id = nextSnowflake();
+    this.files.set(id, { bytes, contentType });
+    const origin = this.apiUrl.replace(/\/api$/, '');
+    const url = `${origin}/attachments/${this.channelId}/${id}/${encodeURIComponent(filename)}?ex=1&is=1&hm=signed`;
+    return {
+      id,
+      filename,
+      size: options.size ?? bytes.byteLength,
+      url,
+      proxy_url: url,
+      content_type: contentType,
+    };
   }
 
   /** Registers a channel (a thread, a DM) so GET /channels/:id and sends to it work. */
@@ -348,6 +396,10 @@ export class FakeDiscord {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
+    if (url.pathname.startsWith('/attachments/')) {
+      this.serveAttachment(url.pathname, req, res);
+      return;
+    }
     const path = decodeURIComponent(url.pathname).replace(/^\/api(\/v\d+)?/, '');
     const method = (req.method ?? 'GET').toUpperCase();
     const call: RecordedCall = {
@@ -423,9 +475,14 @@ export class FakeDiscord {
         return message ? { status: 200, body: message } : unknown(10008, 'Unknown Message');
       }),
       r('GET /channels/:channel/messages/:message', `GET /channels/${id}/messages/${id}`, (m) => {
+        const post = this.userPosts.get(m[2]!);
+        if (post && post.channel_id === m[1]) return { status: 200, body: post };
         const message = this.messages.get(m[2]!);
         return message ? { status: 200, body: this.toApi(message) } : unknown(10008, 'Unknown Message');
       }),
+      r('GET /channels/:channel/messages', `GET /channels/${id}/messages`, (m, call) =>
+        this.listMessages(m[1]!, call.query),
+      ),
       r(
         'POST /channels/:channel/messages/:message/threads',
         `POST /channels/${id}/messages/${id}/threads`,
@@ -561,6 +618,44 @@ export class FakeDiscord {
       );
     }
     return api;
+  }
+
+  /**
+   * GET /channels/:id/messages as Discord answers it: newest first, `limit` 1–100 (default 50),
+   * and `before`/`after`/`around` mutually exclusive (400 Invalid Form Body otherwise).
+   */
+  private listMessages(channelId: string, query: Record<string, string>): { status: number; body?: unknown } {
+    if (!this.channels.has(channelId)) return unknown(10003, 'Unknown Channel');
+    const limit = Number(query.limit ?? 50);
+    const anchors = ['before', 'after', 'around'].filter((k) => query[k] !== undefined);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100 || anchors.length > 1)
+      return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
+    const all = [
+      ...[...this.userPosts.values()].filter((p) => p.channel_id === channelId),
+      ...this.messagesIn(channelId).map((m) => this.toApi(m)),
+    ].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1));
+    const page = all
+      .filter((p) => !query.before || BigInt(p.id) < BigInt(query.before))
+      .filter((p) => !query.after || BigInt(p.id) > BigInt(query.after));
+    // `after` pages from the oldest side; either way the answer is newest first.
+    const chosen = query.after ? page.slice(-limit) : page.slice(0, limit);
+    return { status: 200, body: chosen };
+  }
+
+  /** The CDN: signed links need no credentials; unknown ids are 404. */
+  private serveAttachment(pathname: string, req: IncomingMessage, res: ServerResponse): void {
+    this.downloads.push({
+      path: pathname,
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    });
+    const file = this.files.get(pathname.split('/')[3] ?? '');
+    if (!file) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.bytes.byteLength) });
+    res.end(Buffer.from(file.bytes));
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
