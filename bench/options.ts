@@ -4,7 +4,7 @@
  * `--quick` shrinks everything for a one-minute sanity run.
  */
 export interface BenchOptions {
-  /** Which scenarios run, in this order (1–9, see run.ts). The concurrent one runs last by default so
+  /** Which scenarios run, in this order (1–10, see run.ts). The concurrent one runs last by default so
    * the peak RSS it leaves behind does not distort the memory readings of the others. */
   scenarios: number[];
   /** Scenario 1: sequential agent turns measured (after WARMUP_TURNS). */
@@ -29,6 +29,8 @@ export interface BenchOptions {
   startRuns: number;
   /** Scenario 8: conversions measured per 512 KB page. */
   htmlRuns: number;
+  /** Scenario 9: context assemblies measured per case. */
+  contextRuns: number;
   /** Model speed of the sequential scenarios (fast, so many turns fit in the time). */
   firstTokenMs: number;
   tokensPerSecond: number;
@@ -52,7 +54,7 @@ export interface BenchOptions {
 export const WARMUP_TURNS = 2;
 
 const DEFAULTS: BenchOptions = {
-  scenarios: [1, 3, 4, 5, 6, 7, 8, 9, 2],
+  scenarios: [1, 3, 4, 5, 6, 7, 8, 9, 10, 2],
   turns: 30,
   concurrency: [100, 500],
   idleSessions: 10_000,
@@ -65,6 +67,7 @@ const DEFAULTS: BenchOptions = {
   peerTokensPerSecond: 100,
   startRuns: 7,
   htmlRuns: 5,
+  contextRuns: 3,
   firstTokenMs: 100,
   tokensPerSecond: 500,
   concurrentTokensPerSecond: 50,
@@ -90,6 +93,7 @@ const QUICK: Partial<BenchOptions> = {
   peerAnswerTokens: 100,
   startRuns: 3,
   htmlRuns: 2,
+  contextRuns: 1,
 };
 
 const toKebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -18,6 +18,7 @@ import { startFakesHandle } from './fakes/fakes-client.js';
 import { type BenchOptions, parseOptions } from './options.js';
 import { formatTable, machine, writeJson } from './report.js';
 import { concurrentTurns } from './scenarios/concurrent.js';
+import { contextAssembly } from './scenarios/context-assembly.js';
 import { firstToken } from './scenarios/first-token.js';
 import { htmlConversion } from './scenarios/html-conversion.js';
 import { idleSessions } from './scenarios/idle-sessions.js';
@@ -37,6 +38,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   7: startUp,
   8: htmlConversion,
   9: mcpToolCall,
+  10: contextAssembly,
 };
 
 export async function runBench(

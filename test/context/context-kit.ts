@@ -17,7 +17,7 @@ export function makePng(width = 8, height = 8, color = '#3366ff'): Promise<Buffe
 /** A one-page PDF whose page shows `text` (Helvetica); `content` replaces the page's content stream. */
 export function makePdf(
   text: string,
-  options: { content?: Buffer; filter?: string; pages?: number } = {},
+  options: { content?: Buffer; filter?: string; pages?: number; image?: Buffer } = {},
 ): Buffer {
   const stream = options.content ?? Buffer.from(`BT /F1 24 Tf 72 700 Td (${text}) Tj ET`, 'latin1');
   const pages = options.pages ?? 1;
@@ -37,6 +37,17 @@ export function makePdf(
     ]),
     Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'),
   ];
+  // An embedded image's bytes (what makes most real PDFs large); text extraction never decodes it.
+  if (options.image)
+    objects.push(
+      Buffer.concat([
+        Buffer.from(
+          `<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${options.image.length} >>\nstream\n`,
+        ),
+        options.image,
+        Buffer.from('\nendstream'),
+      ]),
+    );
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
   let length = parts[0]!.length;
   const offsets: number[] = [];

@@ -37,6 +37,9 @@ describe('manifest.yml', () => {
       'commands',
       'im:history',
       'channels:history',
+      'groups:history',
+      'mpim:history',
+      'files:read',
       'assistant:write',
       'users:read',
     ]) {
