@@ -275,6 +275,25 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const base = Math.floor(Date.now() / 1000);
   const nextTs = () => `${base}.${String(++counter).padStart(6, '0')}`;
 
+  /** The one place a new message is stored: Scout's posts and people's messages alike. */
+  const record = (channel: string, threadTs: string | undefined, fields: Partial<FakeMessage>): string => {
+    const ts = nextTs();
+    messages.set(`${channel}:${ts}`, {
+      channel,
+      ts,
+      threadTs,
+      text: '',
+      blocks: [],
+      edits: [],
+      streaming: false,
+      streamedText: '',
+      chunks: [],
+      deleted: false,
+      ...fields,
+    });
+    return ts;
+  };
+
   const api: FakeSlackApi = {
     url: '',
     calls,
@@ -294,23 +313,12 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     callsTo: (method) => calls.filter((c) => c.method === method),
     downloads,
     addUserMessage(message) {
-      const ts = nextTs();
-      messages.set(`${message.channel}:${ts}`, {
-        channel: message.channel,
-        ts,
-        threadTs: message.threadTs,
+      return record(message.channel, message.threadTs, {
         text: message.text,
-        blocks: [],
-        edits: [],
-        streaming: false,
-        streamedText: '',
-        chunks: [],
-        deleted: false,
         user: message.user,
         ...(message.botId ? { botId: message.botId } : {}),
         ...(message.files ? { files: message.files } : {}),
       });
-      return ts;
     },
     addFile(file) {
       files.set(file.id, file);
@@ -379,26 +387,9 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       violations.push(v);
       return { ok: false, error: v.error };
     };
-    /** Records a new message (posted or stream-started) and returns its ts. */
-    const create = (args: any, fields: Partial<FakeMessage>): string => {
-      const ts = nextTs();
-      messages.set(`${args.channel}:${ts}`, {
-        channel: args.channel,
-        ts,
-        threadTs: args.thread_ts,
-        text: '',
-        blocks: [],
-        edits: [],
-        streaming: false,
-        streamedText: '',
-        chunks: [],
-        deleted: false,
-        user: botUserId,
-        botId,
-        ...fields,
-      });
-      return ts;
-    };
+    /** Records a new message of the bot (posted or stream-started) and returns its ts. */
+    const create = (args: any, fields: Partial<FakeMessage>): string =>
+      record(args.channel, args.thread_ts, { user: botUserId, botId, ...fields });
     const stored = (channel: string, ts: string) => {
       const m = messages.get(`${channel}:${ts}`);
       return m && !m.deleted ? m : undefined;
