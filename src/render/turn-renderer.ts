@@ -148,6 +148,8 @@ export class TurnRenderer<P, R> {
   #statusShown: string | null = null;
   #refusal: DeliveryError | undefined;
   #answerStarted = false;
+  /** Telling the asker privately that the platform refused this turn's messages. */
+  #notice: Promise<void> | undefined;
 
   constructor(options: TurnRendererOptions<P, R>) {
     this.#o = options;
@@ -228,7 +230,8 @@ export class TurnRenderer<P, R> {
         .onFinished({ stepsRef: this.#steps.ref, view, expanded: this.#expanded })
         .catch((err) => this.#o.logger.warn({ err }, 'saving the steps for Show details failed'));
     }
-    if (this.#statusShown !== null) await this.#setStatus('');
+    if (this.#statusShown !== null && !this.#refusal) await this.#setStatus('');
+    await this.#notice;
   }
 
   /** Show / Hide details on the running turn. */

@@ -119,6 +119,8 @@ export interface FakeSlackApi {
   connectionsOpen: (() => string) | null;
   /** When set, apps.connections.open fails with this error (`invalid_auth`: the app token was revoked). */
   appTokenError: string | null;
+  /** Channels where every message write answers `not_in_channel` (Scout may not post there). */
+  refusedChannels: Set<string>;
   /** Answers the next `times` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
   rateLimit(method: string, times: number, retryAfterSec?: number): void;
   /** Answers the next `times` calls of `method` with HTTP `status` (default 503: Slack is having a bad day). */
@@ -260,6 +262,17 @@ function checkBlocks(blocks: any[], max: number, rejectContainers: boolean): Vio
   return undefined;
 }
 
+/** Methods that write a message into a channel (refused in `refusedChannels`). */
+const WRITE_METHODS = new Set([
+  'chat.postMessage',
+  'chat.update',
+  'chat.delete',
+  'chat.postEphemeral',
+  'chat.startStream',
+  'chat.appendStream',
+  'chat.stopStream',
+]);
+
 export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise<FakeSlackApi> {
   const botUserId = options.botUserId ?? 'U00FAKEBOT01';
   const botId = options.botId ?? 'B00FAKEBOT01';
@@ -301,6 +314,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     messages,
     streamingError: null,
     ephemeralError: null,
+    refusedChannels: new Set(),
     rejectContainers: false,
     connectionsOpen: null,
     appTokenError: null,
@@ -394,6 +408,9 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       const m = messages.get(`${channel}:${ts}`);
       return m && !m.deleted ? m : undefined;
     };
+    // A channel Scout may read but not post in: every write there is refused, as Slack does.
+    if (WRITE_METHODS.has(method) && api.refusedChannels.has(String(args.channel)))
+      return { ok: false, error: 'not_in_channel' };
     switch (method) {
       case 'apps.connections.open':
         // Needs the app-level token (`connections:write`); a bot token is refused as by Slack.
