@@ -33,6 +33,12 @@ export interface ModelSpecInput {
 
 /** Providers whose reasoning is switched on per model with `thinking=<budget>`. */
 const THINKING_PROVIDERS = ['anthropic', 'gemini'];
+/**
+ * What a model name may look like: letters, digits and `. _ : @ + - /` (`gpt-4.1-mini`,
+ * `claude-sonnet-4-5@20250929`, `Qwen/Qwen2.5-7B-Instruct`), at most 128 characters. A space, a quote
+ * or a second token means something else was pasted here (often a key), so it is refused.
+ */
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@+/-]{0,127}$/;
 /** Anthropic's smallest thinking budget. */
 const MIN_ANTHROPIC_THINKING = 1024;
 
@@ -53,13 +59,18 @@ export function checkModelConfig(
   const problems: string[] = [];
   const provider = String(input.provider ?? '').toLowerCase();
   if (!(PROVIDERS as readonly string[]).includes(provider)) {
-    problems.push(`unknown provider "${String(input.provider ?? '')}" (use one of ${PROVIDERS.join(', ')})`);
+    // Errors name the field and the expected form, never the value: it may be a pasted key.
+    problems.push(`unknown provider (use one of ${PROVIDERS.join(', ')})`);
   }
   let model = typeof input.model === 'string' ? input.model.trim() : '';
   if (!model && provider === 'deepseek') model = defaults.deepseekVariant ?? 'deepseek-chat';
   if (!model) problems.push('model name is missing');
-  if (provider === 'deepseek' && model && !resolveDeepSeekVariant(model)) {
-    problems.push(`unknown DeepSeek model "${model}"`);
+  else if (!MODEL_NAME.test(model)) {
+    problems.push(
+      'model name must be letters, digits and . _ : @ + - / only (no spaces or quotes), at most 128 characters',
+    );
+  } else if (provider === 'deepseek' && !resolveDeepSeekVariant(model)) {
+    problems.push('unknown DeepSeek model (see DEEPSEEK_MODEL_VARIANT for the names)');
   }
 
   const temperature = toNumber(input.temperature, defaults.temperature ?? DEFAULT_TEMPERATURE);
@@ -67,8 +78,8 @@ export function checkModelConfig(
   if (Number.isNaN(temperature) || temperature < 0 || temperature > maxTemperature || temperature === 2) {
     problems.push(
       provider === 'anthropic'
-        ? `temperature must be between 0 and 1 for Anthropic (got ${String(input.temperature)})`
-        : `temperature must be at least 0 and below 2 (got ${String(input.temperature)})`,
+        ? 'temperature must be a number between 0 and 1 for Anthropic'
+        : 'temperature must be a number, at least 0 and below 2',
     );
   }
   const rawMaxTokens = input.max_tokens ?? input.maxTokens;
@@ -77,14 +88,12 @@ export function checkModelConfig(
       ? defaults.maxTokens
       : toNumber(rawMaxTokens, Number.NaN);
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens <= 0)) {
-    problems.push(
-      `max_tokens must be a positive integer (got ${String(input.max_tokens ?? input.maxTokens)})`,
-    );
+    problems.push('max_tokens must be a positive whole number');
   }
   const rawTopP = input.top_p ?? input.topP;
   const topP = rawTopP === undefined ? undefined : toNumber(rawTopP, Number.NaN);
   if (topP !== undefined && (Number.isNaN(topP) || topP <= 0 || topP > 1)) {
-    problems.push(`top_p must be above 0 and at most 1 (got ${String(rawTopP)})`);
+    problems.push('top_p must be a number above 0 and at most 1');
   }
   const thinking =
     input.thinking === undefined || input.thinking === '' ? undefined : toNumber(input.thinking, Number.NaN);
@@ -94,7 +103,7 @@ export function checkModelConfig(
         `thinking= is for ${THINKING_PROVIDERS.join(' and ')} models${provider === 'deepseek' ? ' (DeepSeek reasons with deepseek-reasoner)' : ''}`,
       );
     } else if (!Number.isInteger(thinking) || thinking < 0) {
-      problems.push(`thinking must be a token budget, a whole number (got ${String(input.thinking)})`);
+      problems.push('thinking must be a token budget, a whole number');
     } else if (provider === 'anthropic' && thinking < MIN_ANTHROPIC_THINKING) {
       problems.push(
         `thinking must be at least ${MIN_ANTHROPIC_THINKING} tokens for Anthropic (got ${thinking})`,
@@ -135,7 +144,7 @@ export function parseModelSpec(text: string, source: string, defaults: ModelDefa
   } else {
     const slash = trimmed.indexOf('/');
     if (slash <= 0) {
-      throw new ConfigError([`${source}: expected provider/model or JSON, got "${trimmed}"`]);
+      throw new ConfigError([`${source}: expected provider/model (for example openai/gpt-4.1-mini) or JSON`]);
     }
     input = { provider: trimmed.slice(0, slash), model: trimmed.slice(slash + 1) };
   }

@@ -31,7 +31,7 @@ describe('locale reaches every reply', () => {
     expect(noKey.text).not.toMatch(/cannot be used|expected provider/);
     // English stays English.
     const en = await h.scout.runCommand('model', 'tool gpt4', { channelId: 'test:C1', userId: 'U1' });
-    expect(en.text).toContain('expected provider/model, got "gpt4"');
+    expect(en.text).toContain('expected provider/model, for example openai/gpt-4.1-mini');
   });
 });
 
