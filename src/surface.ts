@@ -61,8 +61,11 @@ export interface TurnSink {
   update(view: TurnView): void;
   /** Called once when the turn ends (answer, error or cancel); resolves when the final edit landed. */
   done(view: TurnView): Promise<void>;
-  /** A plain reply that is not a turn (command output, short help, a friendly refusal). */
-  reply(text: string): Promise<void>;
+  /**
+   * A plain reply that is not a turn (command output, short help, a friendly refusal). `isError`:
+   * the message could not be handled (storage down…), for surfaces that report an outcome (`--once`).
+   */
+  reply(text: string, options?: { isError?: boolean }): Promise<void>;
   /**
    * Optional: show a plan with Run / Cancel controls and resolve with the choice. Surfaces without it
    * run plans without asking (console `--once`). Should resolve false when `signal` aborts.

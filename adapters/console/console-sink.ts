@@ -8,6 +8,7 @@ import { emptyView, type TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
 import { t } from '../../src/i18n/translate.js';
 import type { ToolApprovalRequest } from '../../src/tools/types.js';
+import { safeView, stripStreamingControls, stripTerminalControls } from './terminal-safe.js';
 import { ANSI, PLAIN, type Style, markdownToTerminal, renderTurnText, stepLines } from './terminal-text.js';
 
 /** Redraws at most this often: smooth enough to read, cheap enough not to flicker. */
@@ -83,7 +84,9 @@ export class ConsoleSink implements TurnSink {
     }, REDRAW_INTERVAL_MS);
   }
 
-  async done(view: TurnView): Promise<void> {
+  async done(raw: TurnView): Promise<void> {
+    // Model and web text lose their escape sequences before anything of them is printed.
+    const view = safeView(raw);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const errors = this.options.errors;
@@ -104,7 +107,7 @@ export class ConsoleSink implements TurnSink {
       this.flushNotes();
       return;
     }
-    this.draw(view);
+    this.draw(raw);
     const tail: string[] = [''];
     if (view.sources.length > 0) {
       tail.push('', ANSI.bold(referencesHeading(view, this.locale)));
@@ -120,19 +123,23 @@ export class ConsoleSink implements TurnSink {
     for (const note of this.pendingNotes.splice(0)) this.output.write(`${ANSI.dim(note)}\n`);
   }
 
-  async reply(text: string): Promise<void> {
+  async reply(text: string, _options?: { isError?: boolean }): Promise<void> {
     this.clearLive();
-    this.output.write(`${markdownToTerminal(text.replace(/\*([^*\n]+)\*/g, '$1'))}\n`);
+    const safe = stripTerminalControls(text);
+    this.output.write(`${markdownToTerminal(safe.replace(/\*([^*\n]+)\*/g, '$1'))}\n`);
   }
 
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {
     if (!this.ask) return true;
     // The plan once (it is a step of the view), for good, with the question last under it.
-    const view = this.latest ?? emptyView();
+    const view = safeView(this.latest ?? emptyView());
     this.clearLive();
     const steps = view.steps.slice(this.printedSteps);
     const lines = steps.flatMap((step) => stepLines(step, this.style));
-    if (lines.length === 0) lines.push(...plan.steps.map((s) => `  ${s.step}. ${s.description} (${s.tool})`));
+    if (lines.length === 0)
+      lines.push(
+        ...plan.steps.map((s) => stripTerminalControls(`  ${s.step}. ${s.description} (${s.tool})`)),
+      );
     this.output.write(`${lines.join('\n')}\n\n`);
     this.printedSteps += steps.length;
     if (signal.aborted) return false;
@@ -152,10 +159,9 @@ export class ConsoleSink implements TurnSink {
   async confirmTool(request: ToolApprovalRequest, signal: AbortSignal): Promise<boolean> {
     if (!this.ask) return this.options.approveTools === true;
     if (this.latest) this.draw(this.latest);
-    const label = request.title ? `${request.tool} (${request.title})` : request.tool;
-    this.output.write(
-      `\n${ANSI.bold(label)} ${t(this.locale, 'console.tool-wants')}:\n${ANSI.dim(request.arguments)}\n`,
-    );
+    const label = stripTerminalControls(request.title ? `${request.tool} (${request.title})` : request.tool);
+    const args = stripTerminalControls(request.arguments);
+    this.output.write(`\n${ANSI.bold(label)} ${t(this.locale, 'console.tool-wants')}:\n${ANSI.dim(args)}\n`);
     this.liveRows = 0;
     if (signal.aborted) return false;
     try {
@@ -166,7 +172,8 @@ export class ConsoleSink implements TurnSink {
     }
   }
 
-  private draw(view: TurnView): void {
+  private draw(raw: TurnView): void {
+    const view = safeView(raw);
     if (!this.answerStarted) {
       const steps = view.steps.slice(this.printedSteps);
       const lines = steps.flatMap((step) => stepLines(step, ANSI, { live: true }));
@@ -184,9 +191,11 @@ export class ConsoleSink implements TurnSink {
     }
     // Stream the raw answer as it grows; the final linked version differs only in link syntax,
     // which the References list below makes up for.
-    if (!view.answerFinal && view.answer.length > this.printedAnswer) {
-      this.output.write(view.answer.slice(this.printedAnswer));
-      this.printedAnswer = view.answer.length;
+    // `printedAnswer` counts raw characters; a sequence cut off mid-stream waits for its end.
+    if (!raw.answerFinal && raw.answer.length > this.printedAnswer) {
+      const { safe, consumed } = stripStreamingControls(raw.answer.slice(this.printedAnswer));
+      this.output.write(safe);
+      this.printedAnswer += consumed;
     }
   }
 

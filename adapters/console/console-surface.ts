@@ -48,25 +48,39 @@ function messageFor(text: string, conversationId: string): IncomingMessage {
   };
 }
 
-/** A turn the user would call unanswered: it ended in an error and gave no answer text. */
-function turnFailed(view: TurnView): boolean {
-  return Boolean(view.error) && !view.answer;
+/** `--once` exit codes (README "Security" and `--help`). */
+export const ONCE_EXIT = { answered: 0, failed: 1, partial: 2 } as const;
+
+/**
+ * 0: answered and saved; 1: no answer (an error, a refusal, storage down before the turn);
+ * 2: an answer was shown but it is partial (cut by an error or Stop) or was not saved.
+ */
+export function onceExitCode(view: TurnView | undefined, repliedError: boolean): number {
+  if (!view) return repliedError ? ONCE_EXIT.failed : ONCE_EXIT.answered;
+  if (!view.answer) return view.error || view.cancelled ? ONCE_EXIT.failed : ONCE_EXIT.answered;
+  return view.error || view.cancelled || view.notSaved ? ONCE_EXIT.partial : ONCE_EXIT.answered;
 }
 
-/** Remembers whether the sink's turn failed (for the exit code). */
-function trackOutcome(sink: ConsoleSink): { failed: () => boolean } {
-  let failed = false;
+/** Remembers how the sink's turn ended (for the exit code). */
+function trackOutcome(sink: ConsoleSink): { exitCode: () => number } {
+  let final: TurnView | undefined;
+  let repliedError = false;
   const done = sink.done.bind(sink);
   sink.done = async (view) => {
-    failed = turnFailed(view);
+    final = view;
     await done(view);
   };
-  return { failed: () => failed };
+  const reply = sink.reply.bind(sink);
+  sink.reply = async (text, options) => {
+    if (options?.isError) repliedError = true;
+    await reply(text, options);
+  };
+  return { exitCode: () => onceExitCode(final, repliedError) };
 }
 
 /**
- * Answers one message and resolves with the exit code: 0 on an answer, 1 on an error. The answer goes
- * to `output`; an error goes to `errors` (stderr from the command line) so scripts can tell them apart.
+ * Answers one message and resolves with the exit code (ONCE_EXIT). The answer goes to `output`; an
+ * error goes to `errors` (stderr from the command line) so scripts can tell them apart.
  */
 export async function runOnce(
   core: ScoutCore,
@@ -83,7 +97,7 @@ export async function runOnce(
   });
   const outcome = trackOutcome(sink);
   await core.handleMessage(messageFor(text, conversation ?? `console:once:${randomUUID()}`), sink);
-  return outcome.failed() ? 1 : 0;
+  return outcome.exitCode();
 }
 
 /**
@@ -209,7 +223,7 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
     } finally {
       running = undefined;
     }
-    return !outcome.failed();
+    return outcome.exitCode() !== ONCE_EXIT.failed;
   };
 
   const loop = async () => {

@@ -217,7 +217,7 @@ export class Scout implements ScoutCore {
     } catch (err) {
       log.error({ err }, 'message handling failed');
       await sink
-        .reply(toUserMessage(err, locale))
+        .reply(toUserMessage(err, locale), { isError: true })
         .catch((replyErr) => log.error({ err: replyErr }, 'reply failed'));
     }
   }
