@@ -319,12 +319,15 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
   if (needed && !env[needed]) {
     problems.push(`${needed}: required by SEARCH_PROVIDER=${env.SEARCH_PROVIDER} but not set`);
   }
-  const unknownTools = env.AGENT_TOOLS.map((entry) => entry.replace(/^-/, '')).filter(
-    (name) => !(BUILT_IN_TOOL_NAMES as readonly string[]).includes(name) && !name.includes('__'),
-  );
+  // Entries are named by position, not echoed: whatever was pasted here stays out of logs and CI output.
+  const unknownTools = env.AGENT_TOOLS.flatMap((entry, i) => {
+    const name = entry.replace(/^-/, '');
+    const known = (BUILT_IN_TOOL_NAMES as readonly string[]).includes(name) || name.includes('__');
+    return known ? [] : [i + 1];
+  });
   if (unknownTools.length > 0) {
     problems.push(
-      `AGENT_TOOLS: unknown tool ${unknownTools.map((n) => `"${n}"`).join(', ')} (built-in tools: ${BUILT_IN_TOOL_NAMES.join(', ')}; MCP tools are named server__tool; "-name" removes one)`,
+      `AGENT_TOOLS: entry ${unknownTools.join(', ')} is not a known tool (built-in tools: ${BUILT_IN_TOOL_NAMES.join(', ')}; MCP tools are named server__tool; "-name" removes one)`,
     );
   }
   let mcpServers: McpServerConfig[] = [];

@@ -71,7 +71,7 @@ describe('the scout command', { timeout: 60_000 }, () => {
       '  • DEFAULT_TEMPERATURE: must be between 0 and 1 when an Anthropic model is used (Anthropic’s limit)',
       '  • TAVILY_API_KEY: required by SEARCH_PROVIDER=tavily but not set',
       expect.stringMatching(
-        /^ {2}• AGENT_TOOLS: unknown tool "bogus_tool" \(built-in tools: web_search, fetch_url, current_context/,
+        /^ {2}• AGENT_TOOLS: entry 1 is not a known tool \(built-in tools: web_search, fetch_url, current_context/,
       ),
     ]);
     expect(bad.stderr + bad.stdout).not.toContain('sk-ant-secret-value-0001');
