@@ -187,7 +187,6 @@ export function createStreamingClient(
   return {
     config,
     label,
-    ...(maxTokens !== undefined ? { maxTokens } : {}),
     stream,
     complete: (request: LlmRequest): Promise<LlmResponse> => collectResponse(stream(request)),
   };

@@ -142,8 +142,6 @@ export interface LlmResponse {
 
 export interface LlmClient {
   readonly config: ModelConfig;
-  /** The max_tokens sent with each request (the config's, or the provider's required default); undefined when none is sent. */
-  readonly maxTokens?: number;
   /** Human label, e.g. "deepseek/deepseek-reasoner". */
   readonly label: string;
   /**

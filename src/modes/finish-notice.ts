@@ -4,6 +4,7 @@
  */
 import { t } from '../i18n/translate.js';
 import { cutVariables } from '../i18n/user-message.js';
+import { sentMaxTokens } from '../llm/model-config.js';
 import type { LlmClient } from '../llm/types.js';
 import type { TurnEvent } from '../render/events.js';
 import type { Locale } from '../surface.js';
@@ -19,7 +20,8 @@ export function finishNoticeText(
   if (finishReason === 'content_filter') return t(locale, 'notice.answer-refused');
   if (finishReason !== 'length') return undefined;
   const { provider, model } = llm.config;
-  const { maxTokens } = llm;
+  // From the config, not the client: wrappers (metrics) pass the config through, nothing else.
+  const maxTokens = sentMaxTokens(llm.config);
   // Without max_tokens in the request the limit was the server's own.
   if (!maxTokens) return t(locale, 'notice.answer-cut-server');
   return t(

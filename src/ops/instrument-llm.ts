@@ -30,6 +30,8 @@ export function instrumentLlm(metrics: ScoutMetrics): (client: LlmClient) => Llm
         }
       } catch (err) {
         countError(err);
+        // A failed stream still cost what the provider reported before the failure.
+        if (!usage && err instanceof LlmError) usage = err.details.usage;
         throw err;
       } finally {
         countUsage(usage);
@@ -48,6 +50,7 @@ export function instrumentLlm(metrics: ScoutMetrics): (client: LlmClient) => Llm
           return response;
         } catch (err) {
           countError(err);
+          if (err instanceof LlmError) countUsage(err.details.usage);
           throw err;
         }
       },

@@ -4,6 +4,7 @@
  * second invalid answer is reported.
  */
 import { LlmError, type LlmErrorDetails } from '../../errors.js';
+import { sentMaxTokens } from '../../llm/model-config.js';
 import { type ChatMessage, type LlmClient, ZERO_USAGE } from '../../llm/types.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import type { UsageTracker } from '../agent/usage-tracker.js';
@@ -16,7 +17,8 @@ function cutPlan(llm: LlmClient): LlmError {
     model: llm.config.model,
     modelSlot: 'tool',
   };
-  if (llm.maxTokens !== undefined) details.maxTokens = llm.maxTokens;
+  const maxTokens = sentMaxTokens(llm.config);
+  if (maxTokens !== undefined) details.maxTokens = maxTokens;
   return new LlmError('truncated', `${llm.label}: the plan was cut at the token limit`, details);
 }
 
