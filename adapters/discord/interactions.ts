@@ -88,24 +88,17 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       await ephemeral(t(locale, 'feedback.thanks'));
       return;
     }
-    case CUSTOM_ID.plan: {
-      const turn = deps.active.get(b ?? '');
-      if (turn && !mayPress(interaction.user.id, turn.askerId, deps.admins ?? [])) {
-        await ephemeral(t(locale, 'plan.not-yours'));
-        return;
-      }
-      const resolved = turn?.resolvePlan(a === 'run') ?? false;
-      if (resolved) await interaction.deferUpdate();
-      else await ephemeral(t(locale, 'steps.expired'));
-      return;
-    }
+    case CUSTOM_ID.plan:
     case CUSTOM_ID.tool: {
+      // A plan's Run / Cancel and a tool call's Approve / Deny: the asker's (or an admin's) choice.
+      const plan = kind === CUSTOM_ID.plan;
       const turn = deps.active.get(b ?? '');
       if (turn && !mayPress(interaction.user.id, turn.askerId, deps.admins ?? [])) {
-        await ephemeral(t(locale, 'tool-approval.not-yours'));
+        await ephemeral(t(locale, plan ? 'plan.not-yours' : 'tool-approval.not-yours'));
         return;
       }
-      const resolved = turn?.resolveApproval(a === 'approve') ?? false;
+      const resolved =
+        (plan ? turn?.resolvePlan(a === 'run') : turn?.resolveApproval(a === 'approve')) ?? false;
       if (resolved) await interaction.deferUpdate();
       else await ephemeral(t(locale, 'steps.expired'));
       return;
