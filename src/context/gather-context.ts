@@ -55,6 +55,7 @@ interface FileText {
   name: string;
   text: string;
   notes: string[];
+  tokens: number;
 }
 
 const STEP_ID = 'context-read';
@@ -156,8 +157,8 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
     const cut = truncateToTokens(read.text, share, await loadTextCounter());
     const notes = [...read.notes];
     if (cut.truncated) notes.push(t(locale, 'context.read.truncated', { name: file.name }));
-    texts.push({ name: file.name, text: cut.text, notes });
-    fileBudget -= Math.min(share, Buffer.byteLength(cut.text, 'utf8'));
+    texts.push({ name: file.name, text: cut.text, notes, tokens: cut.tokens });
+    fileBudget -= cut.tokens;
   }
   for (const file of attachments.slice(MAX_FILES_PER_TURN)) unsupported.push(file.name);
   if (unsupported.length > 0) notice('context.unsupported', { names: unsupported.join(', ') });
@@ -165,11 +166,8 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
   if (overCap.length > 0)
     notice('context.too-many-images', { max: options.maxImages, names: overCap.join(', ') });
 
-  const usedByFiles = texts.reduce(
-    (sum, f) => sum + Math.min(Buffer.byteLength(f.text, 'utf8'), options.budgetTokens),
-    0,
-  );
-  const threadBudget = Math.max(0, options.budgetTokens - Math.min(usedByFiles, options.budgetTokens));
+  const usedByFiles = texts.reduce((sum, f) => sum + f.tokens, 0);
+  const threadBudget = Math.max(0, options.budgetTokens - usedByFiles);
   const thread = selectThreadMessages(earlier, threadBudget, await loadTextCounter());
 
   const readNames = [...texts.map((f) => f.name), ...images.map((i) => i.name)];

@@ -74,16 +74,17 @@ export function truncateToTokens(
   text: string,
   budgetTokens: number,
   countTokens: TextCounter,
-): { text: string; truncated: boolean } {
+): { text: string; truncated: boolean; tokens: number } {
   // Cheap upper bound first: o200k never has more tokens than UTF-8 bytes.
-  if (Buffer.byteLength(text, 'utf8') <= budgetTokens) return { text, truncated: false };
+  if (Buffer.byteLength(text, 'utf8') <= budgetTokens)
+    return { text, truncated: false, tokens: countTokens(text) };
   // Only the prefix that can fit is tokenised (≈4 chars per token, with room to spare).
   let cut = text.slice(0, budgetTokens * 6);
   let tokens = countTokens(cut);
-  if (cut.length === text.length && tokens <= budgetTokens) return { text, truncated: false };
+  if (cut.length === text.length && tokens <= budgetTokens) return { text, truncated: false, tokens };
   while (tokens > budgetTokens && cut.length > 0) {
     cut = cut.slice(0, Math.floor(cut.length * Math.max(0.5, (budgetTokens / tokens) * 0.95)));
     tokens = countTokens(cut);
   }
-  return { text: cut, truncated: true };
+  return { text: cut, truncated: true, tokens };
 }

@@ -285,6 +285,21 @@ describe('Slack: images and files', () => {
     expect(seen(s, ts)).toContain('Read report.pdf, app.log');
   });
 
+  it('a long file and the thread share the budget: the file is cut with a note, the thread still fits', async () => {
+    s = await startSlackHarness({ env: { CONTEXT_MAX_TOKENS: '3000' } });
+    s.h.llm.fallback = () => textReply('Both read.');
+    const parent = humanThread(s);
+    const long = Array.from({ length: 4_000 }, (_, i) => `line ${i}: GET /api/items 200 12ms`).join('\n');
+    const log = await withFile(s, 'access.log', 'text/plain', Buffer.from(long));
+    await mention(s, 'anything odd?', { threadTs: parent, files: [log] });
+    const body = allText(s.h.llm.requests[0]!.body);
+    expect(body).toContain('line 0: GET /api/items');
+    expect(body).not.toContain('line 3999:');
+    expect(body).toContain('access.log was cut to fit the context budget');
+    expect(body).toContain('Deploy failed on prod at 10:02');
+    expect(body).toContain('Rolled back at 10:15');
+  });
+
   it('bad files each get a notice, the answer still comes, and no token leaves Slack’s hosts', async () => {
     elsewhere = await startElsewhere();
     s = await startSlackHarness({ env: { AGENT_FUNCTION_CALL_MODEL: 'openai/gpt-4o' } });
