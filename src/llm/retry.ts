@@ -4,11 +4,8 @@
  * likewise; everything else fails at once. Nothing is retried once a text, reasoning or tool-call
  * part has been yielded, because the user has already seen it.
  */
-import type { Logger } from 'pino';
 import { LlmError } from '../errors.js';
 import { RETRYABLE_CODES, retryAfterOf } from './http-failure.js';
-import { deadlineOf } from './turn-deadline.js';
-import type { StreamPart } from './types.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (spec: at most 3). */
@@ -46,59 +43,23 @@ export function retryDelay(error: LlmError, attempt: number, policy: RetryPolicy
   return Math.min(policy.maxDelayMs, Math.round(hint ?? backoff));
 }
 
-export interface RetryContext {
-  policy: RetryPolicy;
-  signal?: AbortSignal;
-  logger: Logger;
-  label: string;
-  sleep?: SleepFn;
-}
-
-/** Parts that the user may already have seen; after one of them an error is final. */
-function commits(part: StreamPart): boolean {
-  return part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call';
-}
-
 /**
- * Runs `attempt` (one HTTP call, already throwing mapped LlmErrors) and retries per the policy.
+ * The wait before retrying `error` after attempt `n` (0-based), or undefined when it is final:
+ * a code that is not retryable, the user already saw part of the answer (`committed`), or the
+ * retries are spent.
  */
-export async function* withRetry(
-  attempt: (n: number) => AsyncIterable<StreamPart>,
-  ctx: RetryContext,
-): AsyncGenerator<StreamPart> {
-  const sleep = ctx.sleep ?? abortableSleep;
-  for (let n = 0; ; n++) {
-    let committed = false;
-    try {
-      for await (const part of attempt(n)) {
-        if (commits(part)) committed = true;
-        yield part;
-      }
-      return;
-    } catch (err) {
-      const error = err instanceof LlmError ? err : new LlmError('network', String(err), {}, { cause: err });
-      const retryable = RETRYABLE_CODES.has(error.code) && !committed && n < ctx.policy.maxRetries;
-      if (!retryable) throw withRetryCount(error, n);
-      const delay = retryDelay(error, n, ctx.policy);
-      // A wait that ends after the turn's deadline only turns "rate limited" into "took too long".
-      const deadline = deadlineOf(ctx.signal);
-      if (deadline !== undefined && Date.now() + delay >= deadline) {
-        ctx.logger.warn(
-          { llm: ctx.label, code: error.code, delayMs: delay, remainingMs: deadline - Date.now() },
-          'LLM retry wait does not fit in the turn: giving up now',
-        );
-        throw withRetryCount(error, n);
-      }
-      ctx.logger.warn(
-        { llm: ctx.label, code: error.code, status: error.details.status, retry: n + 1, delayMs: delay },
-        'LLM call failed, retrying',
-      );
-      await sleep(delay, ctx.signal);
-    }
-  }
+export function retryWait(
+  error: LlmError,
+  n: number,
+  committed: boolean,
+  policy: RetryPolicy,
+): number | undefined {
+  if (!RETRYABLE_CODES.has(error.code) || committed || n >= policy.maxRetries) return undefined;
+  return retryDelay(error, n, policy);
 }
 
-function withRetryCount(error: LlmError, retries: number): LlmError {
+/** The final error after `retries` retries, saying how many there were. */
+export function afterRetries(error: LlmError, retries: number): LlmError {
   if (retries === 0) return error;
   return new LlmError(
     error.code,

@@ -1,14 +1,17 @@
 /**
  * The provider-independent half of every client: validation already done, this adds the time
- * limits (StreamGuard), the retry policy (withRetry), one optional repaired resend (DeepSeek),
+ * limits (StreamGuard), the retry policy (retry.ts), one optional repaired resend (DeepSeek),
  * latency on the finish part, the empty-response check, and `complete()` on top of `stream()`.
  * A provider only supplies a `ProviderDriver`: one HTTP attempt and its error mapper.
+ * All of it is one loop around the driver's stream: every chunk passes one generator here, not
+ * one per concern (this runs for every token of every answer).
  */
 import type { Logger } from 'pino';
 import { LlmError, type LlmErrorDetails } from '../errors.js';
 import { collectResponse } from './collect-response.js';
-import { type RetryPolicy, type SleepFn, withRetry } from './retry.js';
+import { abortableSleep, afterRetries, type RetryPolicy, retryWait, type SleepFn } from './retry.js';
 import { StreamGuard } from './stream-guard.js';
+import { deadlineOf } from './turn-deadline.js';
 import type {
   FinishReason,
   LlmClient,
@@ -67,91 +70,119 @@ export function createStreamingClient(
   const { logger } = settings;
   const maxTokens = sentMaxTokens(config);
 
-  async function* attemptOnce(request: LlmRequest): AsyncGenerator<StreamPart> {
-    await driver.ready?.();
-    const guard = new StreamGuard({
-      idleTimeoutMs: settings.timeoutMs,
-      maxStreamMs: settings.maxStreamMs,
-      signal: request.signal,
-    });
-    const stopped = (): LlmError | undefined => {
-      const details = { provider: config.provider, model: config.model };
-      if (guard.timedOut === 'idle') {
-        return new LlmError('timeout', `${label}: no response within ${settings.timeoutMs} ms`, details);
-      }
-      if (guard.timedOut === 'total') {
-        return new LlmError('timeout', `${label}: stream ran past ${settings.maxStreamMs} ms`, details);
-      }
-      if (guard.cancelledByCaller) return new LlmError('cancelled', `${label}: cancelled`, details);
-      return undefined;
-    };
-    try {
-      for await (const part of driver.attempt(request, { signal: guard.signal, touch: guard.touch })) {
-        // The SDKs end a stream quietly when it is aborted; check why before trusting what came.
-        const reason = stopped();
-        if (reason) throw reason;
-        yield part;
-      }
-    } catch (err) {
-      throw stopped() ?? (err instanceof LlmError ? err : driver.mapError(err));
-    } finally {
-      guard.dispose();
+  /** Why the guard stopped the stream, if it did (the SDKs end an aborted stream quietly). */
+  function stopped(guard: StreamGuard): LlmError | undefined {
+    const details = { provider: config.provider, model: config.model };
+    if (guard.timedOut === 'idle') {
+      return new LlmError('timeout', `${label}: no response within ${settings.timeoutMs} ms`, details);
     }
-    const reason = stopped();
-    if (reason) throw reason;
+    if (guard.timedOut === 'total') {
+      return new LlmError('timeout', `${label}: stream ran past ${settings.maxStreamMs} ms`, details);
+    }
+    if (guard.cancelledByCaller) return new LlmError('cancelled', `${label}: cancelled`, details);
+    return undefined;
   }
+
+  const sleep = settings.sleep ?? abortableSleep;
 
   async function* stream(request: LlmRequest): AsyncGenerator<StreamPart> {
     const started = performance.now();
     let current = request;
     let recovery: RecoveryPlan | undefined;
     let answered = false; // some non-blank text came: not an empty response
-    let committed = false; // the caller has seen something: no repaired resend
+    let committed = false; // the caller has seen something: no retry, no repaired resend
     let toolCalls = 0;
     let usage: Usage | undefined;
     const markup = new ToolMarkupFilter();
+    // Thrown past the retry policy as it is (a complete stream with nothing to show).
+    let final: LlmError | undefined;
     for (;;) {
       try {
-        const parts = withRetry(() => attemptOnce(current), {
-          policy: settings.policy,
-          signal: request.signal,
-          logger,
-          label,
-          ...(settings.sleep ? { sleep: settings.sleep } : {}),
-        });
-        for await (const raw of parts) {
-          let part = raw;
-          if (part.type === 'text') {
-            // Tool-call markup the model wrote as text is never shown raw.
-            const text = markup.push(part.text);
-            if (!text) continue;
-            part = { type: 'text', text };
-          }
-          if (part.type === 'finish') {
-            const rest = markup.end();
-            if (rest) {
-              if (rest.trim() !== '') answered = true;
-              yield { type: 'text', text: rest };
+        for (let n = 0; ; n++) {
+          try {
+            // Loading the provider's SDK is not the provider being silent: limits start after it.
+            await driver.ready?.();
+            const guard = new StreamGuard({
+              idleTimeoutMs: settings.timeoutMs,
+              maxStreamMs: settings.maxStreamMs,
+              signal: request.signal,
+            });
+            try {
+              for await (const part of driver.attempt(current, {
+                signal: guard.signal,
+                touch: guard.touch,
+              })) {
+                const reason = stopped(guard);
+                if (reason) throw reason;
+                if (part.type === 'text') {
+                  committed = true;
+                  // Tool-call markup the model wrote as text is never shown raw.
+                  const text = markup.push(part.text);
+                  if (!text) continue;
+                  if (!answered && text.trim() !== '') answered = true;
+                  yield text === part.text ? part : { type: 'text', text };
+                  continue;
+                }
+                if (part.type === 'reasoning') committed = true;
+                else if (part.type === 'tool-call') {
+                  committed = true;
+                  toolCalls++;
+                } else if (part.type === 'usage') usage = part.usage;
+                else if (part.type === 'finish') {
+                  const rest = markup.end();
+                  if (rest) {
+                    if (rest.trim() !== '') answered = true;
+                    yield { type: 'text', text: rest };
+                  }
+                  if (markup.dropped > 0)
+                    logger.info(
+                      { llm: label, blocks: markup.dropped },
+                      'dropped tool-call markup written as text',
+                    );
+                  const latencyMs = Math.round(performance.now() - started);
+                  if (!answered && toolCalls === 0) {
+                    final = withUsage(noAnswer(part.reason), usage);
+                    throw final;
+                  }
+                  logger.debug({ llm: label, reason: part.reason, latencyMs }, 'LLM call finished');
+                  yield { ...part, latencyMs };
+                  continue;
+                }
+                yield part;
+              }
+            } catch (err) {
+              if (err === final) throw err;
+              throw stopped(guard) ?? (err instanceof LlmError ? err : driver.mapError(err));
+            } finally {
+              guard.dispose();
             }
-            if (markup.dropped > 0)
-              logger.info({ llm: label, blocks: markup.dropped }, 'dropped tool-call markup written as text');
+            const reason = stopped(guard);
+            if (reason) throw reason;
+            return;
+          } catch (err) {
+            if (err === final) throw err;
+            const error =
+              err instanceof LlmError ? err : new LlmError('network', String(err), {}, { cause: err });
+            const delay = retryWait(error, n, committed, settings.policy);
+            if (delay === undefined) throw afterRetries(error, n);
+            // A wait that ends after the turn's deadline only turns "rate limited" into "took too long".
+            const deadline = deadlineOf(request.signal);
+            if (deadline !== undefined && Date.now() + delay >= deadline) {
+              logger.warn(
+                { llm: label, code: error.code, delayMs: delay, remainingMs: deadline - Date.now() },
+                'LLM retry wait does not fit in the turn: giving up now',
+              );
+              throw afterRetries(error, n);
+            }
+            logger.warn(
+              { llm: label, code: error.code, status: error.details.status, retry: n + 1, delayMs: delay },
+              'LLM call failed, retrying',
+            );
+            await sleep(delay, request.signal);
           }
-          if (part.type === 'text' && part.text.trim() !== '') answered = true;
-          if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
-            committed = true;
-          if (part.type === 'tool-call') toolCalls++;
-          if (part.type === 'usage') usage = part.usage;
-          if (part.type === 'finish') {
-            const latencyMs = Math.round(performance.now() - started);
-            if (!answered && toolCalls === 0) throw withUsage(noAnswer(part.reason), usage);
-            logger.debug({ llm: label, reason: part.reason, latencyMs }, 'LLM call finished');
-            yield { ...part, latencyMs };
-            continue;
-          }
-          yield part;
         }
-        return;
       } catch (err) {
+        if (err === final) throw err;
         const error = err instanceof LlmError ? err : driver.mapError(err);
         if (recovery) throw recovery.failed(error);
         const plan = !committed ? driver.recover?.(error, current) : undefined;
