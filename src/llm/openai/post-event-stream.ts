@@ -75,11 +75,12 @@ export async function postEventStream(
     async *events(onChunk) {
       const ready: string[] = [];
       const parser = createParser({ onEvent: (event) => ready.push(event.data) });
-      stream.setEncoding('utf8');
+      // Streaming decode: a UTF-8 character may be split across network chunks.
+      const decoder = new TextDecoder();
       try {
-        for await (const text of stream) {
+        for await (const bytes of stream) {
           onChunk();
-          parser.feed(text as string);
+          parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
           // Copied out first: the consumer may stop (return) in the middle.
           const batch = ready.splice(0);
           for (const data of batch) yield data;
