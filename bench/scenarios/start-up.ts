@@ -2,12 +2,13 @@
  * Scenario 7: cold start. `--once "question"` (start, answer one message from the fake model, exit)
  * timed as a whole process against `node -e 0` on the same machine, both from the compiled build
  * (`node dist/src/main.js`) and through `npm start` (npm's own start-up included), each run several
- * times, medians reported. The terminal path: memory store, no platform SDK loaded.
+ * times, medians reported. The terminal path: memory store, no platform SDK loaded. The fake model
+ * answers at once (five tokens, no delay), so what is timed is Scout starting, not the model.
  */
 import { execFile } from 'node:child_process';
 import { entry } from '../../scripts/build.mjs';
 import { ensureBuilt } from '../bot-process.js';
-import { type BenchContext, ms, type ScenarioResult } from '../context.js';
+import { type BenchContext, fakeSpeed, ms, type ScenarioResult } from '../context.js';
 import { summarize } from '../metrics.js';
 
 /** Cold start may take this many times `node -e 0` (issue 19). */
@@ -38,11 +39,20 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
   const node: number[] = [];
   const compiled: number[] = [];
   const npm: number[] = [];
-  // Interleaved, so a burst of load on the shared machine hits all three alike.
-  for (let i = 0; i < options.startRuns; i++) {
-    node.push(await timed(process.execPath, ['-e', '0'], env));
-    compiled.push(await timed(process.execPath, [entry, '--once', `bench-t7-${i} hi`], env));
-    npm.push(await timed('npm', ['start', '--silent', '--', '--once', `bench-t7-${i} hi`], env));
+  const normal = fakeSpeed(options, options.tokensPerSecond);
+  await fakes.configure({
+    ...normal,
+    speed: { ...normal.speed, firstTokenMs: 0, tokensPerSecond: 100_000, answerTokens: 5 },
+  });
+  try {
+    // Interleaved, so a burst of load on the shared machine hits all three alike.
+    for (let i = 0; i < options.startRuns; i++) {
+      node.push(await timed(process.execPath, ['-e', '0'], env));
+      compiled.push(await timed(process.execPath, [entry, '--once', `bench-t7-${i} hi`], env));
+      npm.push(await timed('npm', ['start', '--silent', '--', '--once', `bench-t7-${i} hi`], env));
+    }
+  } finally {
+    await fakes.configure(normal);
   }
   const base = summarize(node).p50;
   const direct = summarize(compiled).p50;
