@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message, SendableChannels } from 'discord.js';
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import { tablesAsCode } from '../../src/render/markdown-tables.js';
 import { splitMessage } from '../../src/render/split-text.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
@@ -82,6 +83,8 @@ export class DiscordTurnSink implements TurnSink {
         planPart: (markdown, controls) => planPayload(markdown, controls, turnId, locale),
         approvalPart: (markdown, controls) => approvalPayload(markdown, controls, turnId, locale),
         footerLine,
+        // Discord shows table syntax raw: a code block keeps the columns lined up.
+        adaptMarkdown: tablesAsCode,
       },
       limits: { answerChars: DISCORD_MAX_CHARS },
       locale,

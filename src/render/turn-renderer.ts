@@ -74,6 +74,8 @@ export interface PayloadBuilders<P> {
    * this is absent, `AnswerControls.footer` on the last part.
    */
   footerLine?(footer: string): string;
+  /** Rewrites Markdown the platform does not render (Discord: tables) before it is split. */
+  adaptMarkdown?(markdown: string): string;
 }
 
 /** The primitives of a surface: write one message. Failures are `DeliveryError`s (delivery.ts). */
@@ -106,9 +108,13 @@ export interface TurnRendererOptions<P, R> {
 }
 
 /** The Markdown the answer messages show together: the answer, then a notice, then the footer line. */
-export function answerMarkdown(view: TurnView, footerLine?: (footer: string) => string): string {
+export function answerMarkdown(
+  view: TurnView,
+  footerLine?: (footer: string) => string,
+  adapt: (markdown: string) => string = (markdown) => markdown,
+): string {
   const parts: string[] = [];
-  const answer = view.answer.trim();
+  const answer = adapt(view.answer.trim());
   if (answer) parts.push(answer);
   if (view.error) parts.push(`⚠️ ${view.error}`);
   if (view.done && answer && view.footer && footerLine) parts.push(footerLine(view.footer));
@@ -215,7 +221,7 @@ export class TurnRenderer<P, R> {
     try {
       const steps = this.#stepsPayload(view, true);
       if (steps) this.#steps.set(steps);
-      const text = answerMarkdown(view, this.#o.build.footerLine);
+      const text = answerMarkdown(view, this.#o.build.footerLine, this.#o.build.adaptMarkdown);
       // A steps message not posted yet must land above the answer: wait for it first.
       if (steps && !this.#steps.posted) await this.#steps.flush();
       await Promise.all([this.#steps.flush(), text ? this.#answer.finish(text) : this.#answer.finish('')]);
@@ -311,7 +317,7 @@ export class TurnRenderer<P, R> {
     if (this.#finished || !view || this.#refusal) return;
     try {
       if (view.status && view.status !== this.#statusShown) void this.#setStatus(view.status);
-      const text = answerMarkdown(view);
+      const text = answerMarkdown(view, undefined, this.#o.build.adaptMarkdown);
       const answerStarts = text !== '' && !this.#answerStarted;
       if (answerStarts) this.#answerStarted = true;
       const steps = this.#stepsPayload(view, false);
