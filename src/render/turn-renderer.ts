@@ -225,6 +225,8 @@ export class TurnRenderer<P, R> {
       // A steps message not posted yet must land above the answer: wait for it first.
       if (steps && !this.#steps.posted) await this.#steps.flush();
       await Promise.all([this.#steps.flush(), text ? this.#answer.finish(text) : this.#answer.finish('')]);
+      // A Show details press while the answer landed changed the steps payload: land it too.
+      await this.#steps.flush();
     } catch (err) {
       this.#o.logger.error({ err }, 'final render failed');
     } finally {
@@ -243,8 +245,9 @@ export class TurnRenderer<P, R> {
   /** Show / Hide details on the running turn. */
   toggleDetails(): void {
     this.#expanded = !this.#expanded;
-    if (this.#view && !this.#finished) {
-      const steps = this.#stepsPayload(this.#view, false);
+    // Also while `done` is landing the final state: the press is part of what it lands.
+    if (this.#view) {
+      const steps = this.#stepsPayload(this.#view, this.#finished);
       if (steps) this.#steps.set(steps);
     }
   }
