@@ -126,7 +126,10 @@ export class ConsoleSink implements TurnSink {
   async reply(text: string, _options?: { isError?: boolean }): Promise<void> {
     this.clearLive();
     const safe = stripTerminalControls(text);
-    this.output.write(`${markdownToTerminal(safe.replace(/\*([^*\n]+)\*/g, '$1'))}\n`);
+    // Slack-style *bold* and `code` marks read as literal punctuation in a terminal: drop them.
+    this.output.write(
+      `${markdownToTerminal(safe.replace(/\*([^*\n]+)\*/g, '$1').replace(/`([^`\n]+)`/g, '$1'))}\n`,
+    );
   }
 
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {

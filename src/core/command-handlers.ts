@@ -13,7 +13,14 @@ import { clearChannelConversations, clearConversation } from '../store/conversat
 import type { Stores } from '../store/types.js';
 import type { CommandReply, Locale, Mode } from '../surface.js';
 import type { ToolRegistry } from '../tools/types.js';
-import { COMMANDS, COMMAND_NAMES, type CommandName, allUsageLines, usageLine } from './commands.js';
+import {
+  COMMANDS,
+  COMMAND_NAMES,
+  type CommandName,
+  allUsageLines,
+  terminalUsageLines,
+  usageLine,
+} from './commands.js';
 import type { ChannelSettings } from './settings.js';
 import type { SettingsService } from './settings-service.js';
 import { runToolsCommand, toolsArgumentsValid } from './tools-command.js';
@@ -74,7 +81,7 @@ export async function runCommand(
     case 'tools':
       return toolsArgumentsValid(args) ? runToolsCommand(deps, args, ctx) : reply(usage('tools', locale));
     case 'help':
-      return reply(helpText(locale));
+      return reply(helpText(locale, isTerminal(ctx)));
     case 'reset':
       if (ctx.conversationId) await clearConversation(deps.stores, ctx.conversationId);
       else await clearChannelConversations(deps.stores, ctx.channelId);
@@ -83,12 +90,17 @@ export async function runCommand(
   }
 }
 
-export function helpText(locale: Locale): string {
-  return t(locale, 'help.text', {
+/** The terminal chat's channel (adapters/console): its help and settings leave out mentions and threads. */
+function isTerminal(ctx: Pick<CommandContext, 'channelId'>): boolean {
+  return ctx.channelId.startsWith('console:');
+}
+
+export function helpText(locale: Locale, terminal = false): string {
+  return t(locale, terminal ? 'help.text.terminal' : 'help.text', {
     chat: t(locale, 'mode.chat.description'),
     agent: t(locale, 'mode.agent.description'),
     plan: t(locale, 'mode.plan.description'),
-    commands: allUsageLines(locale),
+    commands: terminal ? terminalUsageLines(locale) : allUsageLines(locale),
   });
 }
 
@@ -146,6 +158,13 @@ async function setConfig(deps: CommandDeps, args: string, ctx: CommandContext): 
 async function setSearch(deps: CommandDeps, args: string, ctx: CommandContext): Promise<CommandReply> {
   const { locale } = ctx;
   const wanted = args.trim().toLowerCase();
+  if (wanted === '') {
+    // No argument: say where it stands, then how to change it.
+    const settings = await deps.settings.get(ctx.channelId);
+    return reply(
+      `${t(locale, 'config.search')}: ${searchState(settings, locale)}\n${usage('search', locale)}`,
+    );
+  }
   if (wanted !== 'on' && wanted !== 'off') return reply(usage('search', locale));
   const current = await deps.settings.get(ctx.channelId);
   if (current.mode !== 'chat') {
@@ -239,22 +258,23 @@ async function describeConfig(deps: CommandDeps, ctx: CommandContext): Promise<s
   const { locale } = ctx;
   const s = await deps.settings.get(ctx.channelId);
   const env = deps.config.env;
-  const searchState =
-    s.mode === 'chat'
-      ? t(locale, s.search ? 'on' : 'off')
-      : `${t(locale, 'off')} — ${t(locale, 'search.agent-note')}`;
+  const terminal = isTerminal(ctx);
   // Only names and numbers: never a key, token or URL with credentials.
   const lines = [
-    t(locale, 'config.title'),
+    t(locale, terminal ? 'config.title.terminal' : 'config.title'),
     `• ${t(locale, 'config.mode')}: ${modeName(s.mode, locale)} — ${modeDescription(s.mode, locale)}`,
-    `• ${t(locale, 'config.search')}: ${searchState}`,
+    `• ${t(locale, 'config.search')}: ${searchState(s, locale)}`,
     `• ${t(locale, 'config.tool-model')}: ${describeModel(s.toolModel)}`,
     `• ${t(locale, 'config.answer-model')}: ${s.answerModel ? describeModel(s.answerModel) : t(locale, 'model.same')}`,
     `• ${t(locale, 'config.limits')}: ${t(locale, 'config.limits.value', { iterations: env.AGENT_MAX_ITERATIONS, seconds: env.AGENT_MAX_EXECUTION_TIME })}`,
-    `• ${t(locale, 'config.thread')}: ${t(locale, s.replyInThread ? 'config.thread.on' : 'config.thread.off')}`,
     `• ${t(locale, 'config.search-provider')}: ${deps.search.available ? deps.search.providerName : t(locale, 'none')}`,
     `• ${t(locale, 'config.store')}: ${deps.stores.backend}`,
   ];
+  // Where mentions are answered is a Discord matter; the terminal has no mentions.
+  if (!terminal) {
+    const thread = t(locale, s.replyInThread ? 'config.thread.on' : 'config.thread.off');
+    lines.splice(lines.length - 2, 0, `• ${t(locale, 'config.thread')}: ${thread}`);
+  }
   // Names, states and counts only: a server's command, URL, env and headers may hold secrets.
   const servers = deps.mcp?.status() ?? [];
   if (servers.length > 0) {
@@ -262,6 +282,12 @@ async function describeConfig(deps: CommandDeps, ctx: CommandContext): Promise<s
     lines.push(`• ${t(locale, 'config.mcp')}: ${described}`);
   }
   return lines.join('\n');
+}
+
+function searchState(s: { mode: string; search: boolean }, locale: Locale): string {
+  return s.mode === 'chat'
+    ? t(locale, s.search ? 'on' : 'off')
+    : `${t(locale, 'off')} — ${t(locale, 'search.agent-note')}`;
 }
 
 /** A mode or model switch starts the channel afresh: histories and search cache go. */

@@ -3,6 +3,7 @@
  * mention (`@Scout mode agent`) and the console (`/mode agent`). The manifest and the Discord
  * registration are checked against `COMMAND_NAMES` by tests.
  */
+import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
 
 export const COMMAND_NAMES = ['mode', 'config', 'model', 'search', 'tools', 'help', 'reset'] as const;
@@ -122,4 +123,15 @@ export function usageLine(name: CommandName, locale: Locale): string {
 
 export function allUsageLines(locale: Locale): string {
   return COMMAND_NAMES.map((name) => `• ${usageLine(name, locale)}`).join('\n');
+}
+
+/** Terminal usage lines: no Discord-only `config thread`, and `/quit`, which only the terminal has. */
+export function terminalUsageLines(locale: Locale): string {
+  return COMMAND_NAMES.map((name) =>
+    name === 'config'
+      ? `• \`/config\` — ${t(locale, 'help.config.terminal')}`
+      : `• ${usageLine(name, locale)}`,
+  )
+    .concat(`• \`/quit\` — ${t(locale, 'help.quit.terminal')}`)
+    .join('\n');
 }
