@@ -22,7 +22,8 @@ const USAGE = `Usage: npm start [-- options]
 
   (no options)        run the bot: Slack and/or Discord when their tokens are set, else the terminal chat
   --once "question"   answer one message in the terminal and exit: 0 answered and saved, 1 failed,
-                      2 partial (cut short by an error or Stop) or not saved
+                      2 partial (cut short by an error or Stop) or not saved; errors go to stderr.
+                      From npm: npm start --silent -- --once "…" keeps npm's banner off stdout
   --yes               with --once: run tools that change something without asking (else refused)
   --check             validate the configuration, start each MCP server once, and exit
                       (non-zero with one line per problem)
