@@ -96,7 +96,8 @@ function isTerminal(ctx: Pick<CommandContext, 'channelId'>): boolean {
 }
 
 export function helpText(locale: Locale, terminal = false): string {
-  return t(locale, terminal ? 'help.text.terminal' : 'help.text', {
+  return t(locale, 'help.text', {
+    howToAsk: t(locale, terminal ? 'help.how-to-ask.terminal' : 'help.how-to-ask'),
     chat: t(locale, 'mode.chat.description'),
     agent: t(locale, 'mode.agent.description'),
     plan: t(locale, 'mode.plan.description'),
