@@ -139,10 +139,13 @@ describe('provider selection', () => {
     expect(pick({ SEARCH_PROVIDER: 'duckduckgo' })).toBe('duckduckgo');
   });
 
-  it('none, or an explicit provider without its key, leaves search unavailable', async () => {
+  it('none leaves search unavailable; an explicit provider without its key is a configuration error', async () => {
     const off = service({ SEARCH_PROVIDER: 'none', TAVILY_API_KEY: 'k' });
     expect(off.available).toBe(false);
-    expect(service({ SEARCH_PROVIDER: 'brave' as SearchProviderName }).available).toBe(false);
+    // Caught at start (and by --check), not discovered at the first search.
+    expect(() => service({ SEARCH_PROVIDER: 'brave' as SearchProviderName })).toThrow(
+      'BRAVE_API_KEY: required by SEARCH_PROVIDER=brave but not set',
+    );
     await expect(off.search('x', { sessionKey: 's' })).rejects.toBeInstanceOf(SearchError);
   });
 });
