@@ -15,7 +15,7 @@ import type { Stores } from '../../src/store/types.js';
 import type { ScoutCore, Surface } from '../../src/surface.js';
 import { registerSlashCommands } from './commands.js';
 import { watchGateway } from './gateway-readiness.js';
-import { DISALLOWED_INTENTS_CLOSE_CODE, MESSAGE_CONTENT_HINT, MessageContentHint } from './intent-hint.js';
+import { DISALLOWED_INTENTS_CLOSE_CODE, DisallowedIntentsError, MessageContentHint } from './intent-hint.js';
 import { discordContextSource } from './context-source.js';
 import { handleInteraction } from './interactions.js';
 import { NO_MENTIONS } from './render.js';
@@ -47,20 +47,26 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
   const { core, config, stores } = deps;
   const logger = deps.logger.child({ surface: 'discord' });
   const apiUrl = config.env.DISCORD_API_URL;
-  const client = new Client({
-    // MessageContent is privileged: needed to read thread follow-ups that do not mention Scout.
-    intents: [
-      GatewayIntentBits.Guilds,
-      GatewayIntentBits.GuildMessages,
-      GatewayIntentBits.MessageContent,
-      GatewayIntentBits.DirectMessages,
-    ],
-    // DM channels are not cached until a message arrives: partial channels let those messages through.
-    partials: [Partials.Channel],
-    // Belt and braces: every payload also sets it, so no code path can ping.
-    allowedMentions: NO_MENTIONS,
-    ...(apiUrl ? { rest: { api: apiUrl.replace(/\/+$/, '') } } : {}),
-  });
+  /**
+   * `messageContent`: ask for the privileged Message Content intent (thread follow-ups without a
+   * mention). When Discord refuses it (close 4014) Scout starts again without it: mentions, DMs and
+   * slash commands carry their content anyway.
+   */
+  const buildClient = (messageContent: boolean) =>
+    new Client({
+      intents: [
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildMessages,
+        ...(messageContent ? [GatewayIntentBits.MessageContent] : []),
+        GatewayIntentBits.DirectMessages,
+      ],
+      // DM channels are not cached until a message arrives: partial channels let those messages through.
+      partials: [Partials.Channel],
+      // Belt and braces: every payload also sets it, so no code path can ping.
+      allowedMentions: NO_MENTIONS,
+      ...(apiUrl ? { rest: { api: apiUrl.replace(/\/+$/, '') } } : {}),
+    });
+  let client = buildClient(true);
   const registry = new ThreadRegistry(stores.meta);
   const active = new ActiveTurns();
   const archive = new StepsArchive(stores.meta);
@@ -105,37 +111,53 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
     }
   }
 
-  client.on(Events.MessageCreate, (message) => void onMessage(message));
-  client.on(Events.InteractionCreate, (interaction) => {
-    if (!accepting) return;
-    void handleInteraction(interaction, { core, logger, active, archive, admins: config.env.ADMIN_USERS });
-  });
-  client.on(Events.ShardError, (err, shardId) => logger.error({ err, shardId }, 'discord shard error'));
-  client.on(Events.Warn, (message) => logger.warn(message));
-  if (deps.connection) watchGateway(client, deps.connection);
+  function wire(c: Client): void {
+    c.on(Events.MessageCreate, (message) => void onMessage(message));
+    c.on(Events.InteractionCreate, (interaction) => {
+      if (!accepting) return;
+      void handleInteraction(interaction, { core, logger, active, archive, admins: config.env.ADMIN_USERS });
+    });
+    c.on(Events.ShardError, (err, shardId) => logger.error({ err, shardId }, 'discord shard error'));
+    c.on(Events.Warn, (message) => logger.warn(message));
+    if (deps.connection) watchGateway(c, deps.connection);
+  }
+  wire(client);
+
+  /** Logs in; rejects with `DisallowedIntentsError` when Discord closes the gateway with 4014. */
+  async function connect(c: Client, token: string): Promise<void> {
+    const ready = new Promise<void>((resolve, reject) => {
+      c.once(Events.ClientReady, () => resolve());
+      c.on(Events.ShardDisconnect, (event, shardId) => {
+        if (event.code === DISALLOWED_INTENTS_CLOSE_CODE) reject(new DisallowedIntentsError());
+        else
+          logger.warn(
+            { shardId, closeCode: event.code },
+            'discord shard disconnected and will not reconnect',
+          );
+      });
+    });
+    // A disallowed-intents close never resolves login: race it against the disconnect.
+    await Promise.race([c.login(token).then(() => ready), ready]);
+  }
 
   return {
     name: 'discord',
-    client,
+    get client() {
+      return client;
+    },
     async start() {
       const token = config.env.DISCORD_TOKEN;
       if (!token) throw new Error('DISCORD_TOKEN is not set');
-      const ready = new Promise<void>((resolve, reject) => {
-        client.once(Events.ClientReady, () => resolve());
-        client.on(Events.ShardDisconnect, (event, shardId) => {
-          if (event.code === DISALLOWED_INTENTS_CLOSE_CODE) {
-            hint.warn({ shardId, closeCode: event.code });
-            reject(new Error(MESSAGE_CONTENT_HINT));
-          } else {
-            logger.warn(
-              { shardId, closeCode: event.code },
-              'discord shard disconnected and will not reconnect',
-            );
-          }
-        });
-      });
-      // A disallowed-intents close never resolves login: race it against the disconnect.
-      await Promise.race([client.login(token).then(() => ready), ready]);
+      try {
+        await connect(client, token);
+      } catch (err) {
+        if (!(err instanceof DisallowedIntentsError)) throw err;
+        hint.warn({ closeCode: DISALLOWED_INTENTS_CLOSE_CODE });
+        await client.destroy();
+        client = buildClient(false);
+        wire(client);
+        await connect(client, token);
+      }
       accepting = true;
       const user = client.user;
       logger.info({ user: user?.tag, guilds: client.guilds.cache.size }, 'discord connected');

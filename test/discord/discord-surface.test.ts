@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeWithShared, itWithShared } from '../helpers/fixtures.js';
-import { MESSAGE_CONTENT_HINT } from '../../adapters/discord/intent-hint.js';
 import { COMMAND_NAMES } from '../../src/core/commands.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/ops/metrics.js';
-import { FakeDiscord } from '../helpers/fake-discord.js';
+import { FakeDiscord, INTENT_MESSAGE_CONTENT } from '../helpers/fake-discord.js';
 import {
   dmMessage,
   fixtureInteraction,
@@ -474,15 +473,38 @@ describe('Discord surface: Message Content intent', () => {
     expect(core.received).toHaveLength(1);
   });
 
-  it('fails start with a hint when Discord refuses the intent (close 4014)', async () => {
-    const fake = await FakeDiscord.start({ messageContentIntentEnabled: false });
-    try {
-      const k = await startKit(new ScriptedCore(), { fake, start: false });
-      await expect(k.surface.start()).rejects.toThrow(MESSAGE_CONTENT_HINT);
-      await k.close();
-      expect(fake.identifies[0].intents & (1 << 15)).toBe(1 << 15);
-    } finally {
-      await fake.close();
-    }
-  });
+  itWithShared(
+    'starts without the intent when Discord refuses it (close 4014), warns once, still answers mentions and DMs',
+    async () => {
+      const lines: string[] = [];
+      const logger = createLogger({
+        level: 'warn',
+        destination: { write: (line: string) => void lines.push(line) },
+      });
+      const fake = await FakeDiscord.start({ messageContentIntentEnabled: false });
+      const core = new ScriptedCore();
+      kit = await startKit(core, { fake, logger });
+      const close = kit.close;
+      kit.close = async () => {
+        await close();
+        await fake.close();
+      };
+      // Asked with the intent, refused; asked again without it, accepted.
+      expect(fake.identifies.map((i) => (i.intents & INTENT_MESSAGE_CONTENT) !== 0)).toEqual([true, false]);
+      const warnings = lines.filter((l) => l.includes('Message Content'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('mentions, DMs and slash commands still work');
+      expect(warnings[0]).toContain('Privileged Gateway Intents');
+
+      kit.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayMention', {}, true));
+      await answerIn(kit, meta.threadId, 'Answer to: Hey');
+      // A follow-up without a mention arrives blank (Discord withholds its content): not a turn.
+      kit.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayThreadNice'));
+      const dm = dmMessage('Hello in private');
+      kit.fake.dispatch('MESSAGE_CREATE', dm);
+      await answerIn(kit, dm.channel_id, 'Answer to: Hello in private');
+      expect(core.received.map((m) => m.text)).toEqual(['Hey', 'Hello in private']);
+      expect(lines.filter((l) => l.includes('Message Content'))).toHaveLength(1);
+    },
+  );
 });

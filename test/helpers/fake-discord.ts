@@ -110,6 +110,8 @@ export class FakeDiscord {
   private server: Server;
   private wss: WebSocketServer;
   private sockets = new Set<WebSocket>();
+  /** The intents each identified connection asked for (and was granted). */
+  private socketIntents = new Map<WebSocket, number>();
   private seq = 0;
   private rateLimits: { route: string; retryAfterS: number }[] = [];
   private originals = new Map<string, string>(); // interaction token → message id
@@ -167,7 +169,28 @@ export class FakeDiscord {
   dispatch(event: string, data: unknown): void {
     this.seq += 1;
     const payload = JSON.stringify({ op: 0, t: event, s: this.seq, d: data });
-    for (const ws of this.sockets) ws.send(payload);
+    // Without the Message Content intent Discord blanks content, embeds, attachments and components
+    // of guild messages that do not mention the bot (DMs and mentions keep them).
+    const blanked =
+      event === 'MESSAGE_CREATE' && this.withoutContent(data)
+        ? JSON.stringify({
+            op: 0,
+            t: event,
+            s: this.seq,
+            d: { ...(data as object), content: '', embeds: [], attachments: [], components: [] },
+          })
+        : payload;
+    for (const ws of this.sockets) {
+      const intents = this.socketIntents.get(ws) ?? 0;
+      ws.send((intents & INTENT_MESSAGE_CONTENT) !== 0 ? payload : blanked);
+    }
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: raw gateway payloads
+  private withoutContent(data: any): boolean {
+    if (!data?.guild_id || data.author?.id === this.botUser.id) return false;
+    // biome-ignore lint/suspicious/noExplicitAny: raw gateway payloads
+    return !(data.mentions ?? []).some((u: any) => u.id === this.botUser.id);
   }
 
   /** Closes every gateway connection with `code` (e.g. 4014 disallowed intents). */
@@ -326,6 +349,7 @@ export class FakeDiscord {
       ws.close(4014, 'Disallowed intent(s).');
       return;
     }
+    this.socketIntents.set(ws, identify.intents);
     this.sockets.add(ws);
     const port = (this.server.address() as AddressInfo).port;
     this.seq += 1;
