@@ -100,14 +100,14 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       const resolved =
         (plan ? turn?.resolvePlan(a === 'run') : turn?.resolveApproval(a === 'approve')) ?? false;
       if (resolved) await interaction.deferUpdate();
-      else await ephemeral(t(locale, 'steps.expired'));
+      else await ephemeral(t(locale, 'button.inactive'));
       return;
     }
     default:
       // Discord only sends Scout presses on Scout's own components: an id it does not know (an
       // older version's button) still gets an answer, never "This interaction failed".
       deps.logger.info({ customId: interaction.customId.slice(0, 100) }, 'unknown button pressed');
-      await ephemeral(t(locale, 'steps.expired'));
+      await ephemeral(t(locale, 'button.inactive'));
       return;
   }
 }

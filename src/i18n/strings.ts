@@ -188,6 +188,7 @@ export const STRINGS = {
     'button.deny-tool': 'Deny',
     'steps.earlier': '{count} earlier steps',
     'steps.expired': 'These details are no longer available.',
+    'button.inactive': 'This button is no longer active.',
     'home.title': 'Scout settings',
     'home.intro':
       'Pick a channel to see and change its settings. Settings belong to a channel; a DM is a channel too.',
@@ -411,6 +412,7 @@ export const STRINGS = {
     'button.deny-tool': '拒绝',
     'steps.earlier': '{count} 个之前的步骤',
     'steps.expired': '这些详情已不可用。',
+    'button.inactive': '此按钮已失效。',
     'home.title': 'Scout 设置',
     'home.intro': '选择一个频道来查看和修改它的设置。设置属于频道；私信也是一个频道。',
     'home.pick-channel': '频道',

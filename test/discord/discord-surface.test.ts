@@ -382,6 +382,8 @@ describeWithShared('Discord surface: slash commands and buttons', () => {
     const commands = kit.fake.commands.guild.get(meta.guildId) ?? [];
     expect(commands.map((c) => c.name).sort()).toEqual([...COMMAND_NAMES].sort());
     expect(kit.fake.commands.global).toEqual([]);
+    // Guild commands without the bot-DM context (Discord refuses it there); global ones keep it.
+    for (const command of commands) expect(command.contexts).toEqual([0]);
     const mode = commands.find((c) => c.name === 'mode');
     expect(mode.options[0].choices.map((c: { value: string }) => c.value)).toEqual(['chat', 'agent', 'plan']);
   });
@@ -389,6 +391,26 @@ describeWithShared('Discord surface: slash commands and buttons', () => {
   it('registers globally without DISCORD_GUILD_ID', async () => {
     kit = await startKit(new ScriptedCore());
     expect(kit.fake.commands.global.map((c) => c.name).sort()).toEqual([...COMMAND_NAMES].sort());
+    for (const command of kit.fake.commands.global) expect(command.contexts).toEqual([0, 1]);
+  });
+
+  it('a button it does not know (an older version, a finished turn) is acknowledged, never "This interaction failed"', async () => {
+    kit = await startKit(new ScriptedCore());
+    const f = fixtureInteraction('buttonClickHello');
+    for (const customId of ['scout_from_an_older_version', 'scout_plan:run:no-such-turn']) {
+      const { token } = kit.fake.interact({
+        ...f,
+        locale: 'zh-CN',
+        data: { component_type: 2, custom_id: customId },
+      });
+      await kit.fake.waitFor(() => kit!.fake.originalResponse(token), 5000, `an answer to ${customId}`);
+    }
+    const callbacks = kit.fake.callsTo('POST /interactions/:interaction/:token/callback');
+    expect(callbacks.map((c) => [c.status < 300, c.body.type, c.body.data?.flags])).toEqual([
+      [true, 4, 64],
+      [true, 4, 64],
+    ]);
+    expect(callbacks.map((c) => c.body.data.content)).toEqual(['此按钮已失效。', '此按钮已失效。']);
   });
 
   it('defers a slash command ephemerally, then edits in the core reply in the user locale', async () => {

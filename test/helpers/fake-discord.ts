@@ -582,6 +582,14 @@ export class FakeDiscord {
         'PUT /applications/:application/guilds/:guild/commands',
         `PUT /applications/${id}/guilds/${id}/commands`,
         (m, call) => {
+          // Guild commands cannot be offered in DMs with the bot: Discord refuses the BotDM context.
+          // biome-ignore lint/suspicious/noExplicitAny: raw API payloads
+          if ((call.body as any[]).some((c) => c.contexts?.includes(1))) {
+            return {
+              status: 400,
+              body: { code: 50035, message: 'Invalid Form Body', errors: { contexts: 'BotDM not allowed' } },
+            };
+          }
           const commands = withIds(call.body, this.applicationId, m[2]!);
           this.commands.guild.set(m[2]!, commands);
           return { status: 200, body: commands };
