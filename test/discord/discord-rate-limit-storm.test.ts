@@ -5,32 +5,10 @@
 import { afterEach, expect, it } from 'vitest';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { describeWithShared } from '../helpers/fixtures.js';
-import { closeE2E, type E2E, fixtureMessage, startE2E } from './discord-test-kit.js';
+import { longCitedAnswer } from '../render/markdown-samples.js';
+import { closeE2E, type E2E, finishedIn, fixtureMessage, startE2E } from './discord-test-kit.js';
 
 const EDIT = 'PATCH /channels/:channel/messages/:message';
-
-/** A long agent answer citing three sources, with a code block: more than one Discord message. */
-function longCitedAnswer(): string {
-  const parts: string[] = [];
-  for (let i = 0; i < 60; i++) {
-    parts.push(
-      `Paragraph ${i}: Scout keeps answers whole under load [${(i % 3) + 1}]. ${'filler text '.repeat(6)}`,
-    );
-    if (i === 30) parts.push('```ts\nconst storm = 30;\nfor (let i = 0; i < storm; i++) retry();\n```');
-  }
-  return parts.join('\n\n');
-}
-
-function finished(e: E2E, channelId: string) {
-  return e.fake.waitFor(
-    () =>
-      e.fake
-        .messagesIn(channelId)
-        .find((m) => m.components[0]?.components?.[0]?.custom_id?.startsWith('scout_feedback:')),
-    30_000,
-    `a finished answer in ${channelId}`,
-  );
-}
 
 /** Every message after the steps message, joined; the footer's timings masked. */
 const answerText = (e: E2E, channelId: string) =>
@@ -44,11 +22,11 @@ const answerText = (e: E2E, channelId: string) =>
 async function runTurn(storm: boolean): Promise<{ env: E2E; channel: string }> {
   const env = await startE2E({ DEFAULT_MODE: 'agent' });
   env.harness.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]));
-  env.harness.llm.fallback = () => textReply(longCitedAnswer(), { chunkDelayMs: 2 });
+  env.harness.llm.fallback = () => textReply(longCitedAnswer(60), { chunkDelayMs: 2 });
   if (storm) env.fake.rateLimitStorm(EDIT, 30, 0.05);
   const mention = fixtureMessage('gatewayMention');
   env.fake.dispatch('MESSAGE_CREATE', mention);
-  await finished(env, mention.id);
+  await finishedIn(env, mention.id, 30_000);
   // The steps message's last edit (Stop removed) may land after the answer's: the turn's end.
   await env.fake.waitFor(
     () => !JSON.stringify(env.fake.messagesIn(mention.id)[0]?.components).includes('scout_stop'),

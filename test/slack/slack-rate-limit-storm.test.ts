@@ -2,23 +2,12 @@
 import { afterEach, expect, it } from 'vitest';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { describeWithShared } from '../helpers/fixtures.js';
+import { longCitedAnswer } from '../render/markdown-samples.js';
 import { dmFixture, type SlackHarness, startSlackHarness, visibleText } from './slack-harness.js';
 
 const { mention } = dmFixture();
 const channel = mention.event.channel as string;
 const threadTs = mention.event.ts as string;
-
-/** A long agent answer citing three sources, with a code block, streamed over ~1 s. */
-function longCitedAnswer(): string {
-  const parts: string[] = [];
-  for (let i = 0; i < 70; i++) {
-    parts.push(
-      `Paragraph ${i}: Scout keeps answers whole under load [${(i % 3) + 1}]. ${'filler text '.repeat(6)}`,
-    );
-    if (i === 30) parts.push('```ts\nconst storm = 30;\nfor (let i = 0; i < storm; i++) retry();\n```');
-  }
-  return parts.join('\n\n');
-}
 
 /** The answer messages' visible text (everything after the steps message), in order; timings masked. */
 function answerText(s: SlackHarness): string {
@@ -32,7 +21,7 @@ function answerText(s: SlackHarness): string {
 async function runTurn(storm: boolean): Promise<SlackHarness> {
   const s = await startSlackHarness({ env: { DEFAULT_MODE: 'agent' } });
   s.h.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]));
-  s.h.llm.fallback = () => textReply(longCitedAnswer(), { chunkDelayMs: 2 });
+  s.h.llm.fallback = () => textReply(longCitedAnswer(70), { chunkDelayMs: 2 });
   // Slack's Retry-After is whole seconds; 0 keeps the test fast while every call is still refused.
   if (storm) s.slack.rateLimit('chat.update', 30, 0);
   await s.event(mention);
