@@ -9,7 +9,6 @@ import {
   closeE2E,
   dmMessage,
   type E2E,
-  finishedIn,
   fixtureInteraction,
   fixtureMessage,
   meta,
@@ -24,7 +23,17 @@ afterEach(async () => {
   env = undefined;
 });
 
-const finished = (e: E2E, channelId: string) => finishedIn(e, channelId);
+/** Resolves when the turn in `channelId` has finished (the final answer carries the feedback buttons). */
+function finished(e: E2E, channelId: string) {
+  return e.fake.waitFor(
+    () =>
+      e.fake
+        .messagesIn(channelId)
+        .find((m) => m.components[0]?.components?.[0]?.custom_id?.startsWith('scout_feedback:')),
+    8000,
+    `a finished answer in ${channelId}`,
+  );
+}
 
 /** The answer text as the user reads it: every message after the steps message, joined. */
 function answerText(e: E2E, channelId: string): string {
