@@ -9,6 +9,7 @@ import {
   closeE2E,
   dmMessage,
   type E2E,
+  finishedIn,
   fixtureInteraction,
   fixtureMessage,
   meta,
@@ -23,17 +24,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-/** Resolves when the turn in `channelId` has finished (the final answer carries the feedback buttons). */
-function finished(e: E2E, channelId: string) {
-  return e.fake.waitFor(
-    () =>
-      e.fake
-        .messagesIn(channelId)
-        .find((m) => m.components[0]?.components?.[0]?.custom_id?.startsWith('scout_feedback:')),
-    8000,
-    `a finished answer in ${channelId}`,
-  );
-}
+const finished = (e: E2E, channelId: string) => finishedIn(e, channelId);
 
 /** The answer text as the user reads it: every message after the steps message, joined. */
 function answerText(e: E2E, channelId: string): string {

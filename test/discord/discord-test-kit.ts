@@ -221,3 +221,15 @@ export const SENDING_ROUTES = new Set([
   'PATCH /webhooks/:application/:token/messages/@original',
   'PATCH /webhooks/:application/:token/messages/:message',
 ]);
+
+/** Resolves when the turn in `channelId` has finished (the final answer carries the feedback buttons). */
+export function finishedIn(e: E2E, channelId: string, timeoutMs = 8000) {
+  return e.fake.waitFor(
+    () =>
+      e.fake
+        .messagesIn(channelId)
+        .find((m) => m.components[0]?.components?.[0]?.custom_id?.startsWith('scout_feedback:')),
+    timeoutMs,
+    `a finished answer in ${channelId}`,
+  );
+}

@@ -165,6 +165,11 @@ export class FakeDiscord {
     this.rateLimits.push({ route, retryAfterS });
   }
 
+  /** A storm: the next `times` calls matching `route` are each answered with a 429. */
+  rateLimitStorm(route: string, times: number, retryAfterS = 0.05): void {
+    for (let i = 0; i < times; i++) this.rateLimitOnce(route, retryAfterS);
+  }
+
   /** Sends a gateway DISPATCH to every identified connection. */
   dispatch(event: string, data: unknown): void {
     this.seq += 1;

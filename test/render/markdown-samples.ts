@@ -106,3 +106,15 @@ export function leavesFenceOpen(markdown: string): boolean {
   }
   return open !== null;
 }
+
+/** A long agent answer citing sources 1–3 in turn, with one code block (the 429 storm tests). */
+export function longCitedAnswer(paragraphs: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < paragraphs; i++) {
+    parts.push(
+      `Paragraph ${i}: Scout keeps answers whole under load [${(i % 3) + 1}]. ${'filler text '.repeat(6)}`,
+    );
+    if (i === 30) parts.push('```ts\nconst storm = 30;\nfor (let i = 0; i < storm; i++) retry();\n```');
+  }
+  return parts.join('\n\n');
+}
