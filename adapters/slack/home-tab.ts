@@ -3,6 +3,11 @@
  * (with each mode's one-line description), the search switch (disabled outside chat mode), the
  * function-call and answer models, temperature and max tokens. Every change goes through
  * `core.runCommand`, so validation and confirmations are the same as for slash commands.
+ *
+ * Only admins (ADMIN_USERS) may pick any channel. Everyone else picks among the channels they are a
+ * member of (`users.conversations`, asked again on every change, so leaving a channel takes effect at
+ * once): Slack's channel picker cannot be limited to the user's channels, and a crafted action payload
+ * could name any channel anyway.
  */
 import { DEFAULT_MODELS } from '../../src/llm/default-models.js';
 import type { App } from '@slack/bolt';
@@ -62,12 +67,47 @@ function select(actionId: string, values: string[], current: string, texts?: Rec
   };
 }
 
-/** The Home view for a user; `channel` is the picked channel (undefined before the first pick). */
+/** Slack caps a static select at 100 options. */
+const MAX_SELECT_OPTIONS = 100;
+/** Pages of users.conversations read at most (1000 channels each). */
+const MAX_CHANNEL_PAGES = 5;
+
+export interface MemberChannel {
+  id: string;
+  name: string;
+}
+
+/** The channel picker: any conversation for admins, else the user's own channels (`choices`). */
+function channelPicker(locale: Locale, channel: string | undefined, choices?: MemberChannel[]): Block {
+  const placeholder = { type: 'plain_text', text: t(locale, 'home.pick-placeholder') };
+  if (!choices)
+    return {
+      type: 'conversations_select',
+      action_id: HOME_CHANNEL,
+      placeholder,
+      ...(channel ? { initial_conversation: channel } : {}),
+    };
+  const options = choices.slice(0, MAX_SELECT_OPTIONS).map((c) => option(`#${c.name}`, c.id));
+  const initial = options.find((o) => o.value === channel);
+  return {
+    type: 'static_select',
+    action_id: HOME_CHANNEL,
+    placeholder,
+    options,
+    ...(initial ? { initial_option: initial } : {}),
+  };
+}
+
+/**
+ * The Home view for a user; `channel` is the picked channel (undefined before the first pick);
+ * `choices`, when given, are the only channels the user may pick (not an admin).
+ */
 export function buildHomeView(
   locale: Locale,
   channel: string | undefined,
   settings: ChannelSettings | undefined,
   notice?: string,
+  choices?: MemberChannel[],
 ): { type: 'home'; blocks: Block[] } {
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: t(locale, 'home.title') } },
@@ -75,17 +115,12 @@ export function buildHomeView(
   ];
   // The notice is a command reply, which may quote what was typed: keep it inert like every reply.
   if (notice) blocks.push(section(truncate(neutraliseMentions(notice), 2900)));
-  blocks.push({
-    type: 'actions',
-    elements: [
-      {
-        type: 'conversations_select',
-        action_id: HOME_CHANNEL,
-        placeholder: { type: 'plain_text', text: t(locale, 'home.pick-placeholder') },
-        ...(channel ? { initial_conversation: channel } : {}),
-      },
-    ],
-  });
+  if (choices?.length === 0) {
+    // A static select needs at least one option: say why there is nothing to pick instead.
+    blocks.push(section(t(locale, 'home.no-member-channels')));
+    return { type: 'home', blocks };
+  }
+  blocks.push({ type: 'actions', elements: [channelPicker(locale, channel, choices)] });
   if (!channel || !settings) {
     blocks.push(section(t(locale, 'home.no-channel')));
     return { type: 'home', blocks };
@@ -161,6 +196,8 @@ export interface HomeDeps {
   meta: Keyv;
   logger: Logger;
   localeOf: (userId: string) => Promise<Locale>;
+  /** ADMIN_USERS: they may pick and change any channel. */
+  admins: readonly string[];
 }
 
 /** `/model tool …` arguments that keep the parameters the user did not change. */
@@ -180,15 +217,54 @@ export function registerHomeTab(
   deps: HomeDeps,
 ): { publish: (team: string, userId: string, notice?: string) => Promise<void> } {
   const pickKey = (team: string, user: string) => `slack:home:${team}:${user}`;
+  const isAdmin = (userId: string) => deps.admins.includes(userId);
+
+  /**
+   * The channels a non-admin may manage: those they are a member of, as Slack reports them now. A
+   * failed lookup yields none (the panel then offers nothing rather than everything).
+   */
+  const memberChannels = async (userId: string): Promise<MemberChannel[]> => {
+    const found: MemberChannel[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_CHANNEL_PAGES; page++) {
+        const res = await app.client.users.conversations({
+          user: userId,
+          types: 'public_channel,private_channel',
+          exclude_archived: true,
+          limit: 1000,
+          ...(cursor ? { cursor } : {}),
+        });
+        for (const c of res.channels ?? []) if (c.id) found.push({ id: c.id, name: c.name ?? c.id });
+        cursor = res.response_metadata?.next_cursor || undefined;
+        if (!cursor) break;
+      }
+    } catch (err) {
+      deps.logger.warn({ err: slackErrorCode(err) ?? String(err) }, 'users.conversations failed');
+      return [];
+    }
+    return found;
+  };
+  /** undefined for admins (any channel); else the user's channels. */
+  const choicesFor = async (userId: string) => (isAdmin(userId) ? undefined : memberChannels(userId));
+  const mayManage = (choices: MemberChannel[] | undefined, channel: string) =>
+    !choices || choices.some((c) => c.id === channel);
 
   const publish = async (team: string, userId: string, notice?: string) => {
     const locale = await deps.localeOf(userId);
-    const channel = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
+    const choices = await choicesFor(userId);
+    const picked = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
+    // A remembered pick of a channel the user has since left shows nothing of it.
+    const channel = picked && mayManage(choices, picked) ? picked : undefined;
     const settings = channel ? await deps.core.getSettings(channelId(team, channel)) : undefined;
+    const view = buildHomeView(locale, channel, settings, notice, choices);
     await app.client.views
-      .publish({ user_id: userId, view: buildHomeView(locale, channel, settings, notice) as never })
+      .publish({ user_id: userId, view: view as never })
       .catch((err) => deps.logger.warn({ err: slackErrorCode(err) ?? String(err) }, 'views.publish failed'));
   };
+  /** Refuses a pick or change of a channel the user is not in: a note on the panel, nothing applied. */
+  const refuse = async (team: string, userId: string) =>
+    publish(team, userId, t(await deps.localeOf(userId), 'home.not-member'));
 
   app.event('app_home_opened', async ({ event, body }) => {
     if (event.tab !== 'home') return;
@@ -198,6 +274,7 @@ export function registerHomeTab(
   const run = async (team: string, userId: string, name: string, args: string) => {
     const channel = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
     if (!channel) return publish(team, userId);
+    if (!mayManage(await choicesFor(userId), channel)) return refuse(team, userId);
     const reply = await deps.core.runCommand(name, args, {
       channelId: channelId(team, channel),
       userId,
@@ -208,8 +285,11 @@ export function registerHomeTab(
 
   app.action(HOME_CHANNEL, async ({ ack, action, body }) => {
     await ack();
-    const picked = (action as { selected_conversation?: string }).selected_conversation;
+    // conversations_select (admins) or static_select of the user's channels (everyone else).
+    const a = action as { selected_conversation?: string; selected_option?: { value: string } };
+    const picked = a.selected_conversation ?? a.selected_option?.value;
     const team = body.team?.id ?? body.user.team_id ?? '';
+    if (picked && !mayManage(await choicesFor(body.user.id), picked)) return refuse(team, body.user.id);
     if (picked) await deps.meta.set(pickKey(team, body.user.id), picked, PICK_TTL_MS);
     await publish(team, body.user.id);
   });

@@ -315,7 +315,13 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       .catch((err) => log.debug({ err: String(err) }, 'setSuggestedPrompts failed'));
   });
 
-  const home = registerHomeTab(app, { core, meta: stores.meta, logger: log, localeOf });
+  const home = registerHomeTab(app, {
+    core,
+    meta: stores.meta,
+    logger: log,
+    localeOf,
+    admins: env.ADMIN_USERS,
+  });
   registerCommands(app, { core, logger: log, localeOf, onChanged: (team, user) => home.publish(team, user) });
   registerActions(app, { core, state, relay, logger: log, localeOf });
   app.error(async (err) => {

@@ -202,6 +202,9 @@ export const STRINGS = {
     'home.max-tokens': 'Max tokens',
     'home.max-tokens-default': 'Provider default',
     'home.no-channel': 'No channel picked yet.',
+    'home.not-member':
+      'You can only see and change the settings of channels you are a member of. Nothing was changed.',
+    'home.no-member-channels': 'You are not a member of any channel Scout can see.',
     'home.saved': 'Saved.',
     'choice.on': 'On',
     'choice.off': 'Off',
@@ -425,6 +428,8 @@ export const STRINGS = {
     'home.max-tokens': '最大 tokens',
     'home.max-tokens-default': '服务商默认',
     'home.no-channel': '尚未选择频道。',
+    'home.not-member': '你只能查看和修改你所在频道的设置。没有做任何更改。',
+    'home.no-member-channels': '你还没有加入 Scout 能看到的任何频道。',
     'home.saved': '已保存。',
     'choice.on': '开启',
     'choice.off': '关闭',

@@ -121,6 +121,11 @@ export interface FakeSlackApi {
   appTokenError: string | null;
   /** Channels where every message write answers `not_in_channel` (Scout may not post there). */
   refusedChannels: Set<string>;
+  /**
+   * Channels and their members, for `users.conversations` (App Home lists a user's channels). A
+   * private channel is listed only when the bot is a member too, as Slack does for a bot token.
+   */
+  channels: Map<string, { name: string; members: Set<string>; isPrivate?: boolean }>;
   /** Answers the next `times` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
   rateLimit(method: string, times: number, retryAfterSec?: number): void;
   /** Answers the next `times` calls of `method` with HTTP `status` (default 503: Slack is having a bad day). */
@@ -315,6 +320,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     streamingError: null,
     ephemeralError: null,
     refusedChannels: new Set(),
+    channels: new Map(),
     rejectContainers: false,
     connectionsOpen: null,
     appTokenError: null,
@@ -526,6 +532,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         };
       case 'conversations.replies':
         return replies(args);
+      case 'users.conversations':
+        return userConversations(args);
       case 'users.info':
         return {
           ok: true,
@@ -542,6 +550,38 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /**
+   * users.conversations with a bot token and `user`: the user's public channels, and private ones only
+   * where the bot is a member too; `types` filters (default public only, as Slack); `limit` per page
+   * (Slack caps it at 1000) with a cursor. Needs `channels:read` / `groups:read`.
+   */
+  function userConversations(args: Record<string, string | undefined>): Record<string, unknown> {
+    const types = (args.types ?? 'public_channel').split(',');
+    for (const [type, scope] of [
+      ['public_channel', 'channels:read'],
+      ['private_channel', 'groups:read'],
+    ] as const)
+      if (types.includes(type) && options.scopes && !options.scopes.includes(scope))
+        return { ok: false, error: 'missing_scope', needed: scope };
+    const user = args.user;
+    if (user && !/^[UW][A-Z0-9]+$/.test(user)) return { ok: false, error: 'user_not_found' };
+    const limit = Math.min(Number(args.limit ?? 100) || 100, 1000);
+    const all = [...api.channels.entries()].filter(
+      ([, c]) =>
+        types.includes(c.isPrivate ? 'private_channel' : 'public_channel') &&
+        (!user || c.members.has(user)) &&
+        (!c.isPrivate || c.members.has(botUserId)),
+    );
+    const start = Number(args.cursor ?? 0) || 0;
+    const page = all.slice(start, start + limit);
+    const next = start + limit < all.length ? String(start + limit) : '';
+    return {
+      ok: true,
+      channels: page.map(([id, c]) => ({ id, name: c.name, is_channel: true, is_private: !!c.isPrivate })),
+      response_metadata: { next_cursor: next },
+    };
   }
 
   /** The history scope each channel kind needs, by id prefix (C public, G private, D DM). */
