@@ -42,6 +42,10 @@ export interface IncomingMessage {
   /** Platform message id; the core deduplicates on it (Slack's app_mention + message double delivery). */
   messageId: string;
   userId: string;
+  /** Discord: the member's role ids (a server message), for ALLOWED_ROLES. */
+  roles?: readonly string[];
+  /** Discord: a direct message (no roles: ALLOWED_ROLES then needs the user in ALLOWED_USERS). */
+  direct?: boolean;
   userName?: string;
   channelName?: string;
   /** Message text with the bot mention already stripped. */
@@ -98,7 +102,15 @@ export interface ScoutCore {
   runCommand(
     name: string,
     args: string,
-    context: { channelId: string; conversationId?: string; userId: string; locale?: Locale },
+    context: {
+      channelId: string;
+      conversationId?: string;
+      userId: string;
+      /** As on IncomingMessage: for the access lists. */
+      roles?: readonly string[];
+      direct?: boolean;
+      locale?: Locale;
+    },
   ): Promise<CommandReply>;
   /** The Stop button: cancels the running turn of a conversation. Returns false when none runs. */
   cancel(conversationId: string): boolean;

@@ -3,6 +3,7 @@
  * start by bulk overwrite (to one guild with DISCORD_GUILD_ID: instant; else globally: propagates),
  * and answered ephemerally: deferred at once (Discord allows 3 s), then edited with the core's reply.
  */
+import { interactionRoles, requesterOf } from './requester.js';
 import {
   ApplicationCommandOptionType,
   type ChatInputCommandInteraction,
@@ -156,7 +157,7 @@ export async function handleSlashCommand(
   const reply = await core.runCommand(interaction.commandName, args, {
     channelId: channelKey(place),
     conversationId: conversationKey(place),
-    userId: interaction.user.id,
+    ...requesterOf(interaction.user.id, interactionRoles(interaction.member), !interaction.inGuild()),
     locale,
   });
   const [first = '…', ...rest] = splitMessage(reply.text || '…', DISCORD_MAX_CHARS);

@@ -6,7 +6,8 @@
  */
 import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
 import type { Config } from '../../src/config/env.js';
-import { isChannelAllowed } from '../../src/core/allowed-channels.js';
+import { isChannelAllowed, isUserAllowed } from '../../src/core/allowed-channels.js';
+import { requesterOf } from './requester.js';
 import { StoreError } from '../../src/errors.js';
 import { t } from '../../src/i18n/translate.js';
 import type { Logger } from '../../src/logger.js';
@@ -75,6 +76,13 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
 
   async function onMessage(message: Message): Promise<void> {
     if (!accepting || !client.user) return;
+    const requester = requesterOf(
+      message.author.id,
+      message.member?.roles.cache.map((r) => r.id),
+      !message.guild,
+    );
+    // Before the trigger: a mention from a refused user must not even open a thread.
+    if (!message.author.bot && !isUserAllowed(config, requester)) return;
     try {
       const trigger = await resolveTrigger(message, {
         botId: client.user.id,
@@ -98,7 +106,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         onEdit: deps.onEdit,
       });
       const context = discordContextSource({ message, earlier: trigger.earlier, apiUrl, logger });
-      await core.handleMessage({ ...trigger.incoming, context }, sink);
+      await core.handleMessage({ ...trigger.incoming, ...requester, context }, sink);
     } catch (err) {
       logger.error({ err, message: message.id }, 'discord message handling failed');
       // Thread ownership and channel settings live in the store: when it fails before the core
@@ -115,7 +123,14 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
     c.on(Events.MessageCreate, (message) => void onMessage(message));
     c.on(Events.InteractionCreate, (interaction) => {
       if (!accepting) return;
-      void handleInteraction(interaction, { core, logger, active, archive, admins: config.env.ADMIN_USERS });
+      void handleInteraction(interaction, {
+        core,
+        logger,
+        active,
+        archive,
+        admins: config.env.ADMIN_USERS,
+        isAllowed: (who) => isUserAllowed(config, who),
+      });
     });
     c.on(Events.ShardError, (err, shardId) => logger.error({ err, shardId }, 'discord shard error'));
     c.on(Events.Warn, (message) => logger.warn(message));

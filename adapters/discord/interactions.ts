@@ -14,6 +14,8 @@ import { conversationKey } from './ids.js';
 import { CUSTOM_ID, NO_MENTIONS, stepsPayload } from './render.js';
 import { t } from '../../src/i18n/translate.js';
 import type { ActiveTurns, StepsArchive } from './turn-state.js';
+import type { Requester } from '../../src/core/allowed-channels.js';
+import { interactionRoles, requesterOf } from './requester.js';
 
 export interface InteractionDeps {
   core: ScoutCore;
@@ -22,6 +24,8 @@ export interface InteractionDeps {
   archive: StepsArchive;
   /** ADMIN_USERS: they may stop or answer anyone's turn. */
   admins?: readonly string[];
+  /** The access lists (ALLOWED_USERS, BLOCKED_USERS, ALLOWED_ROLES); absent: everyone. */
+  isAllowed?: (who: Requester) => boolean;
 }
 
 /** The asker may press their turn's buttons, and so may admins; an unknown asker is not checked. */
@@ -47,6 +51,11 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
   const [kind, a, b] = interaction.customId.split(':');
   const ephemeral = (text: string) =>
     interaction.reply({ content: text, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  const who = requesterOf(interaction.user.id, interactionRoles(interaction.member), !interaction.inGuild());
+  if (deps.isAllowed && !deps.isAllowed(who)) {
+    await ephemeral(t(locale, 'error.user-not-allowed'));
+    return;
+  }
 
   switch (kind) {
     case CUSTOM_ID.toggle: {

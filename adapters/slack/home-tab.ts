@@ -198,6 +198,8 @@ export interface HomeDeps {
   localeOf: (userId: string) => Promise<Locale>;
   /** ADMIN_USERS: they may pick and change any channel. */
   admins: readonly string[];
+  /** The access lists (ALLOWED_USERS, BLOCKED_USERS): a refused user sees only a note. */
+  isAllowed?: (userId: string) => boolean;
 }
 
 /** `/model tool …` arguments that keep the parameters the user did not change. */
@@ -250,17 +252,27 @@ export function registerHomeTab(
   const mayManage = (choices: MemberChannel[] | undefined, channel: string) =>
     !choices || choices.some((c) => c.id === channel);
 
+  const send = async (userId: string, view: { type: 'home'; blocks: Block[] }) => {
+    await app.client.views
+      .publish({ user_id: userId, view: view as never })
+      .catch((err) => deps.logger.warn({ err: slackErrorCode(err) ?? String(err) }, 'views.publish failed'));
+  };
   const publish = async (team: string, userId: string, notice?: string) => {
     const locale = await deps.localeOf(userId);
+    if (deps.isAllowed && !deps.isAllowed(userId)) {
+      const blocks = [
+        { type: 'header', text: { type: 'plain_text', text: t(locale, 'home.title') } },
+        section(t(locale, 'error.user-not-allowed')),
+      ];
+      return send(userId, { type: 'home', blocks });
+    }
     const choices = await choicesFor(userId);
     const picked = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
     // A remembered pick of a channel the user has since left shows nothing of it.
     const channel = picked && mayManage(choices, picked) ? picked : undefined;
     const settings = channel ? await deps.core.getSettings(channelId(team, channel)) : undefined;
     const view = buildHomeView(locale, channel, settings, notice, choices);
-    await app.client.views
-      .publish({ user_id: userId, view: view as never })
-      .catch((err) => deps.logger.warn({ err: slackErrorCode(err) ?? String(err) }, 'views.publish failed'));
+    await send(userId, view);
   };
   /** Refuses a pick or change of a channel the user is not in: a note on the panel, nothing applied. */
   const refuse = async (team: string, userId: string) =>

@@ -15,6 +15,7 @@ import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { EditorClock } from '../../src/render/throttled-editor.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
+import { isUserAllowed } from '../../src/core/allowed-channels.js';
 import { registerActions } from './actions.js';
 import { slackContextSource } from './context-source.js';
 import { ButtonRelay } from './button-relay.js';
@@ -208,6 +209,12 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   };
 
   const startTurn = async (team: string, trigger: Trigger, direct: boolean) => {
+    // A refused user leaves no trace: no thread marked as Scout's, no status, no answer (the core
+    // checks again; this keeps the adapter's own side effects out too).
+    if (!isUserAllowed(config, { userId: trigger.userId })) {
+      log.info({ user: trigger.userId }, 'message from a user the access lists refuse ignored');
+      return;
+    }
     const locale = await localeOf(trigger.userId);
     const conversation = conversationId(team, trigger.channel, trigger.threadTs);
     try {
@@ -315,12 +322,36 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       .catch((err) => log.debug({ err: String(err) }, 'setSuggestedPrompts failed'));
   });
 
+  // Buttons on Scout's messages: a refused user gets one private note and the press does nothing.
+  // App Home actions pass on: the core refuses their changes and the panel shows its note.
+  app.use(async (args) => {
+    const { body, next } = args;
+    const action = body as { type?: string; user?: { id?: string }; channel?: { id?: string } };
+    const user = action.user?.id;
+    if (
+      action.type !== 'block_actions' ||
+      !user ||
+      !action.channel?.id ||
+      isUserAllowed(config, { userId: user })
+    )
+      return next();
+    await (args as { ack?: () => Promise<void> }).ack?.();
+    await app.client.chat
+      .postEphemeral({
+        channel: action.channel.id,
+        user,
+        text: t(await localeOf(user), 'error.user-not-allowed'),
+      })
+      .catch((err) => log.warn({ err: String(err) }, 'access refusal note failed'));
+  });
+
   const home = registerHomeTab(app, {
     core,
     meta: stores.meta,
     logger: log,
     localeOf,
     admins: env.ADMIN_USERS,
+    isAllowed: (userId) => isUserAllowed(config, { userId }),
   });
   registerCommands(app, { core, logger: log, localeOf, onChanged: (team, user) => home.publish(team, user) });
   registerActions(app, { core, state, relay, logger: log, localeOf });

@@ -161,6 +161,11 @@ export const EnvSchema = z.object({
     }, 'unknown time zone'),
   ALLOWED_CHANNELS: list,
   ADMIN_USERS: list,
+  /** Access lists (src/core/allowed-channels.ts): platform user ids; BLOCKED_USERS wins. */
+  ALLOWED_USERS: list,
+  BLOCKED_USERS: list,
+  /** Discord role ids: when set, only members with one of them (DMs need ALLOWED_USERS). */
+  ALLOWED_ROLES: list,
 
   // ── Slack ───────────────────────────────────────────────────────────────────
   SLACK_BOT_TOKEN: optionalString,

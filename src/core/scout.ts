@@ -20,7 +20,7 @@ import type { Lease, Stores } from '../store/types.js';
 import type { CommandReply, IncomingMessage, Locale, Mode, ScoutCore, TurnSink } from '../surface.js';
 import type { McpToolSource } from '../mcp/mcp-tools.js';
 import type { ToolRegistry } from '../tools/types.js';
-import { isChannelAllowed } from './allowed-channels.js';
+import { isChannelAllowed, isUserAllowed } from './allowed-channels.js';
 import { channelTools } from './channel-tools.js';
 import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
@@ -117,13 +117,23 @@ export class Scout implements ScoutCore {
   async runCommand(
     name: string,
     args: string,
-    context: { channelId: string; conversationId?: string; userId: string; locale?: Locale },
+    context: {
+      channelId: string;
+      conversationId?: string;
+      userId: string;
+      roles?: readonly string[];
+      direct?: boolean;
+      locale?: Locale;
+    },
   ): Promise<CommandReply> {
     const locale = context.locale ?? this.locale;
     if (!isChannelAllowed(this.deps.config, context.channelId)) {
       // Slash commands and settings panels reach here without a message: refuse, visibly.
       return { text: t(locale, 'error.channel-not-allowed'), changed: false };
     }
+    // Commands are private (ephemeral, the panel): a refused user is told, once, without detail.
+    if (!isUserAllowed(this.deps.config, context))
+      return { text: t(locale, 'error.user-not-allowed'), changed: false };
     try {
       const conversationId = context.conversationId;
       if (conversationId && name.replace(/^\//, '').toLowerCase() === 'reset') {
@@ -179,6 +189,12 @@ export class Scout implements ScoutCore {
       if (!this.accepting) return;
       if (!isChannelAllowed(this.deps.config, message.channelId)) {
         log.info({ channel: message.channelId }, 'message from a channel not in ALLOWED_CHANNELS ignored');
+        return;
+      }
+      // A refused user's messages are ignored silently: a reply in a channel would be public noise
+      // (and tell a blocked user they are blocked); commands and buttons, which are private, say so.
+      if (!isUserAllowed(this.deps.config, message)) {
+        log.info({ user: message.userId }, 'message from a user the access lists refuse ignored');
         return;
       }
       if (!(await this.firstDelivery(`msg:${message.messageId}`))) {

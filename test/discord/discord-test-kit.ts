@@ -189,8 +189,11 @@ export interface E2E {
 }
 
 /** Starts an {@link E2E} world; `extraEnv` is added to the core's environment. Close with `closeE2E`. */
-export async function startE2E(extraEnv: Record<string, string> = {}): Promise<E2E> {
-  const fake = await FakeDiscord.start();
+export async function startE2E(
+  extraEnv: Record<string, string> = {},
+  fakeOptions: FakeDiscordOptions = {},
+): Promise<E2E> {
+  const fake = await FakeDiscord.start(fakeOptions);
   const harness = await startTestScout({
     env: { DISCORD_TOKEN: 'fake-discord-token', DISCORD_API_URL: fake.apiUrl, ...extraEnv },
   });

@@ -71,6 +71,8 @@ export interface FakeDiscordOptions {
   messageContentIntentEnabled?: boolean;
   /** Echo the bot's own posts back as MESSAGE_CREATE, as Discord does (default true). */
   echoOwnMessages?: boolean;
+  /** The server's roles besides @everyone (sent in GUILD_CREATE, as Discord sends every role). */
+  roles?: { id: string; name: string }[];
 }
 
 type Handler = (m: RegExpMatchArray, call: RecordedCall) => { status: number; body?: unknown };
@@ -403,6 +405,13 @@ export class FakeDiscord {
       joined_at: new Date().toISOString(),
       roles: [
         { id: this.guildId, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0 },
+        ...(this.options.roles ?? []).map((r, i) => ({
+          id: r.id,
+          name: r.name,
+          permissions: '0',
+          position: i + 1,
+          color: 0,
+        })),
       ],
       emojis: [],
       stickers: [],
