@@ -34,6 +34,17 @@ export interface ChannelSettings {
   toolRules?: string[];
 }
 
+/** Where and by whom a slash command (or a settings panel change) was given. */
+export interface CommandContext {
+  channelId: string;
+  conversationId?: string;
+  userId: string;
+  /** As on IncomingMessage: for the access lists. */
+  roles?: readonly string[];
+  direct?: boolean;
+  locale?: Locale;
+}
+
 export interface IncomingMessage {
   /** Settings scope: a channel (a DM is a channel). */
   channelId: string;
@@ -99,19 +110,7 @@ export interface ScoutCore {
    */
   handleMessage(message: IncomingMessage, sink: TurnSink): Promise<void>;
   /** Runs a slash command by name (`mode`, `config`, `model`, `search`, `help`, `reset`). */
-  runCommand(
-    name: string,
-    args: string,
-    context: {
-      channelId: string;
-      conversationId?: string;
-      userId: string;
-      /** As on IncomingMessage: for the access lists. */
-      roles?: readonly string[];
-      direct?: boolean;
-      locale?: Locale;
-    },
-  ): Promise<CommandReply>;
+  runCommand(name: string, args: string, context: CommandContext): Promise<CommandReply>;
   /** The Stop button: cancels the running turn of a conversation. Returns false when none runs. */
   cancel(conversationId: string): boolean;
   /**

@@ -17,7 +17,15 @@ import { closeOpenSteps, emptyView, foldEvent } from '../render/view.js';
 import type { SearchService } from '../search/types.js';
 import { appendTurn, loadHistory } from '../store/conversation-store.js';
 import type { Lease, Stores } from '../store/types.js';
-import type { CommandReply, IncomingMessage, Locale, Mode, ScoutCore, TurnSink } from '../surface.js';
+import type {
+  CommandContext,
+  CommandReply,
+  IncomingMessage,
+  Locale,
+  Mode,
+  ScoutCore,
+  TurnSink,
+} from '../surface.js';
 import type { McpToolSource } from '../mcp/mcp-tools.js';
 import type { ToolRegistry } from '../tools/types.js';
 import { isChannelAllowed, isUserAllowed } from './allowed-channels.js';
@@ -114,18 +122,7 @@ export class Scout implements ScoutCore {
     return true;
   }
 
-  async runCommand(
-    name: string,
-    args: string,
-    context: {
-      channelId: string;
-      conversationId?: string;
-      userId: string;
-      roles?: readonly string[];
-      direct?: boolean;
-      locale?: Locale;
-    },
-  ): Promise<CommandReply> {
+  async runCommand(name: string, args: string, context: CommandContext): Promise<CommandReply> {
     const locale = context.locale ?? this.locale;
     if (!isChannelAllowed(this.deps.config, context.channelId)) {
       // Slash commands and settings panels reach here without a message: refuse, visibly.
