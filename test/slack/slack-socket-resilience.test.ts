@@ -316,9 +316,13 @@ describe('start-up and refusals, as an operator sees them', () => {
     expect(warns.length).toBeLessThanOrEqual(2);
     expect(attempts).toBeGreaterThan(warns.length);
     expect(warns[0]).toMatchObject({ cause: 'apps.connections.open answered HTTP 500', attempt: 1 });
-    // Nothing after giving up.
+    // Nothing new after giving up: one request already in flight when the timer fired may still
+    // arrive late on a loaded machine, but then the count stops growing.
     await sleep(200);
-    expect(s.slack.callsTo('apps.connections.open')).toHaveLength(attempts);
+    const settled = s.slack.callsTo('apps.connections.open').length;
+    expect(settled).toBeLessThanOrEqual(attempts + 1);
+    await sleep(300);
+    expect(s.slack.callsTo('apps.connections.open')).toHaveLength(settled);
     expect(JSON.stringify(log.lines())).not.toContain(APP_TOKEN);
   });
 
