@@ -4,8 +4,9 @@
  * byte for byte — status, headers and SSE body as the provider sent them. Once the recording runs
  * out the last response repeats (a provider that keeps answering 429). Every request is recorded.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from './scripted-sse-server.js';
 
 export interface RecordedResponse {
   status: number;
@@ -29,18 +30,6 @@ export interface ReplayServer {
   // biome-ignore lint/suspicious/noExplicitAny: request bodies are read freely in assertions
   readonly requests: any[];
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      data += chunk;
-    });
-    req.on('end', () => resolve(data));
-    req.on('error', reject);
-  });
 }
 
 /** Serves `responses` in order (the last one repeating), whatever the path. */

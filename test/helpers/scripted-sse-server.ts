@@ -84,7 +84,8 @@ export interface ScriptedServerOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The whole request body as text (the fakes read JSON bodies freely in assertions). */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let data = '';
     req.setEncoding('utf8');
