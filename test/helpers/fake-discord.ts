@@ -116,6 +116,11 @@ export class FakeDiscord {
   private socketIntents = new Map<WebSocket, number>();
   private seq = 0;
   private rateLimits: { route: string; retryAfterS: number }[] = [];
+  /**
+   * Channels where the bot may read but not write: every message send, edit and delete there is
+   * answered 403 Missing Permissions (50013), as Discord does for a bot without Send Messages.
+   */
+  readonly refusedChannels = new Set<string>();
   private originals = new Map<string, string>(); // interaction token → message id
   private interactionMessages = new Map<string, string>(); // interaction token → clicked message id
   private listeners = new Set<() => void>();
@@ -504,13 +509,23 @@ export class FakeDiscord {
         body: { id: this.applicationId, name: this.botName, flags: 0, bot: this.botUser },
       })),
       r('POST /channels/:channel/messages', `POST /channels/${id}/messages`, (m, call) => {
+        if (this.refusedChannels.has(m[1]!)) return missingPermissions();
         this.checkMessageBody(call);
         return { status: 200, body: this.createMessage(m[1]!, call.body) };
       }),
       r('PATCH /channels/:channel/messages/:message', `PATCH /channels/${id}/messages/${id}`, (m, call) => {
+        if (this.refusedChannels.has(m[1]!)) return missingPermissions();
         this.checkMessageBody(call);
         const message = this.editMessage(m[2]!, call.body);
         return message ? { status: 200, body: message } : unknown(10008, 'Unknown Message');
+      }),
+      r('DELETE /channels/:channel/messages/:message', `DELETE /channels/${id}/messages/${id}`, (m) => {
+        if (this.refusedChannels.has(m[1]!)) return missingPermissions();
+        const message = this.messages.get(m[2]!);
+        if (!message || message.channel_id !== m[1]) return unknown(10008, 'Unknown Message');
+        // Gone for good: later edits of it are 404 Unknown Message, as on Discord.
+        this.messages.delete(m[2]!);
+        return { status: 204 };
       }),
       r('GET /channels/:channel/messages/:message', `GET /channels/${id}/messages/${id}`, (m) => {
         const post = this.userPosts.get(m[2]!);
@@ -843,6 +858,10 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 
 function unknown(code: number, message: string) {
   return { status: 404, body: { message, code } };
+}
+
+function missingPermissions() {
+  return { status: 403, body: { message: 'Missing Permissions', code: 50013 } };
 }
 
 function rateLimited(retryAfterS: number) {

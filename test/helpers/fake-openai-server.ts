@@ -39,6 +39,8 @@ export interface ReplyOptions {
   finishReason?: string;
   delayMs?: number;
   chunkDelayMs?: number;
+  /** How many chunks the text streams in (default 3). */
+  pieces?: number;
 }
 
 const DEFAULT_MODEL = 'fake-model';
@@ -115,7 +117,7 @@ export function textReply(text: string, options: ReplyOptions = {}): StreamScrip
   const chunks: unknown[] = [chunk(model, { role: 'assistant', content: '' })];
   for (const piece of splitText(options.reasoning ?? ''))
     chunks.push(chunk(model, { content: null, reasoning_content: piece }));
-  for (const piece of splitText(text)) chunks.push(chunk(model, { content: piece }));
+  for (const piece of splitText(text, options.pieces)) chunks.push(chunk(model, { content: piece }));
   chunks.push(chunk(model, {}, options.finishReason ?? 'stop'));
   return finishScript(chunks, options);
 }

@@ -5,8 +5,14 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack payloads are open JSON
 import { silentLogger } from '../../src/logger.js';
 import type { Stores } from '../../src/store/types.js';
+import type { ScoutCore } from '../../src/surface.js';
 import { createSlackSurface, type SlackSurface } from '../../adapters/slack/slack-surface.js';
-import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';
+import {
+  type FakeSlackApi,
+  type FakeSlackOptions,
+  postSigned,
+  startFakeSlackApi,
+} from '../helpers/fake-slack-api.js';
 import { loadJsonFixture } from '../helpers/fixtures.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 
@@ -58,9 +64,13 @@ export async function startSlackHarness(
     editIntervalMs?: number;
     /** An open store to use instead of a fresh memory store (the caller closes it). */
     stores?: Stores;
+    /** Options of the fake Web API (users' locales, scopes…). */
+    fake?: FakeSlackOptions;
+    /** The core the surface drives (default the harness's Scout; tests may wrap it to observe turns). */
+    core?: (scout: TestScout['scout']) => ScoutCore;
   } = {},
 ): Promise<SlackHarness> {
-  const slack = await startFakeSlackApi({ botUserId: options.botUserId ?? 'U00FAKEBOT01' });
+  const slack = await startFakeSlackApi({ botUserId: options.botUserId ?? 'U00FAKEBOT01', ...options.fake });
   const h = await startTestScout({
     env: {
       SLACK_BOT_TOKEN: 'xoxb-test-token',
@@ -71,7 +81,7 @@ export async function startSlackHarness(
     ...(options.stores ? { stores: options.stores } : {}),
   });
   const surface = createSlackSurface({
-    core: h.scout,
+    core: options.core ? options.core(h.scout) : h.scout,
     config: h.config,
     logger: silentLogger,
     stores: h.stores,
