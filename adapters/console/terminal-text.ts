@@ -2,7 +2,7 @@
  * Turns a finished view into terminal text: steps as one line each (with body when expanded),
  * Markdown links as readable text, references and the statistics footer dimmed.
  */
-import { STATUS_ICON } from '../../src/render/step-text.js';
+import { errorLine, stepHeadline } from '../../src/render/step-text.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
 
 export interface Style {
@@ -25,7 +25,8 @@ export const PLAIN: Style = { dim: (s) => s, bold: (s) => s, red: (s) => s, cyan
 const LIVE_BODY_LINES = 4;
 
 export function stepLines(step: StepView, style: Style, options: { live?: boolean } = {}): string[] {
-  const head = `${STATUS_ICON[step.status]} ${step.title}`;
+  // The terminal wraps long lines itself: the headline is not cut.
+  const head = stepHeadline(step, Number.POSITIVE_INFINITY);
   if (!step.body.trim()) return [head];
   if (step.collapsed) {
     // A collapsed decision (why the loop stopped, why the model switched) still says why, on one line.
@@ -54,7 +55,7 @@ export function renderTurnText(view: TurnView, style: Style): string {
   for (const step of view.steps) out.push(...stepLines(step, style));
   if (out.length > 0) out.push('');
   if (view.answer) out.push(markdownToTerminal(view.answer), '');
-  if (view.error) out.push(style.red(view.error), '');
+  if (view.error) out.push(style.red(errorLine(view)), '');
   if (view.footer) out.push(style.dim(view.footer));
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -78,8 +78,8 @@ export function buildSlashCommands(guild = false): RESTPostAPIChatInputApplicati
           : null;
     return {
       name,
-      description: cut(spec.description.en),
-      description_localizations: { 'zh-CN': cut(spec.description.zh) },
+      description: cut(t('en', spec.description)),
+      description_localizations: { 'zh-CN': cut(t('zh', spec.description)) },
       // Global commands work in servers and in DMs with the bot; guild commands only in their guild.
       contexts: guild
         ? [InteractionContextType.Guild]

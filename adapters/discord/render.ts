@@ -16,7 +16,7 @@ import {
 import type { AnswerControls, ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
-import { STATUS_ICON } from '../../src/render/step-text.js';
+import { statusLine } from '../../src/render/step-text.js';
 import { hasDetails, renderStepsText } from './steps-text.js';
 import { t } from '../../src/i18n/translate.js';
 
@@ -40,7 +40,7 @@ export function stepsPayload(
 ): DiscordPayload {
   const content = renderStepsText(view, {
     expanded: options.expanded,
-    workingText: `${STATUS_ICON.running} ${t(options.locale, 'status.working')}`,
+    workingText: statusLine(t(options.locale, 'status.working')),
   });
   const buttons: ButtonBuilder[] = [];
   if (hasDetails(view)) {

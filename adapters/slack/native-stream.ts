@@ -13,6 +13,7 @@ import { isRetryable } from '../../src/render/delivery.js';
 import { type EditorClock, ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { Source } from '../../src/render/events.js';
 import type { StepView } from '../../src/render/view.js';
+import { stepLabel } from '../../src/render/step-text.js';
 import { neutraliseMentions, truncate } from './markdown.js';
 import { type Block, renderAnswerChunk } from './render-blocks.js';
 import {
@@ -102,7 +103,7 @@ export function toTaskChunk(step: StepView, sources: Source[] = []): TaskChunk {
     type: 'task_update',
     id: step.id,
     // Titles (search queries) and details (reasoning, snippets) are model or web text: defuse mentions.
-    title: truncate(neutraliseMentions(step.title.replace(/\s+/g, ' ')), MAX_TASK_TITLE),
+    title: truncate(neutraliseMentions(stepLabel(step)), MAX_TASK_TITLE),
     status: TASK_STATUS[step.status],
   };
   if (step.body.trim()) chunk.details = truncate(neutraliseMentions(step.body.trim()), MAX_TASK_DETAILS);

@@ -4,7 +4,7 @@
  * answer message(s) (standard Markdown in `markdown` blocks, footer and feedback buttons under the
  * last one). Every builder stays inside Slack's limits (shared/PLATFORMS.md) by construction.
  */
-import { STATUS_ICON } from '../../src/render/step-text.js';
+import { errorLine, stepHeadline } from '../../src/render/step-text.js';
 import type { ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
@@ -81,8 +81,7 @@ function button(text: string, actionId: string, value: string, style?: 'primary'
 }
 
 function stepTitle(step: StepView): string {
-  const icon = step.status === 'info' ? '' : `${STATUS_ICON[step.status]} `;
-  return truncate(neutraliseMentions(`${icon}${step.title}`).replace(/\s+/g, ' '), MAX_TITLE_CHARS);
+  return truncate(neutraliseMentions(stepHeadline(step, MAX_TITLE_CHARS)), MAX_TITLE_CHARS);
 }
 
 /** The body as mrkdwn, cut to `max`; running steps keep their newest text, finished ones their start. */
@@ -172,7 +171,7 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
 /** The full answer text the user sees: the answer, then an error or cancel notice. */
 export function answerText(view: TurnView): string {
   const parts = [view.answer.trim()];
-  if (view.error) parts.push(`⚠️ ${view.error}`);
+  if (view.error) parts.push(errorLine(view));
   return neutraliseMentions(parts.filter(Boolean).join('\n\n'));
 }
 

@@ -51,19 +51,14 @@ const WEB_API_TIMEOUT_MS = 10_000;
 const APP_TOKEN_PREFIX = 'xapp-';
 /** User locales change rarely; one users.info per user per hour. */
 const LOCALE_CACHE = { max: 5_000, ttl: 3600_000 };
-/** Suggested prompts in a new assistant thread (Slack allows at most 4). */
-const SUGGESTED_PROMPTS = {
-  en: [
-    { title: 'What can you do?', message: 'help' },
-    { title: 'Search the web', message: 'What are the latest developments in AI this week?' },
-    { title: 'Switch to agent mode', message: 'mode agent' },
-  ],
-  zh: [
-    { title: '你能做什么？', message: 'help' },
-    { title: '联网搜索', message: '本周 AI 领域有哪些最新进展？' },
-    { title: '切换到 Agent 模式', message: 'mode agent' },
-  ],
-};
+/** Suggested prompts in a new assistant thread (Slack allows at most 4); the messages are commands. */
+function suggestedPrompts(locale: Locale) {
+  return [
+    { title: t(locale, 'suggested.help.title'), message: 'help' },
+    { title: t(locale, 'suggested.search.title'), message: t(locale, 'suggested.search.message') },
+    { title: t(locale, 'suggested.agent.title'), message: 'mode agent' },
+  ];
+}
 
 export interface SlackSurfaceOptions {
   core: ScoutCore;
@@ -317,7 +312,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       .setSuggestedPrompts({
         channel_id: thread.channel_id,
         thread_ts: thread.thread_ts,
-        prompts: SUGGESTED_PROMPTS[locale] as never,
+        prompts: suggestedPrompts(locale) as never,
       })
       .catch((err) => log.debug({ err: String(err) }, 'setSuggestedPrompts failed'));
   });

@@ -133,7 +133,7 @@ export class SlackTurnSink implements TurnSink {
         await client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status });
       },
       onRefused: async () => {
-        await this.reply(`⚠️ ${t(locale, 'delivery.refused')}`);
+        await this.reply(t(locale, 'delivery.refused'));
       },
       onFinished: async ({ stepsRef, view, expanded }) => {
         if (stepsRef === undefined) return;

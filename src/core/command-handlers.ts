@@ -207,7 +207,7 @@ async function setModel(deps: CommandDeps, args: string, ctx: CommandContext): P
   } catch (err) {
     const problems = err instanceof ConfigError ? err.problems : [String(err)];
     return reply(
-      `⚠️ ${t(locale, 'model.invalid')}\n${problems.map((p) => `• ${p}`).join('\n')}\n${usage('model', locale)}`,
+      `${t(locale, 'model.invalid')}\n${problems.map((p) => `• ${p}`).join('\n')}\n${usage('model', locale)}`,
     );
   }
   await deps.settings.update(ctx.channelId, role === 'tool' ? { toolModel: model } : { answerModel: model });

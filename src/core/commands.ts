@@ -3,6 +3,7 @@
  * mention (`@Scout mode agent`) and the console (`/mode agent`). The manifest and the Discord
  * registration are checked against `COMMAND_NAMES` by tests.
  */
+import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
 
@@ -13,7 +14,8 @@ export interface CommandSpec {
   name: CommandName;
   /** Argument syntax shown in usage lines and slash-command hints. */
   usage: string;
-  description: Record<Locale, string>;
+  /** The catalog key of its one-line description (help, usage, slash-command hints). */
+  description: StringKey;
   /** Whether the command changes settings (admin-only when ADMIN_USERS is set). */
   changesSettings: (args: string) => boolean;
   /**
@@ -29,27 +31,21 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
   mode: {
     name: 'mode',
     usage: 'chat|agent|plan',
-    description: { en: 'Switch conversation mode', zh: '切换对话模式' },
+    description: 'command.mode',
     changesSettings: (args) => !isEmpty(args),
     acceptsBare: (args) => /^(chat|agent|plan)?$/i.test(args.trim()),
   },
   config: {
     name: 'config',
     usage: '[thread on|off]',
-    description: {
-      en: 'Show this channel’s settings; `thread off` answers Discord mentions in place',
-      zh: '查看本频道的设置；`thread off` 让 Discord 提及在原处回答',
-    },
+    description: 'command.config',
     changesSettings: (args) => !isEmpty(args),
     acceptsBare: (args) => isEmpty(args) || /^thread\s+(on|off)$/i.test(args.trim()),
   },
   model: {
     name: 'model',
     usage: '[tool|answer <provider/model|default> [temperature=… max_tokens=… top_p=… thinking=…]]',
-    description: {
-      en: 'Show or set the function-call and answer models',
-      zh: '查看或设置函数调用模型和回答模型',
-    },
+    description: 'command.model',
     changesSettings: (args) => !isEmpty(args),
     acceptsBare: (args) =>
       isEmpty(args) || /^(tool|answer)\s+\S+\/\S+|^answer\s+default\b/i.test(args.trim()),
@@ -57,34 +53,28 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
   search: {
     name: 'search',
     usage: 'on|off',
-    description: { en: 'Turn web search on or off (chat mode)', zh: '开启或关闭联网搜索（对话模式）' },
+    description: 'command.search',
     changesSettings: (args) => !isEmpty(args),
     acceptsBare: (args) => /^(on|off)$/i.test(args.trim()),
   },
   tools: {
     name: 'tools',
     usage: '[enable|disable <name|pattern>]',
-    description: {
-      en: 'List the agent’s tools; enable or disable them in this channel (`github__*`)',
-      zh: '列出智能体的工具；在本频道启用或停用（`github__*`）',
-    },
+    description: 'command.tools',
     changesSettings: (args) => !isEmpty(args),
     acceptsBare: (args) => isEmpty(args) || /^(enable|disable)\s+[\w*-]+$/i.test(args.trim()),
   },
   help: {
     name: 'help',
     usage: '',
-    description: { en: 'Explain modes and commands', zh: '说明模式和命令' },
+    description: 'command.help',
     changesSettings: () => false,
     acceptsBare: isEmpty,
   },
   reset: {
     name: 'reset',
     usage: '',
-    description: {
-      en: 'Clear this conversation’s history and search cache',
-      zh: '清空本会话的历史和搜索缓存',
-    },
+    description: 'command.reset',
     changesSettings: () => false,
     acceptsBare: isEmpty,
   },
@@ -118,7 +108,7 @@ export function parseCommandText(text: string): ParsedCommand | undefined {
 /** "/mode chat|agent|plan" lines for usage and help replies. */
 export function usageLine(name: CommandName, locale: Locale): string {
   const spec = COMMANDS[name];
-  return `\`/${name}${spec.usage ? ` ${spec.usage}` : ''}\` — ${spec.description[locale]}`;
+  return `\`/${name}${spec.usage ? ` ${spec.usage}` : ''}\` — ${t(locale, spec.description)}`;
 }
 
 export function allUsageLines(locale: Locale): string {

@@ -384,7 +384,7 @@ export class Scout implements ScoutCore {
           // The answer is already on screen: say it was not saved rather than that nothing worked.
           log.error({ err }, 'answer shown but not saved');
           view.notSaved = true;
-          notice(emit, 'not-saved', t(locale, 'notice.not-saved'));
+          notice(emit, 'not-saved', t(locale, 'notice.not-saved'), 'warning');
         }
       }
     } catch (err) {
@@ -432,7 +432,12 @@ export class Scout implements ScoutCore {
   }
 }
 
-function notice(emit: (event: TurnEvent) => void, id: string, text: string): void {
-  emit({ type: 'step-start', id: `notice-${id}`, kind: 'notice', title: text, status: 'info' });
+function notice(
+  emit: (event: TurnEvent) => void,
+  id: string,
+  text: string,
+  kind: 'notice' | 'warning' = 'notice',
+): void {
+  emit({ type: 'step-start', id: `notice-${id}`, kind, title: text, status: 'info' });
   emit({ type: 'step-finish', id: `notice-${id}`, status: 'info', collapse: false });
 }

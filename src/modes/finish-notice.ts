@@ -40,5 +40,5 @@ export function emitFinishNotice(
   locale: Locale,
 ): void {
   const text = finishNoticeText(finishReason, llm, slot, locale);
-  if (text) emitNotice(emit, 'notice-finish', text);
+  if (text) emitNotice(emit, 'notice-finish', text, 'warning');
 }

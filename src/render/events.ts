@@ -10,7 +10,8 @@ export type StepKind =
   | 'tool' // any other tool call (fetch_url, current_context)
   | 'evaluation' // why the loop goes on or stops
   | 'model-switch' // function-call model → answer model, with the reason
-  | 'notice' // limit hit, timeout, history trimmed, loop detected
+  | 'notice' // something worth knowing: history trimmed, search not configured, plan cancelled
+  | 'warning' // something went short: a limit hit, a timeout, a loop stopped, an answer cut
   | 'plan' // the proposed plan
   | 'plan-step'; // one step of a running plan
 
@@ -77,8 +78,11 @@ export type TurnEvent =
    * section appended. Replaces whatever was streamed.
    */
   | { type: 'answer'; text: string; sources: Source[] }
-  /** Which model is working now (shown as a label on the steps message). */
-  | { type: 'phase'; label: string }
+  /**
+   * Which model is working now (shown as a label on the steps message); the role picks the icon the
+   * renderer puts before it, the same one the statistics footer uses.
+   */
+  | { type: 'phase'; label: string; role?: ModelStats['role'] }
   | { type: 'status'; text: string | null }
   | { type: 'stats'; stats: TurnStats; footer: string }
   /** A friendly, localised message for the user; the turn ends after it. */

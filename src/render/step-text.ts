@@ -1,8 +1,10 @@
 /**
- * Text helpers shared by the surfaces' renderers: status icons, one-line step headlines, previews
- * cut at a word boundary, and a plain Markdown rendering of a view's steps (console, Discord).
+ * Text helpers shared by the surfaces' renderers: every step and status icon, one-line step
+ * headlines, previews cut at a word boundary, and a plain Markdown rendering of a view's steps
+ * (console, Discord). Modes and the string catalog never carry these icons: a title is plain text
+ * and the icons come from here, so no surface shows one twice ("❌ ❌ Search failed").
  */
-import type { StepStatus } from './events.js';
+import type { StepKind, StepStatus } from './events.js';
 import type { StepView, TurnView } from './view.js';
 
 export const STATUS_ICON: Record<StepStatus, string> = {
@@ -14,6 +16,42 @@ export const STATUS_ICON: Record<StepStatus, string> = {
   info: 'ℹ️',
 };
 
+/** What a step is, at a glance; a plan step is only its number and status. */
+export const KIND_ICON: Record<StepKind, string> = {
+  thinking: '💭',
+  search: '🔍',
+  'search-results': '📄',
+  tool: '🛠️',
+  evaluation: '📊',
+  'model-switch': '🔄',
+  notice: 'ℹ️',
+  warning: '⚠️',
+  plan: '📋',
+  'plan-step': '',
+};
+
+/** Finished reasoning reads as a thought process (seed 004: "💭 思考中..." while it streams). */
+const THOUGHT_ICON = '💡';
+/** Before an error message under the answer, and before the "Stopped." of a cancelled turn. */
+const ERROR_ICON = '⚠️';
+const STOPPED_ICON = '⏹️';
+
+/** The step's kind icon, where it has one (the thinking step's changes once the thought is done). */
+export function kindIcon(step: Pick<StepView, 'kind' | 'status'>): string {
+  if (step.kind === 'thinking' && step.status !== 'running' && step.status !== 'pending') return THOUGHT_ICON;
+  return KIND_ICON[step.kind];
+}
+
+/**
+ * The kind icon and the title: what a surface shows where the platform draws the status itself
+ * (Slack's task cards).
+ */
+export function stepLabel(step: Pick<StepView, 'kind' | 'status' | 'title'>): string {
+  const icon = kindIcon(step);
+  const title = step.title.replace(/\s+/g, ' ').trim();
+  return icon ? `${icon} ${title}` : title;
+}
+
 /** Slack container titles and headers stop at 150 characters; one limit keeps headlines alike. */
 export const HEADLINE_MAX_CHARS = 150;
 
@@ -22,11 +60,31 @@ export const BODY_PREVIEW_CHARS = 600;
 
 const ELLIPSIS = '…';
 
-/** `⏳ Searching "rust async"` — status icon and title on one line, ≤ HEADLINE_MAX_CHARS. */
-export function stepHeadline(step: Pick<StepView, 'status' | 'title'>): string {
+/**
+ * `⏳ 🔍 Searching: rust async` — status icon, kind icon and title on one line, ≤ `max`. An `info`
+ * step (a notice, an evaluation) has no status to show, so only its kind icon leads.
+ */
+export function stepHeadline(
+  step: Pick<StepView, 'kind' | 'status' | 'title'>,
+  max: number = HEADLINE_MAX_CHARS,
+): string {
+  const icons = [step.status === 'info' ? '' : STATUS_ICON[step.status], kindIcon(step)]
+    .filter(Boolean)
+    .join(' ');
   const title = step.title.replace(/\s+/g, ' ').trim();
-  const icon = STATUS_ICON[step.status];
-  return `${icon} ${truncateForPreview(title, HEADLINE_MAX_CHARS - icon.length - 1)}`;
+  if (!icons) return truncateForPreview(title, max);
+  return `${icons} ${truncateForPreview(title, Math.max(0, max - icons.length - 1))}`;
+}
+
+/** The line under an answer that ended in an error, or the "Stopped." of a cancelled turn. */
+export function errorLine(view: Pick<TurnView, 'error' | 'cancelled'>): string {
+  if (!view.error) return '';
+  return `${view.cancelled ? STOPPED_ICON : ERROR_ICON} ${view.error}`;
+}
+
+/** The transient status line ("⏳ Searching…"). */
+export function statusLine(text: string): string {
+  return `${STATUS_ICON.running} ${text}`;
 }
 
 /**
@@ -71,7 +129,7 @@ export function renderViewAsText(view: TurnView, options: RenderTextOptions): st
   const blocks: string[] = [];
   if (options.header ?? true) {
     if (view.phase && !view.done) blocks.push(`*${view.phase}*`);
-    if (view.status && !view.done) blocks.push(`${STATUS_ICON.running} ${view.status}`);
+    if (view.status && !view.done) blocks.push(statusLine(view.status));
   }
   for (const step of view.steps) {
     const headline = stepHeadline(step);

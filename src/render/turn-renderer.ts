@@ -30,7 +30,7 @@ import {
 import { LiveAnswer } from './live-answer.js';
 import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-frame.js';
 import { splitMessage } from './split-text.js';
-import { STATUS_ICON } from './step-text.js';
+import { KIND_ICON, errorLine, statusLine } from './step-text.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
 import type { TurnView } from './view.js';
 
@@ -116,7 +116,7 @@ export function answerMarkdown(
   const parts: string[] = [];
   const answer = adapt(view.answer.trim());
   if (answer) parts.push(answer);
-  if (view.error) parts.push(`⚠️ ${view.error}`);
+  if (view.error) parts.push(errorLine(view));
   if (view.done && answer && view.footer && footerLine) parts.push(footerLine(view.footer));
   return parts.join('\n\n');
 }
@@ -126,7 +126,7 @@ export function planMarkdown(plan: PlanProposal, locale: Locale): string {
   const lines = plan.steps.map(
     (s) => `${s.step}. ${s.description.replace(/\s+/g, ' ').trim()} \`${s.tool}\``,
   );
-  return `📋 ${t(locale, 'plan.prompt')}\n${lines.join('\n')}`;
+  return `${KIND_ICON.plan} ${t(locale, 'plan.prompt')}\n${lines.join('\n')}`;
 }
 
 /** Longest argument text an approval message shows (the model's arguments can be long). */
@@ -403,5 +403,5 @@ export class TurnRenderer<P, R> {
 
 /** The working line of a steps message that has no step yet. */
 export function workingLine(locale: Locale): string {
-  return `${STATUS_ICON.running} ${t(locale, 'status.working')}`;
+  return statusLine(t(locale, 'status.working'));
 }

@@ -1,4 +1,5 @@
 import type { StepKind, StepStatus, Source, TurnEvent, TurnStats } from './events.js';
+import { ROLE_ICON } from './format-stats.js';
 
 /** The platform-neutral picture of a turn. Surfaces render it; they never see events or chunks. */
 export interface StepView {
@@ -16,7 +17,7 @@ export interface TurnView {
   answer: string;
   answerFinal: boolean;
   sources: Source[];
-  /** Which model is working now, e.g. "🔧 deepseek/deepseek-chat". */
+  /** Which model is working now, with its role's icon, e.g. "🔧 deepseek/deepseek-chat". */
   phase?: string;
   /** Transient status line ("Searching…"), null when idle. */
   status: string | null;
@@ -78,7 +79,7 @@ export function foldEvent(view: TurnView, event: TurnEvent): TurnView {
       step.status = event.status;
       if (event.title !== undefined) step.title = event.title;
       if (event.body !== undefined) step.body = event.body;
-      step.collapsed = event.collapse ?? (step.kind !== 'notice' && step.kind !== 'plan');
+      step.collapsed = event.collapse ?? (!staysOpen(step.kind) && step.kind !== 'plan');
       break;
     }
     case 'text-delta':
@@ -90,7 +91,7 @@ export function foldEvent(view: TurnView, event: TurnEvent): TurnView {
       view.sources = event.sources;
       break;
     case 'phase':
-      view.phase = event.label;
+      view.phase = event.role ? `${ROLE_ICON[event.role]} ${event.label}` : event.label;
       break;
     case 'status':
       view.status = event.text;
@@ -111,7 +112,12 @@ export function closeOpenSteps(view: TurnView, status: 'failed' | 'skipped' = 'f
   for (const step of view.steps) {
     if (step.status === 'running' || step.status === 'pending') {
       step.status = status;
-      step.collapsed = step.kind !== 'notice';
+      step.collapsed = !staysOpen(step.kind);
     }
   }
+}
+
+/** Notices and warnings are read, not expanded: they stay open when they finish. */
+function staysOpen(kind: StepKind): boolean {
+  return kind === 'notice' || kind === 'warning';
 }

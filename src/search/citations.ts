@@ -3,10 +3,9 @@
  * answer's `[n]` markers become Markdown links with a References section of the cited sources
  * (linkCitations). Adapters translate the Markdown into their platform's link syntax.
  */
+import { t } from '../i18n/translate.js';
 import type { Source } from '../render/events.js';
 import type { SearchResult } from './types.js';
-
-export const REFERENCES_HEADING = { en: 'References', zh: '参考文献' } as const;
 
 /** Same page, different spelling: host case, fragment and a trailing slash do not make a new source. */
 function urlKey(url: string): string {
@@ -96,7 +95,7 @@ export function linkCitations(
   const list = [...cited.values()].sort((a, b) => a.n - b.n);
   if (list.length === 0) return { text: body, cited: [] };
   const references = list.map((s) => `${s.n}. [${escapeTitle(s.title)}](${escapeUrl(s.url)})`).join('\n');
-  return { text: `${body}\n\n**${REFERENCES_HEADING[locale]}**\n${references}`, cited: list };
+  return { text: `${body}\n\n**${t(locale, 'answer.references')}**\n${references}`, cited: list };
 }
 
 /** Brackets in a title would end the link text early. */

@@ -94,7 +94,7 @@ describe('chat mode through the console', () => {
     const thinking = sink.updates
       .map((v) => v.steps.find((s) => s.kind === 'thinking'))
       .filter((s) => s !== undefined);
-    expect(thinking[0]?.title).toBe('💭 Thinking…');
+    expect(thinking[0]?.title).toBe('Thinking…');
     expect(thinking[0]?.collapsed).toBe(false);
     // Open while reasoning streams; collapsed together with the first answer chunk (the same
     // model chunk), never re-opened.
@@ -108,7 +108,7 @@ describe('chat mode through the console', () => {
       sink.updates.slice(collapseAt).every((v) => v.steps.find((s) => s.kind === 'thinking')?.collapsed),
     ).toBe(true);
     expect(sink.final?.steps[0]).toMatchObject({
-      title: '💡 Thought process',
+      title: 'Thought process',
       status: 'done',
       collapsed: true,
     });

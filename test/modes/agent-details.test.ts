@@ -40,7 +40,7 @@ describe('agent mode details', () => {
 
     const thinking = stepsOf(turn.view, 'thinking');
     expect(thinking.length).toBeGreaterThanOrEqual(1);
-    expect(thinking[0]?.title).toBe('💡 Thought process');
+    expect(thinking[0]?.title).toBe('Thought process');
     expect(thinking[0]?.collapsed).toBe(true);
     expect(thinking[0]?.body).toContain('weather tool');
     expect(stepsOf(turn.view, 'tool')[0]?.status).toBe('done');

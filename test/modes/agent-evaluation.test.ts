@@ -4,6 +4,7 @@
  * reason and the model phases are shown with one model, the cost in the footer, and the
  * intermediate result returned after a failure.
  */
+import { emptyView, foldEvent } from '../../src/render/view.js';
 import { describe, expect, it } from 'vitest';
 import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
 import { type AgentExecutorOptions, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
@@ -106,13 +107,14 @@ describe('agent evaluation by default', () => {
     const turn = makeTurnContext({ text: 'When was Node 24 released?', llm: { tool: llm }, env: fakes.env });
     await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(turn.ctx);
 
-    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [e.label] : []));
+    // What the steps message labels each phase with (the renderer adds the role's icon).
+    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [foldEvent(emptyView(), e).phase] : []));
     expect(phases).toEqual(['🔧 openai/only-model', '✍️ openai/only-model']);
     expect(stepsOf(turn.view, 'model-switch')).toHaveLength(0);
     const closing = turn.view.steps.find((s) => s.id === 'final-evaluation');
     expect(closing?.body).toBe(
       'Results are sufficient and the model needs no more tools — switching to the answer model\n' +
-        '✍️ The same model writes the answer: openai/only-model',
+        'The same model writes the answer: openai/only-model',
     );
   });
 
@@ -183,7 +185,7 @@ describe('agent statistics and recovery', () => {
     }).run(turn.ctx);
     expect(result.answer).toContain('A complete answer');
     expect(turn.view.error).toBeUndefined();
-    expect(stepsOf(turn.view, 'notice').map((s) => s.title)).not.toContain('_(The answer was cut short.)_');
+    expect(stepsOf(turn.view, 'warning').map((s) => s.title)).not.toContain('_(The answer was cut short.)_');
   });
 
   it('an LLM error after a search returns the sources found so far with the friendly error', async () => {

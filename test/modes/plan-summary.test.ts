@@ -2,6 +2,7 @@
  * Plan mode's summary (seed 003 "Summary Prompt"): the answer model gets the summary prompt, the
  * plan with each step's outcome and the results; with a separate answer model the switch is shown.
  */
+import { emptyView, foldEvent } from '../../src/render/view.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runPlan } from '../../src/modes/plan/run-plan.js';
@@ -61,8 +62,9 @@ describe('plan summary', () => {
     const modelSwitch = stepsOf(turn.view, 'model-switch')[0];
     expect(modelSwitch?.body).toContain('The plan has run — switching to the answer model');
     expect(modelSwitch?.body).toContain('openai/planner-model → answer model: openai/answer-model');
-    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [e.label] : []));
-    expect(phases).toEqual(['🔧 openai/planner-model', '✍️ openai/answer-model']);
+    // What the steps message labels each phase with (the renderer adds the role's icon).
+    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [foldEvent(emptyView(), e).phase] : []));
+    expect(phases).toEqual(['🗺️ openai/planner-model', '✍️ openai/answer-model']);
     expect(result.answer).toContain('**References**');
   });
 });

@@ -1,3 +1,4 @@
+import { emptyView, foldEvent } from '../../src/render/view.js';
 import { describe, expect, it } from 'vitest';
 import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
 import { createAgentExecutor } from '../../src/modes/agent/run-agent.js';
@@ -62,11 +63,11 @@ describe('agent mode over real HTTP', () => {
     expect(turn.view.sources.map((s) => s.n)).toEqual([1, 2]);
 
     expect(stepsOf(turn.view, 'search').map((s) => [s.title, s.status])).toEqual([
-      ['🔍 Searched: rust release', 'done'],
-      ['🔍 Searched: rust 1.80 notes', 'done'],
+      ['Searched: rust release', 'done'],
+      ['Searched: rust 1.80 notes', 'done'],
     ]);
     const results = stepsOf(turn.view, 'search-results');
-    expect(results.map((s) => s.title)).toEqual(['📄 Found 1 result', '📄 Found 2 results']);
+    expect(results.map((s) => s.title)).toEqual(['Found 1 result', 'Found 2 results']);
     expect(results.every((s) => s.collapsed)).toBe(true);
     expect(results[1]?.body).toContain('[2] Rust 1.80 notes\nLazyCell');
     expect(results[1]?.body).toContain('[1] Rust blog\nshort');
@@ -76,7 +77,8 @@ describe('agent mode over real HTTP', () => {
     const modelSwitch = stepsOf(turn.view, 'model-switch')[0];
     expect(modelSwitch?.body).toContain('openai/tool-model');
     expect(modelSwitch?.body).toContain('openai/answer-model');
-    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [e.label] : []));
+    // What the steps message labels each phase with (the renderer adds the role's icon).
+    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [foldEvent(emptyView(), e).phase] : []));
     expect(phases).toEqual(['🔧 openai/tool-model', '✍️ openai/answer-model']);
 
     const trace = result.trace as AgentTrace;
@@ -113,7 +115,7 @@ describe('agent mode over real HTTP', () => {
     expect(fakes.search.requests).toHaveLength(3);
     // The Search results step shows the count and the top three, with answer-wide numbers.
     const shown = stepsOf(turn.view, 'search-results')[1];
-    expect(shown?.title).toBe('📄 Found 5 results');
+    expect(shown?.title).toBe('Found 5 results');
     expect(shown?.body.match(/^\[\d+\]/gm)).toEqual(['[6]', '[7]', '[8]']);
 
     const toolMessages = fakes.llm.requests[1]!.body.messages.filter(
@@ -144,7 +146,7 @@ describe('agent mode over real HTTP', () => {
 
     expect(fakes.llm.requests.filter((r) => r.body.tools)).toHaveLength(2);
     expect(fakes.search.requests).toHaveLength(2);
-    const notice = stepsOf(turn.view, 'notice')[0];
+    const notice = stepsOf(turn.view, 'warning')[0];
     expect(notice?.title).toContain('iteration limit (2)');
     expect(notice?.collapsed).toBe(false);
     expect(result.answer).toContain('Answer from two searches');
@@ -167,7 +169,7 @@ describe('agent mode over real HTTP', () => {
 
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(fakes.search.requests.map((r) => r.query)).toEqual(['first round']);
-    expect(stepsOf(turn.view, 'notice')[0]?.title).toContain('timed out');
+    expect(stepsOf(turn.view, 'warning')[0]?.title).toContain('timed out');
     // The answer call still ran, with the first round's results.
     const answerRequest = fakes.llm.requests[2]!.body;
     expect(answerRequest.tools).toBeUndefined();
@@ -188,7 +190,7 @@ describe('agent mode over real HTTP', () => {
     const result = await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(turn.ctx);
 
     expect(fakes.search.requests).toHaveLength(1);
-    const notice = stepsOf(turn.view, 'notice')[0];
+    const notice = stepsOf(turn.view, 'warning')[0];
     expect(notice?.title).toContain('rephrasing');
     expect(notice?.title).toContain('/mode chat');
     expect((result.trace as AgentTrace).finishReason).toBe('loop');
@@ -244,8 +246,8 @@ describe('agent mode over real HTTP', () => {
     const result = await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(second.ctx);
 
     expect(fakes.search.requests).toHaveLength(1);
-    expect(stepsOf(first.view, 'search')[0]?.title).toBe('🔍 Searched: Tokyo population');
-    expect(stepsOf(second.view, 'search')[0]?.title).toBe('🔍 Searched: Tokyo population (cached)');
+    expect(stepsOf(first.view, 'search')[0]?.title).toBe('Searched: Tokyo population');
+    expect(stepsOf(second.view, 'search')[0]?.title).toBe('Searched: Tokyo population (cached)');
     expect(result.answer).toContain('[[1]](https://example.com/tokyo-population/1)');
   });
 });

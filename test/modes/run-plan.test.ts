@@ -185,7 +185,7 @@ describe('plan mode over real HTTP', () => {
     expect(shown).toMatchObject({ steps: [{ step: 1, tool: 'web_search', parameters: { query: 'x' } }] });
     expect(fakes.search.requests).toHaveLength(0);
     expect(fakes.llm.requests).toHaveLength(1);
-    expect(stepsOf(turn.view, 'notice')[0]?.title).toBe('Plan cancelled');
+    expect(stepsOf(turn.view, 'notice')[0]?.title).toBe('Plan cancelled.');
     expect(stepsOf(turn.view, 'plan-step')).toHaveLength(0);
     expect(result.answer).toBe('');
   });
@@ -243,7 +243,7 @@ describe('plan mode over real HTTP', () => {
     const stopped = await runPlan(stop.ctx);
     expect(log).toEqual(['one', 'two']);
     expect(stepsOf(stop.view, 'plan-step').map((s) => s.status)).toEqual(['done', 'failed', 'skipped']);
-    expect(stepsOf(stop.view, 'notice')[0]?.title).toContain('Step 2 failed');
+    expect(stepsOf(stop.view, 'warning')[0]?.title).toContain('Step 2 failed');
     expect(stopped.answer).toBe('Summary of step one.');
     expect((stopped.trace as AgentTrace).finishReason).toBe('plan_stopped');
   });
@@ -273,7 +273,7 @@ describe('plan mode over real HTTP', () => {
     const started = Date.now();
     const result = await createPlanRunner({ maxExecutionMs: 400 })(turn.ctx);
     expect(Date.now() - started).toBeLessThan(2_500);
-    expect(stepsOf(turn.view, 'notice')[0]?.title).toContain('timed out');
+    expect(stepsOf(turn.view, 'warning')[0]?.title).toContain('timed out');
     expect(fakes.llm.requests[1]!.body.messages.at(-1).content).toContain('waited 10');
     expect(result.answer).toBe('Only the first step finished.');
     expect((result.trace as AgentTrace).finishReason).toBe('timeout');

@@ -10,7 +10,7 @@
  * tool call. `stopWhenSufficient` restores the strict rule (stop as soon as results are sufficient).
  */
 import type { Locale } from '../../surface.js';
-import { t } from './agent-strings.js';
+import { t } from '../../i18n/translate.js';
 import { type Observation, resultChars } from './observations.js';
 
 export interface EvaluationState {
@@ -64,7 +64,7 @@ export function defaultEvaluation(limits: EvaluationLimits, state: EvaluationSta
   if (state.totalToolCalls >= limits.maxToolCalls) {
     return {
       decision: 'stop',
-      reason: t(locale, 'maxToolCalls')(limits.maxToolCalls),
+      reason: t(locale, 'agent.max-tool-calls', { count: limits.maxToolCalls }),
       code: 'max_tool_calls',
     };
   }
@@ -72,15 +72,19 @@ export function defaultEvaluation(limits: EvaluationLimits, state: EvaluationSta
   if (chars === 0 || chars < limits.minResultChars) {
     return {
       decision: 'continue',
-      reason: t(locale, 'insufficient')(chars, limits.minResultChars),
+      reason: t(locale, 'agent.insufficient', { chars, min: limits.minResultChars }),
       code: 'insufficient',
       hint: INSUFFICIENT_HINT,
     };
   }
   if (limits.stopWhenSufficient) {
-    return { decision: 'stop', reason: t(locale, 'sufficient'), code: 'sufficient' };
+    return { decision: 'stop', reason: t(locale, 'agent.sufficient'), code: 'sufficient' };
   }
-  return { decision: 'continue', reason: t(locale, 'sufficientModelDecides')(chars), code: 'sufficient' };
+  return {
+    decision: 'continue',
+    reason: t(locale, 'agent.sufficient-model-decides', { chars }),
+    code: 'sufficient',
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import { SourceRegistry, linkCitations } from '../../search/citations.js';
 import { finishStats } from '../finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
 import { turnToolContext } from '../turn-tool-context.js';
-import { t } from './agent-strings.js';
+import { t } from '../../i18n/translate.js';
 import { type FinishReason, TraceRecorder } from './agent-trace.js';
 import type { ResultEvaluator } from './evaluate-results.js';
 import { formatObservations } from './observations.js';
@@ -96,8 +96,9 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         { role: 'user', content: question },
       ];
 
-      emit({ type: 'phase', label: `🔧 ${toolLlm.label}` });
-      if (!ctx.search.available) emitNotice(emit, 'notice-no-search', t(locale, 'searchUnavailable'));
+      emit({ type: 'phase', role: 'function_call', label: toolLlm.label });
+      if (!ctx.search.available)
+        emitNotice(emit, 'notice-no-search', t(locale, 'notice.search-unavailable-agent'));
       const toolPhaseStart = Date.now();
       try {
         await runToolPhase(
@@ -132,13 +133,13 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         }
         if (deadline.aborted && (isAbortError(err) || signal.aborted)) {
           finishReason = 'timeout';
-          state.reason = t(locale, 'timeout')(Math.round(options.maxExecutionMs / 1000));
+          state.reason = t(locale, 'notice.timeout', { seconds: Math.round(options.maxExecutionMs / 1000) });
           logger.warn(
             { ms: options.maxExecutionMs, iterations: state.iterations },
             'agent time limit reached',
           );
           trace.error('timeout');
-          emitNotice(emit, 'notice-timeout', state.reason);
+          emitNotice(emit, 'notice-timeout', state.reason, 'warning');
         } else {
           return fail(err);
         }
@@ -154,8 +155,8 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
           type: 'step-start',
           id: 'final-evaluation',
           kind: 'evaluation',
-          title: t(locale, 'evaluationTitle'),
-          body: `${state.reason}\n${t(locale, 'answerPhaseSameModel')(answerLlm.label)}`,
+          title: t(locale, 'step.evaluation'),
+          body: `${state.reason}\n${t(locale, 'agent.answer-same-model', { model: answerLlm.label })}`,
           status: 'info',
         });
         emit({ type: 'step-finish', id: 'final-evaluation', status: 'info', collapse: true });
@@ -165,14 +166,18 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
           type: 'step-start',
           id: 'model-switch',
           kind: 'model-switch',
-          title: t(locale, 'modelSwitchTitle'),
-          body: t(locale, 'modelSwitchBody')(state.reason, toolLlm.label, answerLlm.label),
+          title: t(locale, 'step.model-switch'),
+          body: t(locale, 'step.model-switch.body', {
+            reason: state.reason,
+            tool: toolLlm.label,
+            answer: answerLlm.label,
+          }),
           status: 'info',
         });
         emit({ type: 'step-finish', id: 'model-switch', status: 'info', collapse: true });
       }
-      emit({ type: 'phase', label: `✍️ ${answerLlm.label}` });
-      emit({ type: 'status', text: t(locale, 'statusAnswering') });
+      emit({ type: 'phase', role: 'answer', label: answerLlm.label });
+      emit({ type: 'status', text: t(locale, 'status.answering') });
       // The answer gets what is left of the time limit, but never less than the grace budget: a
       // tool phase that ended just before the limit must not leave the answer a few milliseconds.
       const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);
@@ -197,7 +202,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         if (isAbortError(answer.error) && answer.text) {
           // The answer ran out of time midway: keep what streamed, say it was cut short.
           trace.error('answer timed out');
-          emitNotice(emit, 'notice-answer-cut', t(locale, 'partialAnswerNote'));
+          emitNotice(emit, 'notice-answer-cut', t(locale, 'notice.partial-answer'), 'warning');
           return end(finishReason === 'timeout' ? 'timeout' : 'error', answer.text);
         }
         return fail(answer.error, answer.text);
@@ -220,11 +225,11 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         logger.error({ err, trace: trace.trace }, llmFailure ? 'agent stopped: model error' : 'agent failed');
         const message = llmFailure
           ? `${toUserMessage(err, locale, { suggestChat: true })}`
-          : t(locale, 'unexpectedError');
+          : t(locale, 'error.unexpected');
         // Seed 000 "异常恢复": return the intermediate result that exists — the sources found so far.
         const recovered = partial || intermediateResult();
         // An abort that is neither Stop nor the tool-phase limit is the answer running out of time.
-        emit({ type: 'error', message: isAbortError(err) ? t(locale, 'answerTimedOut') : message });
+        emit({ type: 'error', message: isAbortError(err) ? t(locale, 'error.answer-timed-out') : message });
         return end('error', recovered);
       }
 
@@ -234,7 +239,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         if (found.length === 0) return '';
         const markers = found.map((s) => `[${s.n}]`).join('');
         const linked = linkCitations(
-          `${t(locale, 'partialResults')(found.length)} ${markers}`,
+          `${t(locale, 'agent.partial-results', { count: found.length })} ${markers}`,
           found,
           locale,
         );

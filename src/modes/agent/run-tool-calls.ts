@@ -3,12 +3,12 @@
  * becomes a Search step (query, running → done/failed, cached marked) followed by a Search results
  * step (count and top 3, collapsed); any other tool a Tool step. Results come back in call order.
  */
+import { t } from '../../i18n/translate.js';
 import type { ToolCall } from '../../llm/types.js';
 import type { Logger } from '../../logger.js';
 import type { TurnEvent } from '../../render/events.js';
 import type { Locale } from '../../surface.js';
 import type { ToolContext, ToolOutput, ToolRegistry } from '../../tools/types.js';
-import { t } from './agent-strings.js';
 import { type TraceRecorder, parseArgs } from './agent-trace.js';
 import { queryOf } from './loop-detector.js';
 import { type Observation, type SourceNumbering, toObservation } from './observations.js';
@@ -66,7 +66,7 @@ export async function runToolCalls(
         type: 'step-start',
         id,
         kind: 'search',
-        title: t(locale, 'searchTitle')(query),
+        title: t(locale, 'step.searching', { query }),
         status: 'running',
       });
     } else {
@@ -74,7 +74,7 @@ export async function runToolCalls(
         type: 'step-start',
         id,
         kind: 'tool',
-        title: t(locale, 'toolTitle')(call.name),
+        title: call.name,
         body: call.arguments,
       });
     }
@@ -125,7 +125,7 @@ export async function runToolCalls(
 }
 
 function repeatNote(locale: Locale): ToolOutput {
-  return { text: t(locale, 'repeatedCall') };
+  return { text: t(locale, 'agent.repeated-call') };
 }
 
 function finishStep(
@@ -138,8 +138,8 @@ function finishStep(
   const { locale, emit } = ctx;
   if (query !== undefined) {
     const title = output.isError
-      ? t(locale, 'searchFailed')(query)
-      : t(locale, 'searchDone')(query) + (output.cached ? t(locale, 'searchCached') : '');
+      ? t(locale, 'step.search-failed', { query })
+      : t(locale, 'step.searched', { query }) + (output.cached ? t(locale, 'step.search-cached') : '');
     emit({
       type: 'step-finish',
       id,
@@ -155,7 +155,7 @@ function finishStep(
     type: 'step-finish',
     id,
     status: output.isError ? 'failed' : 'done',
-    ...(output.isError ? { title: t(locale, 'toolFailed')(call.name) } : {}),
+    ...(output.isError ? { title: t(locale, 'step.tool-failed', { name: call.name }) } : {}),
     body: `${call.arguments}\n→ ${preview}`,
   });
 }
@@ -171,9 +171,14 @@ function showResults(id: string, output: ToolOutput, observation: Observation, c
     type: 'step-start',
     id,
     kind: 'search-results',
-    title: t(ctx.locale, 'resultsTitle')(sources.length),
+    title: resultsTitle(ctx.locale, sources.length),
     body: lines.join('\n\n'),
     status: 'done',
   });
   ctx.emit({ type: 'step-finish', id, status: 'done', collapse: true });
+}
+
+/** "Found 3 results" (seed 000 "找到的结果数量"); chat mode's search step says the same. */
+export function resultsTitle(locale: Locale, count: number): string {
+  return count === 1 ? t(locale, 'step.results.one') : t(locale, 'step.results', { count });
 }

@@ -4,7 +4,7 @@
  */
 import type { TurnEvent } from '../../render/events.js';
 import type { Locale } from '../../surface.js';
-import { t } from './agent-strings.js';
+import { t } from '../../i18n/translate.js';
 
 export class ThinkingStep {
   private open = false;
@@ -24,7 +24,7 @@ export class ThinkingStep {
         type: 'step-start',
         id: this.id,
         kind: 'thinking',
-        title: t(this.locale, 'thinking'),
+        title: t(this.locale, 'step.thinking'),
         body: text,
       });
       return;
@@ -40,7 +40,7 @@ export class ThinkingStep {
       type: 'step-finish',
       id: this.id,
       status: failed ? 'failed' : 'done',
-      title: t(this.locale, 'thoughtDone'),
+      title: t(this.locale, 'step.thought'),
       collapse: true,
     });
   }

@@ -7,7 +7,7 @@
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
 import type { TurnEvent } from '../../render/events.js';
 import type { SourceRegistry } from '../../search/citations.js';
-import { t } from './agent-strings.js';
+import { t } from '../../i18n/translate.js';
 import type { FinishReason } from './agent-trace.js';
 import { consumeStream } from './consume-stream.js';
 import { type ResultEvaluator, evaluateRound } from './evaluate-results.js';
@@ -60,7 +60,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration++) {
     state.iterations = iteration;
-    emit({ type: 'status', text: t(locale, 'statusThinking') });
+    emit({ type: 'status', text: t(locale, 'status.thinking') });
     const thinking = new ThinkingStep(`r${iteration}-thinking`, emit, locale);
     const started = Date.now();
     let decision: Awaited<ReturnType<typeof consumeStream>>;
@@ -91,7 +91,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
         elapsedMs: Date.now() - started,
       });
       state.finishReason = 'answered';
-      state.reason = t(locale, sufficient ? 'sufficientAndDone' : 'noMoreTools');
+      state.reason = t(locale, sufficient ? 'agent.sufficient-and-done' : 'agent.no-more-tools');
       return;
     }
 
@@ -113,7 +113,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       return stopForLoop(input, state, thought);
     }
 
-    emit({ type: 'status', text: t(locale, 'statusSearching') });
+    emit({ type: 'status', text: t(locale, 'status.searching') });
     const sizeBefore = input.sources.size;
     const results = await runToolCalls(decision.toolCalls, new Set(repeated), {
       tools: input.tools,
@@ -168,7 +168,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       type: 'step-start',
       id: evalId,
       kind: 'evaluation',
-      title: t(locale, 'evaluationTitle'),
+      title: t(locale, 'step.evaluation'),
       body: evaluation.reason,
     });
     emit({ type: 'step-finish', id: evalId, status: 'info', collapse: evaluation.decision === 'continue' });
@@ -183,8 +183,8 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
   }
 
   state.finishReason = 'max_iterations';
-  state.reason = t(locale, 'iterationLimit')(input.maxIterations);
-  emitNotice(emit, 'notice-iterations', state.reason);
+  state.reason = t(locale, 'notice.iteration-limit', { count: input.maxIterations });
+  emitNotice(emit, 'notice-iterations', state.reason, 'warning');
 }
 
 /** Adds the evaluation's note for the model after the round's last tool result, outside its delimiters. */
@@ -195,12 +195,18 @@ function appendHint(messages: ChatMessage[], hint: string): void {
 
 function stopForLoop(input: ToolPhaseInput, state: ToolPhaseState, thought: string): void {
   state.finishReason = 'loop';
-  state.reason = t(input.locale, 'loopDetected');
+  state.reason = t(input.locale, 'notice.loop-detected');
   input.trace.addStep({ ...(thought ? { thought } : {}), elapsedMs: 0, error: 'loop detected' });
-  emitNotice(input.emit, 'notice-loop', state.reason);
+  emitNotice(input.emit, 'notice-loop', state.reason, 'warning');
 }
 
-export function emitNotice(emit: (event: TurnEvent) => void, id: string, text: string): void {
-  emit({ type: 'step-start', id, kind: 'notice', title: text, status: 'info' });
+/** A step that only says something (it stays open); a warning says something went short. */
+export function emitNotice(
+  emit: (event: TurnEvent) => void,
+  id: string,
+  text: string,
+  kind: 'notice' | 'warning' = 'notice',
+): void {
+  emit({ type: 'step-start', id, kind, title: text, status: 'info' });
   emit({ type: 'step-finish', id, status: 'info', collapse: false });
 }

@@ -8,9 +8,9 @@ import type { ChatMessage } from '../../llm/types.js';
 import type { Source } from '../../render/events.js';
 import { linkCitations, SourceRegistry } from '../../search/citations.js';
 import { formatSearchContext } from '../../search/format-results.js';
-import { t as agentText } from '../agent/agent-strings.js';
 import { UsageTracker } from '../agent/usage-tracker.js';
 import { consumeStream } from '../agent/consume-stream.js';
+import { resultsTitle } from '../agent/run-tool-calls.js';
 import { ThinkingStep } from '../agent/thinking-step.js';
 import { emitFinishNotice } from '../finish-notice.js';
 import { finishStats } from '../finish-stats.js';
@@ -37,7 +37,7 @@ export const runChat: ModeRunner = async (ctx) => {
   };
   const messages: ChatMessage[] = [{ role: 'system', content: system }, ...ctx.history, user];
   const started = Date.now();
-  ctx.emit({ type: 'phase', label: `💬 ${ctx.llm.tool.label}` });
+  ctx.emit({ type: 'phase', role: 'chat', label: ctx.llm.tool.label });
   const thinking = new ThinkingStep('chat-thinking', ctx.emit, ctx.locale);
   let answer: Awaited<ReturnType<typeof consumeStream>>;
   try {
@@ -80,7 +80,7 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
     ctx.emit({ type: 'step-finish', id: 'search-unavailable', status: 'info', collapse: false });
     return [];
   }
-  ctx.emit({ type: 'status', text: t(ctx.locale, 'step.searching', { query: '' }).trim() });
+  ctx.emit({ type: 'status', text: t(ctx.locale, 'status.searching') });
   ctx.emit({
     type: 'step-start',
     id: 'search-1',
@@ -98,13 +98,13 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
       status: 'done',
       title: t(ctx.locale, 'step.searched', { query }),
     });
-    // Same wording as agent mode's results step ("📄 Found 3 results", seed 000 "找到的结果数量").
-    const cached = outcome.cached ? agentText(ctx.locale, 'searchCached') : '';
+    // Same wording as agent mode's results step ("Found 3 results", seed 000 "找到的结果数量").
+    const cached = outcome.cached ? t(ctx.locale, 'step.search-cached') : '';
     ctx.emit({
       type: 'step-start',
       id: 'search-1-results',
       kind: 'search-results',
-      title: agentText(ctx.locale, 'resultsTitle')(sources.length) + cached,
+      title: resultsTitle(ctx.locale, sources.length) + cached,
       body: sources
         .slice(0, PREVIEW_RESULTS)
         .map((s) => `${s.n}. ${s.title} — ${s.url}${s.snippet ? `\n   ${s.snippet}` : ''}`)

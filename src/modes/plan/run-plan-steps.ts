@@ -1,6 +1,6 @@
 import type { SourceRegistry } from '../../search/citations.js';
 import type { Locale } from '../../surface.js';
-import { t } from '../agent/agent-strings.js';
+import { t } from '../../i18n/translate.js';
 import { type Observation, toObservation } from '../agent/observations.js';
 import type { ToolRunEnv } from '../agent/run-tool-calls.js';
 import type { PlanProposal, PlanStep } from './plan-types.js';
@@ -25,7 +25,7 @@ export function planStepId(step: PlanStep): string {
 }
 
 export function planStepTitle(step: PlanStep, locale: Locale): string {
-  return t(locale, 'planStepTitle')(step.step, step.description, step.tool);
+  return t(locale, 'step.plan-step', { step: step.step, description: step.description, tool: step.tool });
 }
 
 /** `result` is filled as steps finish, so a caller keeps the finished steps when the time limit aborts. */
@@ -87,14 +87,19 @@ export async function runPlanSteps(
         type: 'step-finish',
         id,
         status: 'failed',
-        body: t(locale, 'planStepSkipped')(output.text),
+        body: t(locale, 'step.plan-step-skipped', { error: output.text }),
         collapse: false,
       });
       continue;
     }
     emit({ type: 'step-finish', id, status: 'failed', body: output.text, collapse: false });
     for (const rest of plan.steps.slice(index + 1)) {
-      emit({ type: 'step-finish', id: planStepId(rest), status: 'skipped', body: t(locale, 'planNotRun') });
+      emit({
+        type: 'step-finish',
+        id: planStepId(rest),
+        status: 'skipped',
+        body: t(locale, 'step.plan-not-run'),
+      });
     }
     result.stoppedAt = step.step;
     break;

@@ -4,10 +4,10 @@
  * summary of all results with citations. Same time limit, statistics and trace as agent mode.
  */
 import { LlmError, isAbortError } from '../../errors.js';
+import { t } from '../../i18n/translate.js';
 import { toUserMessage } from '../../i18n/user-message.js';
 import type { ChatMessage } from '../../llm/types.js';
 import { SourceRegistry } from '../../search/citations.js';
-import { t } from '../agent/agent-strings.js';
 import { type FinishReason, TraceRecorder } from '../agent/agent-trace.js';
 import { formatObservations } from '../agent/observations.js';
 import { emitNotice } from '../agent/tool-phase.js';
@@ -62,14 +62,14 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
         message:
           err instanceof LlmError
             ? toUserMessage(err, locale, { suggestChat: true })
-            : t(locale, 'unexpectedError'),
+            : t(locale, 'error.unexpected'),
       });
       return end('error', partial);
     };
 
     // ── Planning ─────────────────────────────────────────────────────────────
-    emit({ type: 'phase', label: `🔧 ${planner.label}` });
-    emit({ type: 'status', text: t(locale, 'statusThinking') });
+    emit({ type: 'phase', role: 'planner', label: planner.label });
+    emit({ type: 'status', text: t(locale, 'status.thinking') });
     const planStart = Date.now();
     try {
       const requested = await requestPlan({
@@ -82,7 +82,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       tracker.addPhase('plan', Date.now() - planStart);
       for (const problem of requested.problems) trace.error(`invalid plan: ${problem}`);
       if (!requested.plan) {
-        emit({ type: 'error', message: t(locale, 'planInvalid')(requested.error ?? '') });
+        emit({ type: 'error', message: t(locale, 'error.plan-invalid', { problem: requested.error ?? '' }) });
         return end('plan_invalid', '');
       }
       plan = requested.plan;
@@ -96,7 +96,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       type: 'step-start',
       id: 'plan',
       kind: 'plan',
-      title: t(locale, 'planTitle'),
+      title: t(locale, 'step.plan'),
       body: planBody,
       status: 'info',
     });
@@ -107,13 +107,13 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       const accepted = await ctx.confirmPlan(plan);
       tracker.addUserWait(Date.now() - askedAt);
       if (!accepted) {
-        emitNotice(emit, 'notice-plan-cancelled', t(locale, 'planCancelled'));
+        emitNotice(emit, 'notice-plan-cancelled', t(locale, 'plan.cancelled'));
         return end('plan_cancelled', '');
       }
     }
 
     // ── Steps ────────────────────────────────────────────────────────────────
-    emit({ type: 'status', text: t(locale, 'statusSearching') });
+    emit({ type: 'status', text: t(locale, 'status.searching') });
     const stepsStart = Date.now();
     try {
       await runPlanSteps(
@@ -134,14 +134,24 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       );
       if (ran.stoppedAt !== undefined) {
         finishReason = 'plan_stopped';
-        emitNotice(emit, 'notice-plan-stopped', t(locale, 'planStopped')(ran.stoppedAt));
+        emitNotice(
+          emit,
+          'notice-plan-stopped',
+          t(locale, 'notice.plan-stopped', { step: ran.stoppedAt }),
+          'warning',
+        );
       }
     } catch (err) {
       if (ctx.signal.aborted) return end('cancelled', '');
       if (!deadline.aborted) return fail(err);
       finishReason = 'timeout';
       trace.error('timeout');
-      emitNotice(emit, 'notice-timeout', t(locale, 'timeout')(Math.round(maxExecutionMs / 1000)));
+      emitNotice(
+        emit,
+        'notice-timeout',
+        t(locale, 'notice.timeout', { seconds: Math.round(maxExecutionMs / 1000) }),
+        'warning',
+      );
     }
     tracker.addPhase('steps', Date.now() - stepsStart);
 
@@ -151,14 +161,18 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
         type: 'step-start',
         id: 'model-switch',
         kind: 'model-switch',
-        title: t(locale, 'modelSwitchTitle'),
-        body: t(locale, 'modelSwitchBody')(t(locale, 'planDone'), planner.label, answerLlm.label),
+        title: t(locale, 'step.model-switch'),
+        body: t(locale, 'step.model-switch.body', {
+          reason: t(locale, 'agent.plan-done'),
+          tool: planner.label,
+          answer: answerLlm.label,
+        }),
         status: 'info',
       });
       emit({ type: 'step-finish', id: 'model-switch', status: 'info', collapse: true });
     }
-    emit({ type: 'phase', label: `✍️ ${answerLlm.label}` });
-    emit({ type: 'status', text: t(locale, 'statusAnswering') });
+    emit({ type: 'phase', role: 'answer', label: answerLlm.label });
+    emit({ type: 'status', text: t(locale, 'status.answering') });
     const answerStart = Date.now();
     const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);
     const answer = await writeAnswer({
@@ -181,7 +195,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     if (answer.error !== undefined) {
       if (ctx.signal.aborted) return end('cancelled', answer.text);
       if (isAbortError(answer.error) && answer.text) {
-        emitNotice(emit, 'notice-answer-cut', t(locale, 'partialAnswerNote'));
+        emitNotice(emit, 'notice-answer-cut', t(locale, 'notice.partial-answer'), 'warning');
         return end(finishReason, answer.text);
       }
       return fail(answer.error, answer.text);
