@@ -50,7 +50,7 @@ describe.skipIf(!ro)('store failure', () => {
       expect(final?.answer).toContain('Paris is the capital of France.');
       expect(final?.error).toBeUndefined();
       expect(final?.notSaved).toBe(true);
-      const notices = final?.steps.filter((s) => s.kind === 'notice').map((s) => s.title) ?? [];
+      const notices = final?.steps.filter((s) => s.kind === 'warning').map((s) => s.title) ?? [];
       expect(notices.join('\n')).toMatch(/not saved/);
       expect(JSON.stringify(final)).not.toMatch(/could not be handled/);
     } finally {

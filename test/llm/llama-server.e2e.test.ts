@@ -181,7 +181,7 @@ describe.skipIf(!built && !inCi)('a real llama-server (tiny random model)', () =
     const view = await turn('chat');
     endedTruthfully(view);
     if (!view.error) {
-      const notices = view.steps.filter((s) => s.kind === 'notice').map((s) => s.title);
+      const notices = view.steps.filter((s) => s.kind === 'warning').map((s) => s.title);
       // 48 random tokens rarely end on their own; when they do, no notice is right too.
       if (notices.length > 0) expect(notices.join('\n')).toMatch(/server’s token limit/);
     }

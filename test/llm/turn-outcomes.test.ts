@@ -19,7 +19,7 @@ async function turn(text: string): Promise<TurnView> {
   return sink.final!;
 }
 
-const notices = (view: TurnView) => view.steps.filter((s) => s.kind === 'notice').map((s) => s.title);
+const notices = (view: TurnView) => view.steps.filter((s) => s.kind === 'warning').map((s) => s.title);
 
 describe('chat turns end truthfully', () => {
   it('an answer cut at max_tokens keeps the partial text and says how to raise the limit', async () => {
