@@ -22,8 +22,6 @@ export const DRIVERS: SurfaceDriver[] = [slackClassicDriver, discordDriver];
  * as `it.fails`: once fixed the test passes, `it.fails` reports it, and the entry must go.
  */
 const KNOWN_DEFECTS: Record<string, string> = {
-  'slack-classic: a failed search': 'the failed search step shows ❌ twice',
-  'discord: a failed search': 'the failed search step shows ❌ twice',
   'slack-classic: Stop mid-answer': 'a stopped agent answer is not what the user sees as stopped',
   'discord: Stop mid-answer': 'a stopped agent answer is not what the user sees as stopped',
   'slack-classic: 30 × 429 on delete: a final text shorter than what streamed':
