@@ -5,6 +5,7 @@
  * as one collapsed step; everything it skipped gets a notice. Never throws for bad input: a file that
  * cannot be read costs that file, a thread that cannot be read costs the thread.
  */
+import { emitNotice } from '../modes/turn/emit-notice.js';
 import { t } from '../i18n/translate.js';
 import type { ImagePart } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -67,9 +68,7 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
   if (!readThread && source.attachments.length === 0) return empty;
 
   const notice = (key: Parameters<typeof t>[1], vars: Record<string, string | number>) => {
-    const id = `context-notice-${noticeCount++}`;
-    emit({ type: 'step-start', id, kind: 'notice', title: t(locale, key, vars), status: 'info' });
-    emit({ type: 'step-finish', id, status: 'info', collapse: false });
+    emitNotice(emit, `context-notice-${noticeCount++}`, t(locale, key, vars));
   };
   let noticeCount = 0;
   // The step appears only once there is something to read: a mention in a thread with nothing

@@ -10,6 +10,7 @@ import { t } from '../i18n/translate.js';
 import { toUserMessage } from '../i18n/user-message.js';
 import type { ChatMessage, LlmClient, ModelConfig } from '../llm/types.js';
 import type { Logger } from '../logger.js';
+import { emitNotice } from '../modes/turn/emit-notice.js';
 import type { ModeRunner, TurnContext } from '../modes/types.js';
 import type { PromptLibrary } from '../prompts/prompt-library.js';
 import type { TurnEvent } from '../render/events.js';
@@ -292,7 +293,11 @@ export class Scout implements ScoutCore {
       let question = message.text;
       if (question.length > MAX_INPUT_CHARS) {
         question = question.slice(0, MAX_INPUT_CHARS);
-        notice(emit, 'input-trimmed', t(locale, 'notice.input-trimmed', { chars: MAX_INPUT_CHARS }));
+        emitNotice(
+          emit,
+          'notice-input-trimmed',
+          t(locale, 'notice.input-trimmed', { chars: MAX_INPUT_CHARS }),
+        );
       }
       const stored = await loadHistory(this.deps.stores, message.conversationId);
       const read: TurnContextMessages = message.context
@@ -313,7 +318,7 @@ export class Scout implements ScoutCore {
         contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
         reserveTokens: (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) + 2_000 + read.tokens,
       });
-      if (window.trimmed) notice(emit, 'history-trimmed', t(locale, 'notice.history-trimmed'));
+      if (window.trimmed) emitNotice(emit, 'notice-history-trimmed', t(locale, 'notice.history-trimmed'));
       warnIfNearContextWindow(window.tokens, this.deps.config.env.LLM_CONTEXT_WINDOW, log);
       const tool = this.deps.llm(settings.toolModel);
       const answer = settings.answerModel ? this.deps.llm(settings.answerModel) : tool;
@@ -358,7 +363,7 @@ export class Scout implements ScoutCore {
       // Tool servers start on the first turn that may call tools; one that fails is a notice.
       if (mode !== 'chat' && this.deps.tools.prepare) {
         const notices = await this.deps.tools.prepare(controller.signal);
-        for (const [index, text] of notices.entries()) notice(emit, `tools-${index}`, text);
+        for (const [index, text] of notices.entries()) emitNotice(emit, `notice-tools-${index}`, text);
       }
       const result = await this.deps.modes[mode](context);
       if (view.error) outcome = 'error';
@@ -384,7 +389,7 @@ export class Scout implements ScoutCore {
           // The answer is already on screen: say it was not saved rather than that nothing worked.
           log.error({ err }, 'answer shown but not saved');
           view.notSaved = true;
-          notice(emit, 'not-saved', t(locale, 'notice.not-saved'), 'warning');
+          emitNotice(emit, 'notice-not-saved', t(locale, 'notice.not-saved'), 'warning');
         }
       }
     } catch (err) {
@@ -430,14 +435,4 @@ export class Scout implements ScoutCore {
       ...(this.deps.mcp ? { mcp: this.deps.mcp } : {}),
     };
   }
-}
-
-function notice(
-  emit: (event: TurnEvent) => void,
-  id: string,
-  text: string,
-  kind: 'notice' | 'warning' = 'notice',
-): void {
-  emit({ type: 'step-start', id: `notice-${id}`, kind, title: text, status: 'info' });
-  emit({ type: 'step-finish', id: `notice-${id}`, status: 'info', collapse: false });
 }

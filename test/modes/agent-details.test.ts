@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
+import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { createLogger } from '../../src/logger.js';
 import { createAgentExecutor, runAgent } from '../../src/modes/agent/run-agent.js';
 import type { Tool } from '../../src/tools/types.js';

@@ -6,7 +6,7 @@
  */
 import { emptyView, foldEvent } from '../../src/render/view.js';
 import { describe, expect, it } from 'vitest';
-import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
+import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { type AgentExecutorOptions, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { openAIErrorBody, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';

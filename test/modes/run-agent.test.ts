@@ -1,6 +1,6 @@
 import { emptyView, foldEvent } from '../../src/render/view.js';
 import { describe, expect, it } from 'vitest';
-import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
+import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { makeSearch, makeTurnContext, stepsOf, testConfig } from './make-turn-context.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentTrace } from '../../src/modes/agent/agent-trace.js';
+import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { parsePlan } from '../../src/modes/plan/request-plan.js';
 import { createPlanRunner, runPlan } from '../../src/modes/plan/run-plan.js';
 import type { Tool } from '../../src/tools/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { delimit } from '../../src/modes/agent/observations.js';
+import { delimit } from '../../src/modes/turn/observations.js';
 import { escapeDelimiters, stripControlChars } from '../../src/tools/untrusted-text.js';
 
 /** Closing-tag variants a page may carry to end the data block early. */

@@ -11,7 +11,7 @@
  */
 import type { Locale } from '../../surface.js';
 import { t } from '../../i18n/translate.js';
-import { type Observation, resultChars } from './observations.js';
+import { type Observation, resultChars } from '../turn/observations.js';
 
 export interface EvaluationState {
   /** Iterations (function-call model calls) so far, including this one. */

@@ -8,24 +8,20 @@ import { LlmError, isAbortError } from '../../errors.js';
 import { toUserMessage } from '../../i18n/user-message.js';
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
 import { SourceRegistry, linkCitations } from '../../search/citations.js';
-import { finishStats } from '../finish-stats.js';
+import { finishStats } from '../turn/finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
-import { turnToolContext } from '../turn-tool-context.js';
+import { turnToolContext } from '../turn/turn-tool-context.js';
 import { t } from '../../i18n/translate.js';
-import { type FinishReason, TraceRecorder } from './agent-trace.js';
+import { type FinishReason, TraceRecorder } from '../turn/agent-trace.js';
 import type { ResultEvaluator } from './evaluate-results.js';
-import { formatObservations } from './observations.js';
-import { languageName } from './write-answer.js';
-import { emitNotice, newToolPhaseState, runToolPhase } from './tool-phase.js';
-import { UsageTracker } from './usage-tracker.js';
-import { writeAnswer } from './write-answer.js';
+import { formatObservations } from '../turn/observations.js';
+import { languageName } from '../turn/write-answer.js';
+import { newToolPhaseState, runToolPhase } from './tool-phase.js';
+import { ANSWER_GRACE_MS, answerBudget } from '../turn/answer-budget.js';
+import { emitNotice } from '../turn/emit-notice.js';
+import { UsageTracker } from '../turn/usage-tracker.js';
+import { writeAnswer } from '../turn/write-answer.js';
 import { withDeadline } from '../../llm/turn-deadline.js';
-
-/**
- * After the time limit the answer model gets this fresh budget to write from what was gathered:
- * long enough for a short streamed answer, short enough that a timed-out turn ends promptly.
- */
-export const ANSWER_GRACE_MS = 20_000;
 
 export interface AgentExecutorOptions {
   /** The model that reasons and decides the tool calls. */
@@ -267,14 +263,6 @@ function agentSystemPrompt(ctx: TurnContext, llm: LlmClient): string {
     },
     llm.config.provider,
   );
-}
-
-/**
- * The answer phase's signal: Stop, or the rest of the time limit but at least `graceMs` (after a
- * timeout the rest is zero, so the answer gets exactly the grace budget).
- */
-export function answerBudget(stop: AbortSignal, deadlineAt: number, graceMs: number): AbortSignal {
-  return AbortSignal.any([stop, AbortSignal.timeout(Math.max(deadlineAt - Date.now(), graceMs))]);
 }
 
 /** The `error` prompt for a failed tool call; the plain error when the template cannot render. */

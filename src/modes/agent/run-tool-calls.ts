@@ -5,14 +5,13 @@
  */
 import { t } from '../../i18n/translate.js';
 import type { ToolCall } from '../../llm/types.js';
-import type { Logger } from '../../logger.js';
-import type { TurnEvent } from '../../render/events.js';
 import type { Locale } from '../../surface.js';
-import type { ToolContext, ToolOutput, ToolRegistry } from '../../tools/types.js';
-import { type TraceRecorder, parseArgs } from './agent-trace.js';
+import type { ToolOutput } from '../../tools/types.js';
+import { parseArgs } from '../turn/agent-trace.js';
 import { queryOf } from './loop-detector.js';
-import { type Observation, type SourceNumbering, toObservation } from './observations.js';
-import type { UsageTracker } from './usage-tracker.js';
+import { type Observation, type SourceNumbering, toObservation } from '../turn/observations.js';
+import { resultsTitle } from '../turn/results-title.js';
+import type { ToolRunEnv } from '../turn/tool-run-env.js';
 
 /** The Search results step shows this many results (seed 000: "前 3 条结果"). */
 const RESULTS_SHOWN = 3;
@@ -21,19 +20,6 @@ const TOOL_PREVIEW_CHARS = 500;
 const SNIPPET_PREVIEW_CHARS = 160;
 
 export const WEB_SEARCH = 'web_search';
-
-/** What running a turn's tools needs, in agent rounds and plan steps alike. */
-export interface ToolRunEnv {
-  tools: ToolRegistry;
-  toolContext: ToolContext;
-  emit(event: TurnEvent): void;
-  locale: Locale;
-  tracker: UsageTracker;
-  trace: TraceRecorder;
-  logger: Logger;
-  /** AGENT_VERBOSE: log every tool input and output at info level. */
-  verbose: boolean;
-}
 
 export interface ToolRoundContext extends ToolRunEnv {
   numbering: SourceNumbering;
@@ -176,9 +162,4 @@ function showResults(id: string, output: ToolOutput, observation: Observation, c
     status: 'done',
   });
   ctx.emit({ type: 'step-finish', id, status: 'done', collapse: true });
-}
-
-/** "Found 3 results" (seed 000 "找到的结果数量"); chat mode's search step says the same. */
-export function resultsTitle(locale: Locale, count: number): string {
-  return count === 1 ? t(locale, 'step.results.one') : t(locale, 'step.results', { count });
 }

@@ -8,13 +8,15 @@ import type { ChatMessage, LlmClient } from '../../llm/types.js';
 import type { TurnEvent } from '../../render/events.js';
 import type { SourceRegistry } from '../../search/citations.js';
 import { t } from '../../i18n/translate.js';
-import type { FinishReason } from './agent-trace.js';
-import { consumeStream } from './consume-stream.js';
+import type { FinishReason } from '../turn/agent-trace.js';
+import { consumeStream } from '../turn/consume-stream.js';
 import { type ResultEvaluator, evaluateRound } from './evaluate-results.js';
 import { LoopDetector } from './loop-detector.js';
-import { type Observation, delimit } from './observations.js';
-import { runToolCalls, type ToolRunEnv } from './run-tool-calls.js';
-import { ThinkingStep } from './thinking-step.js';
+import { type Observation, delimit } from '../turn/observations.js';
+import { runToolCalls } from './run-tool-calls.js';
+import { emitNotice } from '../turn/emit-notice.js';
+import type { ToolRunEnv } from '../turn/tool-run-env.js';
+import { ThinkingStep } from '../turn/thinking-step.js';
 
 export interface ToolPhaseInput extends ToolRunEnv {
   llm: LlmClient;
@@ -198,15 +200,4 @@ function stopForLoop(input: ToolPhaseInput, state: ToolPhaseState, thought: stri
   state.reason = t(input.locale, 'notice.loop-detected');
   input.trace.addStep({ ...(thought ? { thought } : {}), elapsedMs: 0, error: 'loop detected' });
   emitNotice(input.emit, 'notice-loop', state.reason, 'warning');
-}
-
-/** A step that only says something (it stays open); a warning says something went short. */
-export function emitNotice(
-  emit: (event: TurnEvent) => void,
-  id: string,
-  text: string,
-  kind: 'notice' | 'warning' = 'notice',
-): void {
-  emit({ type: 'step-start', id, kind, title: text, status: 'info' });
-  emit({ type: 'step-finish', id, status: 'info', collapse: false });
 }

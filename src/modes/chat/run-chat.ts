@@ -8,12 +8,12 @@ import type { ChatMessage } from '../../llm/types.js';
 import type { Source } from '../../render/events.js';
 import { linkCitations, SourceRegistry } from '../../search/citations.js';
 import { formatSearchContext } from '../../search/format-results.js';
-import { UsageTracker } from '../agent/usage-tracker.js';
-import { consumeStream } from '../agent/consume-stream.js';
-import { resultsTitle } from '../agent/run-tool-calls.js';
-import { ThinkingStep } from '../agent/thinking-step.js';
-import { emitFinishNotice } from '../finish-notice.js';
-import { finishStats } from '../finish-stats.js';
+import { UsageTracker } from '../turn/usage-tracker.js';
+import { consumeStream } from '../turn/consume-stream.js';
+import { resultsTitle } from '../turn/results-title.js';
+import { ThinkingStep } from '../turn/thinking-step.js';
+import { emitFinishNotice } from '../turn/finish-notice.js';
+import { finishStats } from '../turn/finish-stats.js';
 import type { ModeRunner, TurnContext } from '../types.js';
 import { escapeDelimiters } from '../../tools/untrusted-text.js';
 

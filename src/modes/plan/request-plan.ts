@@ -7,7 +7,7 @@ import { LlmError, type LlmErrorDetails } from '../../errors.js';
 import { sentMaxTokens } from '../../llm/model-config.js';
 import { type ChatMessage, type LlmClient, ZERO_USAGE } from '../../llm/types.js';
 import type { ToolRegistry } from '../../tools/types.js';
-import type { UsageTracker } from '../agent/usage-tracker.js';
+import type { UsageTracker } from '../turn/usage-tracker.js';
 import { type PlanProposal, PlanSchema, planJsonSchema } from './plan-types.js';
 
 /** The error for a plan that ran into max_tokens: reported as cut, with how to raise the limit. */

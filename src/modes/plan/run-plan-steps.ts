@@ -1,8 +1,8 @@
 import type { SourceRegistry } from '../../search/citations.js';
 import type { Locale } from '../../surface.js';
 import { t } from '../../i18n/translate.js';
-import { type Observation, toObservation } from '../agent/observations.js';
-import type { ToolRunEnv } from '../agent/run-tool-calls.js';
+import { type Observation, toObservation } from '../turn/observations.js';
+import type { ToolRunEnv } from '../turn/tool-run-env.js';
 import type { PlanProposal, PlanStep } from './plan-types.js';
 
 const RESULT_PREVIEW_CHARS = 400;

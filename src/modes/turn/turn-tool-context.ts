@@ -1,7 +1,7 @@
 /** The context a turn's tools run in (agent rounds and plan steps alike). */
-import type { ToolContext } from '../tools/types.js';
-import { UrlProvenance } from '../tools/url-provenance.js';
-import type { TurnContext } from './types.js';
+import type { ToolContext } from '../../tools/types.js';
+import { UrlProvenance } from '../../tools/url-provenance.js';
+import type { TurnContext } from '../types.js';
 
 /** `signal` is the turn's own (Stop and its time limit), not just the user's Stop. */
 export function turnToolContext(ctx: TurnContext, signal: AbortSignal): ToolContext {

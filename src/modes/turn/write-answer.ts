@@ -8,7 +8,7 @@ import type { PromptLibrary } from '../../prompts/prompt-library.js';
 import type { Source, TurnEvent } from '../../render/events.js';
 import { linkCitations } from '../../search/citations.js';
 import type { Locale } from '../../surface.js';
-import { emitFinishNotice } from '../finish-notice.js';
+import { emitFinishNotice } from './finish-notice.js';
 import { consumeStream, emptyStreamResult } from './consume-stream.js';
 import { ThinkingStep } from './thinking-step.js';
 import type { UsageTracker } from './usage-tracker.js';

@@ -1,8 +1,8 @@
-import { estimateCost, loadPriceTable, type PriceTable } from '../llm/pricing.js';
-import type { TurnStats } from '../render/events.js';
-import { formatStatsFooter } from '../render/format-stats.js';
-import type { UsageTracker } from './agent/usage-tracker.js';
-import type { TurnContext } from './types.js';
+import { estimateCost, loadPriceTable, type PriceTable } from '../../llm/pricing.js';
+import type { TurnStats } from '../../render/events.js';
+import { formatStatsFooter } from '../../render/format-stats.js';
+import type { UsageTracker } from './usage-tracker.js';
+import type { TurnContext } from '../types.js';
 
 /** PRICE_TABLE is parsed once per distinct value, not on every turn. */
 const tables = new Map<string, PriceTable>();

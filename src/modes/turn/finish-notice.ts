@@ -2,13 +2,13 @@
  * What a turn says when the answer came but did not end on its own: cut at the token limit (the
  * partial text stays, with how to raise the limit) or stopped by the provider's safety system.
  */
-import { t } from '../i18n/translate.js';
-import { cutVariables } from '../i18n/user-message.js';
-import { sentMaxTokens } from '../llm/model-config.js';
-import type { LlmClient } from '../llm/types.js';
-import type { TurnEvent } from '../render/events.js';
-import type { Locale } from '../surface.js';
-import { emitNotice } from './agent/tool-phase.js';
+import { t } from '../../i18n/translate.js';
+import { cutVariables } from '../../i18n/user-message.js';
+import { sentMaxTokens } from '../../llm/model-config.js';
+import type { LlmClient } from '../../llm/types.js';
+import type { TurnEvent } from '../../render/events.js';
+import type { Locale } from '../../surface.js';
+import { emitNotice } from './emit-notice.js';
 
 /** The notice for a finish reason, or undefined when the answer ended normally. */
 export function finishNoticeText(
