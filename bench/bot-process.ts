@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build, entry, isStale } from '../scripts/build.mjs';
 import { postSigned } from '../test/helpers/fake-slack-api.js';
+import { BENCH_TAVILY_KEY } from './fakes/fake-search.js';
 import { BENCH_BOT_USER } from './fakes/fakes.js';
 
 export const BOT_SIGNING_SECRET = 'bench-signing-secret';
@@ -79,9 +80,17 @@ async function waitUntilUp(child: ChildProcess, url: string, output: () => strin
 export interface BotEnv {
   llmBaseUrl: string;
   slackUrl: string;
+  searchUrl: string;
 }
 
-export async function startBot(kind: BotKind, fakes: BotEnv): Promise<BotProcess> {
+export interface BotStart {
+  /** Scout's mode (chat by default; agent searches the fake search API). */
+  mode?: 'chat' | 'agent';
+  /** Another checkout's compiled entry (`…/dist/src/main.js`), to measure an older Scout the same way. */
+  entry?: string;
+}
+
+export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {}): Promise<BotProcess> {
   const port = await freePort();
   const common = {
     PATH: process.env.PATH ?? '',
@@ -96,14 +105,20 @@ export async function startBot(kind: BotKind, fakes: BotEnv): Promise<BotProcess
   };
   const scoutEnv = {
     AGENT_FUNCTION_CALL_MODEL: 'openai/bench-model',
-    DEFAULT_MODE: 'chat',
+    DEFAULT_MODE: start.mode ?? 'chat',
+    ...(start.mode === 'agent' ? { TAVILY_API_KEY: BENCH_TAVILY_KEY, TAVILY_BASE_URL: fakes.searchUrl } : {}),
     STORE_URL: 'memory://',
     LOG_LEVEL: 'silent',
     LLM_TIMEOUT_MS: '120000',
   };
   const script =
-    kind === 'scout' ? entry : fileURLToPath(new URL('./peer/chat-sdk-bot.mjs', import.meta.url));
-  const child = spawn(process.execPath, [script], {
+    kind === 'scout'
+      ? (start.entry ?? entry)
+      : fileURLToPath(new URL('./peer/chat-sdk-bot.mjs', import.meta.url));
+  // BENCH_CPU_PROF=<dir>: Scout writes a V8 CPU profile there when it exits (where its time went).
+  const profile = kind === 'scout' && process.env.BENCH_CPU_PROF;
+  const execArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...execArgs, script], {
     env: { ...common, ...(kind === 'scout' ? scoutEnv : { SLACK_BOT_USER_ID: BENCH_BOT_USER }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

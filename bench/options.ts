@@ -25,6 +25,12 @@ export interface BenchOptions {
   /** Scenario 6: answer length and stream speed (both bots get the same stream). */
   peerAnswerTokens: number;
   peerTokensPerSecond: number;
+  /** Scenario 11: turns in Scout's own process (agent, or chat for A/B runs), levels and rounds per build. */
+  agentMode: string;
+  agentConcurrency: number[];
+  agentRounds: number;
+  /** Scenario 11: another checkout's compiled entry (`…/dist/src/main.js`) measured alongside. */
+  agentBaseline: string;
   /** Scenario 7: cold starts timed per command (medians reported). */
   startRuns: number;
   /** Scenario 8: conversions measured per 512 KB page. */
@@ -54,7 +60,7 @@ export interface BenchOptions {
 export const WARMUP_TURNS = 2;
 
 const DEFAULTS: BenchOptions = {
-  scenarios: [1, 3, 4, 5, 6, 7, 8, 9, 10, 2],
+  scenarios: [1, 3, 4, 5, 6, 11, 7, 8, 9, 10, 2],
   turns: 30,
   concurrency: [100, 500],
   idleSessions: 10_000,
@@ -65,6 +71,10 @@ const DEFAULTS: BenchOptions = {
   peerSequentialTurns: 5,
   peerAnswerTokens: 300,
   peerTokensPerSecond: 100,
+  agentMode: 'agent',
+  agentConcurrency: [50],
+  agentRounds: 2,
+  agentBaseline: '',
   startRuns: 7,
   htmlRuns: 5,
   contextRuns: 3,

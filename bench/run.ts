@@ -9,6 +9,8 @@
  *                                      7 cold start: --once against node -e 0
  *                                      8 HTML to text on 512 KB hostile and normal pages
  *                                      9 MCP tool call over stdio (server-everything)
+ *                                     10 context assembly
+ *                                     11 agent turns in own process (vs --agent-baseline)
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -17,6 +19,7 @@ import { type BenchContext, fakeSpeed, type ScenarioResult } from './context.js'
 import { startFakesHandle } from './fakes/fakes-client.js';
 import { type BenchOptions, parseOptions } from './options.js';
 import { formatTable, machine, writeJson } from './report.js';
+import { agentProcess } from './scenarios/agent-process.js';
 import { concurrentTurns } from './scenarios/concurrent.js';
 import { contextAssembly } from './scenarios/context-assembly.js';
 import { firstToken } from './scenarios/first-token.js';
@@ -39,6 +42,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   8: htmlConversion,
   9: mcpToolCall,
   10: contextAssembly,
+  11: agentProcess,
 };
 
 export async function runBench(

@@ -35,6 +35,7 @@ import {
   type SlackMessageEvent,
   type Trigger,
 } from './triggers.js';
+import { leanFetch } from '../../src/http/lean-fetch.js';
 
 /** Slack redelivers for ~5 minutes; event ids are remembered a little longer. */
 const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
@@ -142,6 +143,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       slackApiUrl: env.SLACK_API_URL,
       retryConfig: WEB_API_RETRIES,
       timeout: WEB_API_TIMEOUT_MS,
+      // undici's request instead of Node's fetch: a fraction of the CPU per Web API call.
+      fetch: leanFetch,
     },
     logger: boltLogger(log),
   });

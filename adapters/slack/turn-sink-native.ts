@@ -3,6 +3,7 @@ import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from '../../src/re
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { TurnSink } from '../../src/surface.js';
+import { GrowingNeutraliser } from './markdown.js';
 import { NativeStream, toTaskChunk } from './native-stream.js';
 import {
   ANSWER_CHUNK_CHARS,
@@ -27,6 +28,8 @@ export class SlackNativeTurnSink implements Pick<TurnSink, 'update' | 'done'> {
   #finished = false;
   #status: string | null = null;
   #statusEverSet = false;
+  /** The answer is neutralised once per frame: only its new text is scanned. */
+  readonly #neutraliser = new GrowingNeutraliser();
 
   constructor(
     private readonly deps: SlackSinkDeps,
@@ -107,7 +110,9 @@ export class SlackNativeTurnSink implements Pick<TurnSink, 'update' | 'done'> {
   async #finishAnswer(view: TurnView): Promise<void> {
     const { client } = this.deps;
     const { channel } = this.target;
-    const chunks = splitMessage(answerText(view) || ' ', ANSWER_CHUNK_CHARS).filter((c) => c.trim());
+    const chunks = splitMessage(answerText(view, this.#neutraliser) || ' ', ANSWER_CHUNK_CHARS).filter((c) =>
+      c.trim(),
+    );
     let first = 0;
     if (this.#stream) {
       const closing = {
@@ -221,7 +226,7 @@ export class SlackNativeTurnSink implements Pick<TurnSink, 'update' | 'done'> {
   #render(view: TurnView): void {
     const steps = this.#renderStepsPayload(view);
     if (steps) this.#steps.set(steps);
-    const text = answerText(view);
+    const text = answerText(view, this.#neutraliser);
     if (view.status !== this.#status && view.status) void this.#setStatus(view.status);
     else if (!this.#statusEverSet && !text) void this.#setStatus(t(this.target.locale, 'status.working'));
     const chunks = text ? splitMessage(text, ANSWER_CHUNK_CHARS) : [];

@@ -10,7 +10,7 @@
  * last token → final message: from the fake model writing the stream's last token to the last
  * Web API call that writes the answer's message (post, update, append or stop stream).
  */
-import { type BotKind, type BotProcess, ensureBuilt, startBot } from '../bot-process.js';
+import { type BotKind, type BotProcess, type BotStart, ensureBuilt, startBot } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, mib, ms, type ScenarioResult, type TargetCheck } from '../context.js';
 import type { FakesHandle } from '../fakes/fakes-client.js';
 import type { FakesSnapshot, SlackCall } from '../fakes/fakes.js';
@@ -32,7 +32,7 @@ const TURN_TIMEOUT_MS = 120_000;
 /** Lets start-up allocations settle before the idle reading. */
 const SETTLE_MS = 2_000;
 
-interface LevelRun {
+export interface LevelRun {
   bot: BotKind;
   turns: number;
   errors: number;
@@ -109,9 +109,14 @@ function lastTokenToFinal(snapshot: FakesSnapshot, threads: string[]): number[] 
   return out;
 }
 
-async function runLevel(ctx: BenchContext, kind: BotKind, level: number): Promise<LevelRun> {
+export async function runLevel(
+  ctx: BenchContext,
+  kind: BotKind,
+  level: number,
+  start: BotStart = {},
+): Promise<LevelRun> {
   const { options, fakes } = ctx;
-  const bot = await startBot(kind, fakes);
+  const bot = await startBot(kind, fakes, start);
   try {
     await sleep(SETTLE_MS);
     const startRssBytes = bot.rssBytes();
@@ -149,8 +154,8 @@ async function runLevel(ctx: BenchContext, kind: BotKind, level: number): Promis
   }
 }
 
-const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
-const x = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
+export const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
+export const x = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
 
 export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult> {
   const { options, fakes } = ctx;

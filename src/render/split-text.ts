@@ -68,6 +68,8 @@ export function planSplit(
     throw new RangeError(`maxChars must be at least ${MIN_MAX_CHARS}, got ${maxChars}`);
   }
   if (context.lineStart > from) throw new RangeError('context must start at or before `from`');
+  const whole = wholeRest(markdown, maxChars, from, context);
+  if (whole !== undefined) return whole;
   const scan = scanMarkdown(markdown, context.lineStart, context.fence);
   const splitter = new Splitter(markdown, maxChars, scan);
   const parts: SplitPart[] = [];
@@ -79,6 +81,28 @@ export function planSplit(
     s = splitter.skipJoin(Math.max(e, s + 1));
   }
   return parts;
+}
+
+/**
+ * The common case of a streamed answer: the rest of the text fits in one part and holds no code
+ * fence (none open at `from`, no fence marker after it), so no cut and no fence lines are needed:
+ * the part is the rest itself, joins trimmed — the result the full scan would give, without
+ * scanning lines and link spans every frame. Undefined when the full split is needed.
+ */
+function wholeRest(
+  markdown: string,
+  maxChars: number,
+  from: number,
+  context: SplitContext,
+): SplitPart[] | undefined {
+  if (context.fence || markdown.length - from > maxChars) return undefined;
+  // A fence marker anywhere from the context's line on could open a block (and a closer line).
+  if (markdown.includes('```', context.lineStart) || markdown.includes('~~~', context.lineStart))
+    return undefined;
+  const start = skipJoinAt(markdown, from);
+  let end = markdown.length;
+  while (end > start && /\s/.test(markdown[end - 1]!)) end--;
+  return end > start ? [{ text: markdown.slice(start, end), start, end }] : [];
 }
 
 /**
@@ -100,21 +124,8 @@ class Splitter {
     private readonly scan: MarkdownScan,
   ) {}
 
-  /** Skips whitespace at a join: blank lines, and spaces when the join is mid-line. Keeps indentation. */
   skipJoin(pos: number): number {
-    const { text } = this;
-    let p = pos;
-    for (;;) {
-      let q = p;
-      while (q < text.length && (text[q] === ' ' || text[q] === '\t' || text[q] === '\r')) q++;
-      if (q >= text.length) return text.length;
-      if (text[q] === '\n') {
-        p = q + 1;
-        continue;
-      }
-      const atLineStart = p === 0 || text[p - 1] === '\n';
-      return atLineStart ? p : q;
-    }
+    return skipJoinAt(this.text, pos);
   }
 
   /** The fence open at `pos` (a part starting or ending there must reopen / close it). */
@@ -214,6 +225,22 @@ class Splitter {
     if (safe > s + 1) e = safe; // else the link alone is longer than a message: cut it anyway
     if (e > s + 1 && isHighSurrogate(text.charCodeAt(e - 1))) e--;
     return e;
+  }
+}
+
+/** Skips whitespace at a join: blank lines, and spaces when the join is mid-line. Keeps indentation. */
+function skipJoinAt(text: string, pos: number): number {
+  let p = pos;
+  for (;;) {
+    let q = p;
+    while (q < text.length && (text[q] === ' ' || text[q] === '\t' || text[q] === '\r')) q++;
+    if (q >= text.length) return text.length;
+    if (text[q] === '\n') {
+      p = q + 1;
+      continue;
+    }
+    const atLineStart = p === 0 || text[p - 1] === '\n';
+    return atLineStart ? p : q;
   }
 }
 

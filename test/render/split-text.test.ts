@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planSplit, splitMessage } from '../../src/render/split-text.js';
+import { planSplit, splitContextAt, splitMessage } from '../../src/render/split-text.js';
 import { codeBlock, contentOf, fenceLines, longAnswer, prng } from './markdown-samples.js';
 
 function expectValidParts(text: string, parts: string[], limit: number): void {
@@ -50,6 +50,18 @@ describe('splitMessage', () => {
     // Code lines are cut only between lines, never inside one.
     const lines = parts.flatMap((p) => p.split('\n')).filter((l) => l.startsWith('  const'));
     expect(lines).toEqual(block.split('\n').filter((l) => l.startsWith('  const')));
+  });
+
+  it('splits a short text the same whether or not a code fence is in it or open before it', () => {
+    // Short texts without fences take a shortcut; these must still get their fence lines.
+    expect(splitMessage('  \n\nintro   \n\n', 100)).toEqual(['intro']);
+    expect(splitMessage('intro\n```js\nconst a = 1;', 100)).toEqual(['intro\n```js\nconst a = 1;\n```']);
+    expect(splitMessage('intro\n~~~\ncode', 100)).toEqual(['intro\n~~~\ncode\n~~~']);
+    const text = `${'word '.repeat(30)}\n\n\`\`\`py\n${'x = 1\n'.repeat(20)}`;
+    const [first, ...rest] = planSplit(text, 120);
+    const continued = planSplit(text, 120, first!.end, splitContextAt(text, first!.end));
+    expect(continued.map((p) => p.text)).toEqual(rest.map((p) => p.text));
+    expect(rest.at(-1)!.text.startsWith('```py')).toBe(true);
   });
 
   it('closes a fence left open at the end of a streamed text', () => {

@@ -49,6 +49,17 @@ export function storeBehaviourSuite(name: string, open: () => Promise<Stores>): 
       expect(await stores.settings.has('channel-a')).toBe(true);
     });
 
+    it('gives back what was stored as a copy, text exactly as written', async () => {
+      const record = { title: ':colon first', nested: { list: ['::two', 'é 🙂', ''] }, n: 1.5, no: null };
+      await stores.searchCache.set('copy', record);
+      const read = (await stores.searchCache.get('copy')) as typeof record;
+      expect(read).toEqual(record);
+      read.nested.list.push('changed after reading');
+      expect(await stores.searchCache.get('copy')).toEqual(record);
+      record.n = 2; // changing the original after storing does not change the stored value either
+      expect(((await stores.searchCache.get('copy')) as typeof record).n).toBe(1.5);
+    });
+
     it('keeps namespaces apart', async () => {
       await stores.settings.set('same-key', 'settings');
       await stores.meta.set('same-key', 'meta');
