@@ -6,6 +6,7 @@ import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
 import type { ModelStats, TurnStats } from './events.js';
+import { ROLE_ICON } from './icons.js';
 
 export type StatsLocale = Locale;
 
@@ -33,14 +34,6 @@ function words(locale: StatsLocale) {
     duration: w('stats.duration'),
   };
 }
-
-/** One icon per model role, so the footer reads at a glance which model did what. */
-export const ROLE_ICON: Record<ModelStats['role'], string> = {
-  function_call: '🔧',
-  answer: '✍️',
-  planner: '🗺️',
-  chat: '💬',
-};
 
 /** Separates the parts of one model's entry, and the entries of the footer. */
 const DOT = ' · ';

@@ -1,40 +1,10 @@
 /**
- * Text helpers shared by the surfaces' renderers: every step and status icon, one-line step
- * headlines, previews cut at a word boundary, and a plain Markdown rendering of a view's steps
- * (console, Discord). Modes and the string catalog never carry these icons: a title is plain text
- * and the icons come from here, so no surface shows one twice ("❌ ❌ Search failed").
+ * Text helpers shared by the surfaces' renderers: one-line step headlines with their icons
+ * (icons.ts), previews cut at a word boundary, and a plain Markdown rendering of a view's steps
+ * (console, Discord).
  */
-import type { StepKind, StepStatus } from './events.js';
+import { ERROR_ICON, KIND_ICON, STATUS_ICON, STOPPED_ICON, THOUGHT_ICON } from './icons.js';
 import type { StepView, TurnView } from './view.js';
-
-export const STATUS_ICON: Record<StepStatus, string> = {
-  pending: '🕓',
-  running: '⏳',
-  done: '✅',
-  failed: '❌',
-  skipped: '⏭️',
-  info: 'ℹ️',
-};
-
-/** What a step is, at a glance; a plan step is only its number and status. */
-export const KIND_ICON: Record<StepKind, string> = {
-  thinking: '💭',
-  search: '🔍',
-  'search-results': '📄',
-  tool: '🛠️',
-  evaluation: '📊',
-  'model-switch': '🔄',
-  notice: 'ℹ️',
-  warning: '⚠️',
-  plan: '📋',
-  'plan-step': '',
-};
-
-/** Finished reasoning reads as a thought process (seed 004: "💭 思考中..." while it streams). */
-const THOUGHT_ICON = '💡';
-/** Before an error message under the answer, and before the "Stopped." of a cancelled turn. */
-const ERROR_ICON = '⚠️';
-const STOPPED_ICON = '⏹️';
 
 /** The step's kind icon, where it has one (the thinking step's changes once the thought is done). */
 export function kindIcon(step: Pick<StepView, 'kind' | 'status'>): string {

@@ -30,7 +30,8 @@ import {
 import { LiveAnswer } from './live-answer.js';
 import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-frame.js';
 import { splitMessage } from './split-text.js';
-import { KIND_ICON, errorLine, statusLine } from './step-text.js';
+import { KIND_ICON } from './icons.js';
+import { errorLine, statusLine } from './step-text.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
 import type { TurnView } from './view.js';
 

@@ -1,5 +1,5 @@
 import type { StepKind, StepStatus, Source, TurnEvent, TurnStats } from './events.js';
-import { ROLE_ICON } from './format-stats.js';
+import { ROLE_ICON } from './icons.js';
 
 /** The platform-neutral picture of a turn. Surfaces render it; they never see events or chunks. */
 export interface StepView {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { STRINGS } from '../../src/i18n/strings.js';
 import { t } from '../../src/i18n/translate.js';
+import { STATUS_ICON } from '../../src/render/icons.js';
 import { foldEvent, emptyView } from '../../src/render/view.js';
 import {
   HEADLINE_MAX_CHARS,
   renderViewAsText,
-  STATUS_ICON,
   stepHeadline,
   stepLabel,
   tailForPreview,
