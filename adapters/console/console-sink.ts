@@ -1,158 +1,104 @@
 /**
- * A TurnSink for the terminal. On a TTY the steps block is redrawn in place (ANSI cursor moves) until
- * the answer starts, then the answer streams below it; finished steps collapse to one line. Without
- * a TTY (pipes, `--once`) nothing is drawn until the turn ends, then the whole turn is printed once.
+ * One turn in the terminal. How the turn looks is the shared TurnRenderer's
+ * (src/render/turn-renderer.ts), as on Slack and Discord; this file gives it the terminal's
+ * primitives — the screen of terminal-screen.ts (post / edit / remove a message; redrawn in place on
+ * a TTY, printed once at the end on a pipe), the payload builders of terminal-payloads.ts, no
+ * message limit — and the terminal's controls: Ctrl-C is Stop (the surface cancels the turn), and
+ * a plan's Run / Cancel or a tool's Approve / Deny are y/n questions at the prompt.
  */
+import type { Logger } from '../../src/logger.js';
+import { silentLogger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
-import { emptyView, type TurnView } from '../../src/render/view.js';
-import type { Locale, TurnSink } from '../../src/surface.js';
 import { t } from '../../src/i18n/translate.js';
+import { TurnRenderer, workingLine } from '../../src/render/turn-renderer.js';
+import type { TurnView } from '../../src/render/view.js';
+import type { Locale, TurnSink } from '../../src/surface.js';
 import type { ToolApprovalRequest } from '../../src/tools/types.js';
-import { safeView, stripStreamingControls, stripTerminalControls } from './terminal-safe.js';
-import { ANSI, PLAIN, type Style, markdownToTerminal, renderTurnText, stepLines } from './terminal-text.js';
+import { ANSI, PLAIN, replyText, TERMINAL_ANSWER_CHARS, terminalPayloads } from './terminal-payloads.js';
+import { stripTerminalControls } from './terminal-safe.js';
+import { type ScreenOutput, TerminalScreen, type TerminalPayload } from './terminal-screen.js';
 
-/** Redraws at most this often: smooth enough to read, cheap enough not to flicker. */
-const REDRAW_INTERVAL_MS = 50;
+/**
+ * Growing answer text reaches the screen at most this late. The screen's writes cost nothing (no
+ * platform, no rate limit: the renderer's edit interval is 0); the screen paces its own redraws.
+ */
+const RENDER_FRAME_MS = 16;
 
-export interface ConsoleOutput {
-  write(text: string): unknown;
-  isTTY?: boolean;
-  columns?: number;
-}
+export type ConsoleOutput = ScreenOutput;
 
 export interface ConsoleSinkOptions {
   /** Where the turn's error goes (`--once`: stderr); by default inline with the turn. */
   errors?: ConsoleOutput;
   /** `--once --yes`: approve tool calls that change something without asking. */
   approveTools?: boolean;
+  logger?: Logger;
 }
 
 export class ConsoleSink implements TurnSink {
-  private liveRows = 0;
-  /** Steps already printed for good (the plan, above its confirmation prompt): never drawn again. */
-  private printedSteps = 0;
-  /** Typed-ahead notes that arrived while the answer streamed: shown under the turn, not inside it. */
-  private readonly pendingNotes: string[] = [];
-  private printedAnswer = 0;
-  private answerStarted = false;
-  private timer: NodeJS.Timeout | undefined;
-  private latest: TurnView | undefined;
+  readonly #screen: TerminalScreen;
+  readonly #renderer: TurnRenderer<TerminalPayload, number>;
+  readonly #live: boolean;
 
   constructor(
-    private readonly output: ConsoleOutput,
+    output: ConsoleOutput,
     /** Asks a question at the prompt; rejects when `signal` aborts (Ctrl-C, the plan timing out). */
     private readonly ask?: (question: string, signal?: AbortSignal) => Promise<string>,
     private readonly locale: Locale = 'en',
     private readonly options: ConsoleSinkOptions = {},
-  ) {}
-
-  private get live(): boolean {
-    return Boolean(this.output.isTTY);
+  ) {
+    this.#live = Boolean(output.isTTY);
+    this.#screen = new TerminalScreen(output);
+    this.#renderer = new TurnRenderer<TerminalPayload, number>({
+      writer: this.#screen,
+      // ANSI only on a terminal: a pipe or a file gets plain text.
+      build: terminalPayloads(this.#style, locale),
+      limits: { answerChars: TERMINAL_ANSWER_CHARS },
+      locale,
+      logger: options.logger ?? silentLogger,
+      intervalMs: 0,
+      renderFrameMs: RENDER_FRAME_MS,
+    });
   }
 
-  /** ANSI only on a terminal: a pipe or a file gets plain text. */
-  private get style(): Style {
-    return this.live ? ANSI : PLAIN;
+  get #style() {
+    return this.#live ? ANSI : PLAIN;
   }
 
-  /** Shows "… Thinking…" at once on a terminal, so a chat turn is visibly working before its first token. */
+  /** Shows "⏳ Working…" at once on a terminal, so a turn is visibly working before its first event. */
   begin(): void {
-    if (this.live) this.draw(this.latest ?? emptyView());
+    if (this.#live) this.#screen.placeholder([workingLine(this.locale), '']);
   }
 
   /**
-   * A line the user typed while this turn runs, shown as queued: above the live steps, or under the
-   * turn once an answer is streaming (so the answer's text is never split).
+   * A line the user typed while this turn runs, shown as queued: above the turn while all of it is
+   * still live, else under the turn once it is done (so the answer's text is never split).
    */
   note(text: string): void {
-    if (!this.live) return;
-    if (this.answerStarted) {
-      this.pendingNotes.push(text);
-      return;
-    }
-    this.clearLive();
-    this.output.write(`${ANSI.dim(text)}\n`);
-    this.draw(this.latest ?? emptyView());
+    this.#screen.note(this.#style.dim(text));
   }
 
   update(view: TurnView): void {
-    this.latest = view;
-    if (!this.live || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.latest) this.draw(this.latest);
-    }, REDRAW_INTERVAL_MS);
+    this.#renderer.update(view);
   }
 
-  async done(raw: TurnView): Promise<void> {
-    // Model and web text lose their escape sequences before anything of them is printed.
-    const view = safeView(raw);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+  async done(view: TurnView): Promise<void> {
     const errors = this.options.errors;
-    const shown = {
-      ...view,
-      steps: view.steps.slice(this.printedSteps),
-      error: errors ? undefined : view.error,
-    };
-    if (errors && view.error) errors.write(`${view.error}\n`);
-    if (!this.live) {
-      this.output.write(renderTurnText(shown, PLAIN));
-      return;
-    }
-    if (!this.answerStarted) {
-      // Nothing streamed: print the whole turn in place of the live block.
-      this.clearLive();
-      this.output.write(renderTurnText(shown, ANSI));
-      this.flushNotes();
-      return;
-    }
-    this.draw(raw);
-    const tail: string[] = [''];
-    if (view.sources.length > 0) {
-      tail.push('', ANSI.bold(referencesHeading(view, this.locale)));
-      for (const s of view.sources) tail.push(`${s.n}. ${s.title} ${ANSI.dim(`<${s.url}>`)}`);
-    }
-    if (shown.error) tail.push('', ANSI.red(shown.error));
-    if (view.footer) tail.push('', ANSI.dim(view.footer));
-    this.output.write(`${tail.join('\n')}\n\n`);
-    this.flushNotes();
-  }
-
-  private flushNotes(): void {
-    for (const note of this.pendingNotes.splice(0)) this.output.write(`${ANSI.dim(note)}\n`);
+    if (errors && view.error) errors.write(`${stripTerminalControls(view.error)}\n`);
+    // `--once` keeps stdout for the answer: scripts tell the two apart.
+    const { error: _shownOnStderr, ...withoutError } = view;
+    await this.#renderer.done(errors ? withoutError : view);
+    this.#screen.close();
   }
 
   async reply(text: string, _options?: { isError?: boolean }): Promise<void> {
-    this.clearLive();
-    const safe = stripTerminalControls(text);
-    // Slack-style *bold* and `code` marks read as literal punctuation in a terminal: drop them.
-    this.output.write(
-      `${markdownToTerminal(safe.replace(/\*([^*\n]+)\*/g, '$1').replace(/`([^`\n]+)`/g, '$1'))}\n`,
-    );
+    this.#screen.print(`${replyText(text, this.#style)}\n`);
   }
 
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {
     if (!this.ask) return true;
-    // The plan once (it is a step of the view), for good, with the question last under it.
-    const view = safeView(this.latest ?? emptyView());
-    this.clearLive();
-    const steps = view.steps.slice(this.printedSteps);
-    const lines = steps.flatMap((step) => stepLines(step, this.style));
-    if (lines.length === 0)
-      lines.push(
-        ...plan.steps.map((s) => stripTerminalControls(`  ${s.step}. ${s.description} (${s.tool})`)),
-      );
-    this.output.write(`${lines.join('\n')}\n\n`);
-    this.printedSteps += steps.length;
-    if (signal.aborted) return false;
-    try {
-      const answer = await this.ask(t(this.locale, 'console.run-plan'), signal);
-      return !signal.aborted && !/^n/i.test(answer.trim());
-    } catch {
-      // The question was withdrawn: the turn was stopped or the plan waited too long.
-      return false;
-    }
+    return this.#renderer.confirmPlan(plan, () =>
+      this.#question(t(this.locale, 'console.run-plan'), signal, (answer) => !/^n/i.test(answer)),
+    );
   }
 
   /**
@@ -161,61 +107,23 @@ export class ConsoleSink implements TurnSink {
    */
   async confirmTool(request: ToolApprovalRequest, signal: AbortSignal): Promise<boolean> {
     if (!this.ask) return this.options.approveTools === true;
-    if (this.latest) this.draw(this.latest);
-    const label = stripTerminalControls(request.title ? `${request.tool} (${request.title})` : request.tool);
-    const args = stripTerminalControls(request.arguments);
-    this.output.write(`\n${ANSI.bold(label)} ${t(this.locale, 'console.tool-wants')}:\n${ANSI.dim(args)}\n`);
-    this.liveRows = 0;
-    if (signal.aborted) return false;
+    return this.#renderer.confirmTool(request, () =>
+      this.#question(t(this.locale, 'console.approve-tool'), signal, (answer) => /^y/i.test(answer)),
+    );
+  }
+
+  /** Asks at the prompt under the turn as it stands; a withdrawn question (Ctrl-C, timeout) is no. */
+  async #question(question: string, signal: AbortSignal, yes: (answer: string) => boolean): Promise<boolean> {
+    // The renderer's writes of the latest view land within this turn of the event loop: let them,
+    // so the question is asked under the steps that led to it.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal.aborted || !this.ask) return false;
+    this.#screen.commit();
     try {
-      const answer = await this.ask(t(this.locale, 'console.approve-tool'), signal);
-      return !signal.aborted && /^y/i.test(answer.trim());
+      const answer = await this.ask(question, signal);
+      return !signal.aborted && yes(answer.trim());
     } catch {
       return false;
     }
   }
-
-  private draw(raw: TurnView): void {
-    const view = safeView(raw);
-    if (!this.answerStarted) {
-      const steps = view.steps.slice(this.printedSteps);
-      const lines = steps.flatMap((step) => stepLines(step, ANSI, { live: true }));
-      const answering = view.answer.length > 0;
-      // The status line lives only until the answer starts: it must not stay above the answer.
-      if (!answering && !view.done)
-        lines.push(ANSI.dim(`… ${view.status ?? t(this.locale, 'console.thinking')}`));
-      this.clearLive();
-      if (lines.length > 0) this.output.write(`${lines.join('\n')}\n`);
-      this.liveRows = lines.reduce((rows, line) => rows + this.rowsOf(line), 0);
-      if (!answering) return;
-      this.answerStarted = true;
-      this.liveRows = 0;
-      if (lines.length > 0) this.output.write('\n');
-    }
-    // Stream the raw answer as it grows; the final linked version differs only in link syntax,
-    // which the References list below makes up for.
-    // `printedAnswer` counts raw characters; a sequence cut off mid-stream waits for its end.
-    if (!raw.answerFinal && raw.answer.length > this.printedAnswer) {
-      const { safe, consumed } = stripStreamingControls(raw.answer.slice(this.printedAnswer));
-      this.output.write(safe);
-      this.printedAnswer += consumed;
-    }
-  }
-
-  private clearLive(): void {
-    if (this.liveRows > 0) this.output.write(`\x1b[${this.liveRows}A\r\x1b[J`);
-    this.liveRows = 0;
-  }
-
-  private rowsOf(line: string): number {
-    const visible = line.replace(/\x1b\[[0-9;]*m/g, '').length;
-    // A pty may report 0 columns (no size set): count it as the usual 80.
-    const columns = this.output.columns || 80;
-    return Math.max(1, Math.ceil(visible / columns));
-  }
-}
-
-function referencesHeading(view: TurnView, locale: Locale): string {
-  const match = /\*\*(References|参考文献)\*\*/.exec(view.answer);
-  return match?.[1] ?? t(locale, 'answer.references');
 }

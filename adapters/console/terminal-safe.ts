@@ -2,7 +2,7 @@
  * Model answers, page titles and snippets are printed in a terminal: an escape sequence inside them
  * would be obeyed (OSC 0 retitles the window, CSI 2J clears the screen, OSC 52 writes the clipboard).
  * Everything the console prints that came from a model or the web passes through here first; Scout's
- * own styling (terminal-text.ts ANSI) is added afterwards, so it survives.
+ * own styling (terminal-payloads.ts ANSI) is added afterwards, so it survives.
  */
 import type { TurnView } from '../../src/render/view.js';
 
@@ -41,23 +41,20 @@ export function stripStreamingControls(text: string): { safe: string; consumed: 
   return { safe: stripTerminalControls(ready), consumed: ready.length };
 }
 
-/** The parts of a view that came from a model or the web, made safe to print. */
-export function safeView(view: TurnView): TurnView {
+/**
+ * The parts of a view the steps message prints, made safe: step titles and bodies (search queries,
+ * page titles, the model's reasoning), the status line and the phase label. The answer is made safe
+ * where it is printed (terminal-payloads.ts), once per frame rather than once per token.
+ */
+export function safeStepsView(view: TurnView): TurnView {
   return {
     ...view,
-    answer: stripTerminalControls(view.answer),
     steps: view.steps.map((step) => ({
       ...step,
       title: stripTerminalControls(step.title),
       body: stripTerminalControls(step.body),
     })),
-    sources: view.sources.map((s) => ({
-      ...s,
-      title: stripTerminalControls(s.title),
-      url: stripTerminalControls(s.url),
-    })),
     status: view.status === null ? null : stripTerminalControls(view.status),
-    ...(view.error !== undefined ? { error: stripTerminalControls(view.error) } : {}),
-    ...(view.footer !== undefined ? { footer: stripTerminalControls(view.footer) } : {}),
+    ...(view.phase !== undefined ? { phase: stripTerminalControls(view.phase) } : {}),
   };
 }

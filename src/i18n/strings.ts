@@ -268,11 +268,9 @@ export const STRINGS = {
     'console.banner':
       'Scout — type a question (you can type ahead while an answer runs), /help for commands, Ctrl-C to stop an answer, /quit or Ctrl-D to quit.',
     'console.run-plan': 'Run this plan? [Y/n] ',
-    'console.thinking': 'Thinking…',
     'console.queued': '⏳ queued: ',
     'console.quit-hint': '(Press Ctrl-C again to quit, or type /quit.)',
     'console.approve-tool': 'Allow this tool call? [y/N] ',
-    'console.tool-wants': 'wants to run',
     'reply.private-failed': 'I could not reply to you privately here, so the reply was not sent.',
     'delivery.refused':
       '⚠️ I cannot post in that conversation (missing permission), so this answer could not be shown there.',
@@ -538,11 +536,9 @@ export const STRINGS = {
     'console.banner':
       'Scout — 输入问题（回答进行时也可以继续输入），/help 查看命令，Ctrl-C 停止回答，/quit 或 Ctrl-D 退出。',
     'console.run-plan': '执行此计划？[Y/n] ',
-    'console.thinking': '思考中…',
     'console.queued': '⏳ 已排队：',
     'console.quit-hint': '（再按一次 Ctrl-C 退出，或输入 /quit。）',
     'console.approve-tool': '允许这次工具调用？[y/N] ',
-    'console.tool-wants': '请求运行',
     'reply.private-failed': '无法在此私下回复你，因此未发送回复。',
     'delivery.refused': '⚠️ 我无法在该会话中发消息（缺少权限），因此这条回答无法在那里显示。',
     'stats.total': '合计',

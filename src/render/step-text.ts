@@ -89,7 +89,24 @@ export interface RenderTextOptions {
   expanded: boolean;
   /** Also show the phase label and the transient status line (default true). */
   header?: boolean;
+  /**
+   * Longest body an open, finished step shows when not expanded (default BODY_PREVIEW_CHARS). A
+   * surface with no Show details (the terminal) passes Infinity, so a plan is shown whole.
+   */
+  openBodyChars?: number;
+  /**
+   * A collapsed decision (why the loop went on or stopped, why the model switched) keeps the first
+   * line of its reason on its headline, `*— reason*`: a surface with no Show details still says why.
+   */
+  reasons?: boolean;
+  /** How much of a running step's body (the latest of it) shows (default BODY_PREVIEW_CHARS). */
+  runningBodyChars?: number;
+  /** Longest headline (default HEADLINE_MAX_CHARS); the terminal wraps lines itself: Infinity. */
+  headlineChars?: number;
 }
+
+/** Steps whose body is a one-line reason worth keeping on the headline (`reasons`). */
+const REASON_KINDS = new Set<StepView['kind']>(['evaluation', 'model-switch', 'notice', 'warning']);
 
 /**
  * The steps part of a view as plain Markdown: a collapsed step is its headline; an open step (or
@@ -102,17 +119,18 @@ export function renderViewAsText(view: TurnView, options: RenderTextOptions): st
     if (view.status && !view.done) blocks.push(statusLine(view.status));
   }
   for (const step of view.steps) {
-    const headline = stepHeadline(step);
+    const headline = stepHeadline(step, options.headlineChars);
     const body = step.body.trim();
     if ((step.collapsed && !options.expanded) || body === '') {
-      blocks.push(headline);
+      const reason = options.reasons && REASON_KINDS.has(step.kind) ? body.split('\n')[0]!.trim() : '';
+      blocks.push(reason ? `${headline} *— ${reason}*` : headline);
       continue;
     }
     const shown = options.expanded
       ? body
       : step.status === 'running'
-        ? tailForPreview(body, BODY_PREVIEW_CHARS)
-        : truncateForPreview(body, BODY_PREVIEW_CHARS);
+        ? tailForPreview(body, options.runningBodyChars ?? BODY_PREVIEW_CHARS)
+        : truncateForPreview(body, options.openBodyChars ?? BODY_PREVIEW_CHARS);
     blocks.push(`${headline}\n${quote(shown)}`);
   }
   return blocks.join('\n');

@@ -15,18 +15,37 @@ const PLAN: PlanProposal = {
 describe('ConsoleSink.confirmPlan', () => {
   it('declines when the signal aborts while the prompt waits', async () => {
     const asked: string[] = [];
+    let questionShown!: () => void;
+    const waiting = new Promise<void>((resolve) => {
+      questionShown = resolve;
+    });
     // Like readline's question(): pending until answered, rejected when its signal aborts.
     const ask = (question: string, signal?: AbortSignal) =>
       new Promise<string>((_resolve, reject) => {
         asked.push(question);
         signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        questionShown();
       });
     const sink = new ConsoleSink({ write: () => true, isTTY: false }, ask, 'zh');
     const controller = new AbortController();
     const choice = sink.confirmPlan(PLAN, controller.signal);
+    // Ctrl-C (or the plan's timeout) while the question waits at the prompt.
+    await waiting;
     controller.abort();
     expect(await choice).toBe(false);
     expect(asked).toEqual(['执行此计划？[Y/n] ']);
+  });
+
+  it('does not ask at all when the turn was already stopped', async () => {
+    const asked: string[] = [];
+    const sink = new ConsoleSink({ write: () => true }, async (question) => {
+      asked.push(question);
+      return 'y';
+    });
+    const controller = new AbortController();
+    controller.abort();
+    expect(await sink.confirmPlan(PLAN, controller.signal)).toBe(false);
+    expect(asked).toEqual([]);
   });
 
   it('runs on Enter and declines on n', async () => {

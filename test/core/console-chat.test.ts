@@ -7,19 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConsoleSurface, runOnce } from '../../adapters/console/console-surface.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { RecordingSink, type TestScout, startTestScout, testMessage } from '../helpers/scout-harness.js';
-
-function capture() {
-  let text = '';
-  return {
-    write: (s: string) => {
-      text += s;
-      return true;
-    },
-    get text() {
-      return text;
-    },
-  };
-}
+import { capturedOutput } from '../console/captured-output.js';
 
 /** The messages the model received in request `i`. */
 function sentMessages(h: TestScout, i: number): Array<{ role: string; content: string }> {
@@ -47,7 +35,7 @@ describe('chat mode through the console', () => {
     expect(sink.final?.footer).toMatch(/test-model|fake-model/);
 
     h.llm.enqueue(textReply('Berlin.'));
-    const out = capture();
+    const out = capturedOutput();
     expect(await runOnce(h.scout, 'Capital of Germany?', out)).toBe(0);
     expect(out.text).toContain('Berlin.');
   });

@@ -5,7 +5,8 @@
  * a warning with exactly one ⚠️.
  */
 import { describe, expect, it } from 'vitest';
-import { PLAIN, renderTurnText, stepLines } from '../../adapters/console/terminal-text.js';
+import { ConsoleSink } from '../../adapters/console/console-sink.js';
+import { PLAIN, terminalPayloads } from '../../adapters/console/terminal-payloads.js';
 import { stepsPayload } from '../../adapters/discord/render.js';
 import { toTaskChunk } from '../../adapters/slack/native-stream.js';
 import { renderSteps } from '../../adapters/slack/render-blocks.js';
@@ -58,7 +59,10 @@ function surfaces(view: TurnView, locale: Locale): Record<string, string> {
     'slack fallback': JSON.stringify(slack(false)),
     'slack task cards': JSON.stringify(view.steps.map((step) => toTaskChunk(step).title)),
     discord: String(stepsPayload(view, { turnId: 't', expanded: false, locale, running: false }).content),
-    terminal: view.steps.flatMap((step) => stepLines(step, PLAIN)).join('\n'),
+    terminal:
+      terminalPayloads(PLAIN, locale)
+        .steps(view, { stop: false, expanded: false, final: true })
+        ?.lines.join('\n') ?? '',
   };
 }
 
@@ -80,10 +84,15 @@ describe('step icons come from the renderer only', () => {
     });
   }
 
-  it('the error under a failed answer has one icon, and a stopped turn says so without ⚠️', () => {
-    const view = failedSearchTurn('en');
-    expect(renderTurnText(view, PLAIN)).toContain(`⚠️ ${t('en', 'error.unexpected')}`);
+  it('the error under a failed answer has one icon, and a stopped turn says so without ⚠️', async () => {
+    /** What a piped terminal prints for a finished turn. */
+    const printed = async (view: TurnView) => {
+      let out = '';
+      await new ConsoleSink({ write: (s: string) => (out += s) }).done(view);
+      return out;
+    };
+    expect(await printed(failedSearchTurn('en'))).toContain(`⚠️ ${t('en', 'error.unexpected')}`);
     const stopped = { ...emptyView(), done: true, cancelled: true, error: t('en', 'error.cancelled') };
-    expect(renderTurnText(stopped, PLAIN).trim()).toBe('⏹️ Stopped.');
+    expect((await printed(stopped)).trim()).toBe('⏹️ Stopped.');
   });
 });

@@ -1,0 +1,180 @@
+/**
+ * Whole turns in the terminal as a person or a script reads them, through the real core and the
+ * shared TurnRenderer: a long cited agent answer on a pipe (`--once`) and in a real pseudo-terminal,
+ * a failed search, and the Chinese locale on a narrow terminal. What is checked is stdout: on a pipe
+ * the bytes, on a terminal what the bytes leave on the screen and in the scrollback (played through
+ * a small emulator), so redraws in place count as what they leave, not as what they wrote.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConsoleSink } from '../../adapters/console/console-sink.js';
+import { runOnce } from '../../adapters/console/console-surface.js';
+import { markdownToTerminal, PLAIN } from '../../adapters/console/terminal-payloads.js';
+import { type FakeOpenAI, startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
+import { RecordingSink, startTestScout, type TestScout, testMessage } from '../helpers/scout-harness.js';
+import { fenceLines, longCitedAnswer } from '../render/markdown-samples.js';
+import { type ChatProcess, chatEnv, spawnChat } from './chat-process.js';
+import { TerminalEmulator } from './terminal-emulator.js';
+import { capturedOutput } from './captured-output.js';
+
+const QUERY = 'scout news';
+const PROCESS_TEST_TIMEOUT_MS = 90_000;
+
+function occurrences(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+/** Every citation number shown (`[n]` not part of a longer bracket). */
+function citationNumbers(text: string): number[] {
+  return [...text.matchAll(/(?<!\[)\[(\d+)\](?![\](])/g)].map((m) => Number(m[1]));
+}
+
+/**
+ * The model searches once, says it has enough (streamed as its thinking), then the answer model
+ * answers with `answer`.
+ */
+function scriptAgent(llm: FakeOpenAI, answer: string, pieces = 3): void {
+  llm.enqueue(
+    toolCallReply([{ name: 'web_search', arguments: { query: QUERY } }]),
+    textReply('I have what I need.'),
+  );
+  llm.fallback = () => textReply(answer, { pieces, chunkDelayMs: 1 });
+}
+
+/** Checks a long cited answer as printed: whole, once, linked, References, fences balanced. */
+function expectWholeCitedAnswer(shown: string, paragraphs: number): void {
+  for (let i = 0; i < paragraphs; i++)
+    expect(occurrences(shown, `Paragraph ${i}:`), `Paragraph ${i}`).toBe(1);
+  expect(occurrences(shown, 'References')).toBe(1);
+  for (const n of [1, 2, 3])
+    expect(occurrences(shown, `${n}. Result ${n} for ${QUERY} <https://example.com/scout-news/${n}>`)).toBe(
+      1,
+    );
+  // Every citation points at a listed reference.
+  expect(new Set(citationNumbers(shown))).toEqual(new Set([1, 2, 3]));
+  expect(fenceLines(shown)).toBe(2);
+  expect(occurrences(shown, 'const storm = 30;')).toBe(1);
+}
+
+describe('a long cited agent answer in the terminal', () => {
+  let h: TestScout | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('on a pipe (--once): printed whole, once, exactly the final linked answer, a dropped marker gone', async () => {
+    h = await startTestScout({ env: { DEFAULT_MODE: 'agent' } });
+    // [9] cites nothing the search found: the final answer drops it.
+    const answer = longCitedAnswer(70).replace('Paragraph 5: Scout', 'Paragraph 5: Scout [9]');
+    scriptAgent(h.llm, answer);
+    const recorded = new RecordingSink();
+    await h.scout.handleMessage(testMessage(`${QUERY}?`), recorded);
+    const final = recorded.final?.answer ?? '';
+    expect(final).toContain('[[1]](https://example.com/scout-news/1)');
+
+    scriptAgent(h.llm, answer);
+    const out = capturedOutput();
+    expect(await runOnce(h.scout, `${QUERY}?`, out)).toBe(0);
+    const printed = out.text;
+    // Exactly the final answer as terminal text, once: nothing of the streamed text is left.
+    const expected = markdownToTerminal(final, PLAIN);
+    expect(occurrences(printed, expected)).toBe(1);
+    expectWholeCitedAnswer(printed, 70);
+    expect(printed).not.toContain('[9]');
+    // The steps above it, once each; plain text only.
+    expect(occurrences(printed, `✅ 🔍 Searched: ${QUERY}`)).toBe(1);
+    expect(printed.indexOf(`Searched: ${QUERY}`)).toBeLessThan(printed.indexOf('Paragraph 0:'));
+    expect(printed).not.toContain('Working…');
+    expect(printed).not.toContain('\x1b');
+  });
+
+  it('a failed search shows once as failed, and the answer still comes', async () => {
+    h = await startTestScout({ env: { DEFAULT_MODE: 'agent' } });
+    h.search.failWith = { status: 500 };
+    scriptAgent(h.llm, 'No sources today, but here is what I know.');
+    const out = capturedOutput();
+    expect(await runOnce(h.scout, `${QUERY}?`, out)).toBe(0);
+    expect(occurrences(out.text, `❌ 🔍 Search failed: ${QUERY}`)).toBe(1);
+    expect(out.text).not.toContain('❌ ❌');
+    expect(out.text).toContain('No sources today, but here is what I know.');
+    expect(out.text).not.toContain('References');
+  });
+});
+
+describe('the terminal in Chinese', () => {
+  let h: TestScout | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('a narrow terminal shows the Chinese steps, answer and references whole, wide characters wrapped', async () => {
+    h = await startTestScout({ env: { DEFAULT_MODE: 'agent', BOT_LOCALE: 'zh' } });
+    h.search.failWith = { status: 500 };
+    scriptAgent(h.llm, `${'这是一个关于侦察兵的很长的中文回答，'.repeat(12)}结束。`, 12);
+    const emulator = new TerminalEmulator(30, 12);
+    const sink = new ConsoleSink(
+      { write: (s: string) => emulator.write(s), isTTY: true, columns: 30, rows: 12 },
+      undefined,
+      'zh',
+    );
+    sink.begin();
+    await h.scout.handleMessage(testMessage(`${QUERY}?`), sink);
+    const screen = emulator.text();
+    const joined = screen.replace(/\n/g, '');
+    expect(occurrences(joined, `❌ 🔍 搜索失败：${QUERY}`)).toBe(1);
+    expect(occurrences(joined, '这是一个关于侦察兵的很长的中文回答，'.repeat(12))).toBe(1);
+    expect(occurrences(joined, '结束。')).toBe(1);
+    // The working line was live only: it is gone once the turn shows something.
+    expect(screen).not.toContain('处理中');
+    // The steps, a blank line, the answer, a blank line, the footer.
+    expect(screen).toMatch(/\S\n\n这是一个/);
+    expect(screen).toMatch(/结束。\n\n🔧/);
+  });
+});
+
+describe('a long cited agent answer in a real terminal (pty)', () => {
+  let llm: FakeOpenAI;
+  let search: FakeSearchServer;
+  let chat: ChatProcess | undefined;
+  afterEach(async () => {
+    chat?.child.kill('SIGKILL');
+    chat = undefined;
+    await llm?.close();
+    await search?.close();
+  });
+
+  it(
+    'streams, scrolls and lands whole: every paragraph once, References, fences balanced, the prompt back',
+    async () => {
+      llm = await startFakeOpenAI();
+      search = await startFakeSearchServer();
+      scriptAgent(llm, longCitedAnswer(70), 40);
+      chat = spawnChat(chatEnv(llm.baseUrl, { DEFAULT_MODE: 'agent', ...search.env('tavily') }), {
+        pty: true,
+      });
+      await chat.waitForOutput((out) => out.includes('› '), 'the prompt');
+      chat.write(`${QUERY}?\r`);
+      // A pty with no size set reports 0 × 0: Scout draws for 80 × 24, as this emulator shows.
+      const screen = () => {
+        const emulator = new TerminalEmulator(80, 24);
+        emulator.write(chat!.stdout());
+        return emulator.text();
+      };
+      await chat.waitForOutput(
+        () => /References[\s\S]*\n› ?$/.test(screen().trimEnd()),
+        'the answer, then the prompt',
+      );
+      const shown = screen();
+      expectWholeCitedAnswer(shown, 70);
+      expect(occurrences(shown, `✅ 🔍 Searched: ${QUERY}`)).toBe(1);
+      // Paragraphs in order.
+      const at = Array.from({ length: 70 }, (_, i) => shown.indexOf(`Paragraph ${i}:`));
+      expect(at).toEqual([...at].sort((a, b) => a - b));
+      chat.write('/quit\r');
+      expect(await chat.exited).toBe(0);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+});
