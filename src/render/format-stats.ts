@@ -5,7 +5,7 @@
 import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
-import type { ModelStats, TurnStats } from './events.js';
+import type { TurnStats } from './events.js';
 import { ROLE_ICON } from './icons.js';
 
 export type StatsLocale = Locale;

@@ -5,7 +5,6 @@
  * Aborts (Stop, time limit) and LLM errors propagate to the executor, which decides what to show.
  */
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
-import type { TurnEvent } from '../../render/events.js';
 import type { SourceRegistry } from '../../search/citations.js';
 import { t } from '../../i18n/translate.js';
 import type { FinishReason } from '../turn/agent-trace.js';
