@@ -1,14 +1,14 @@
 /**
  * A bot under test as its own process, started the way it runs in production: Scout from its
- * compiled build (`node dist/src/main.js`, Slack HTTP mode), the peer from plain JavaScript. The
+ * compiled build (`node dist/scout/main.js`, the bundle `npm start` runs; Slack HTTP mode), the peer from plain JavaScript. The
  * bench reads its CPU and memory from /proc (Linux), so the load generator and the fakes cost it
  * nothing, and posts signed `app_mention` events to it as Slack would.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { build, entry, isStale } from '../scripts/build.mjs';
+import { build, bundleEntry, entry, isStale } from '../scripts/build.mjs';
 import { postSigned } from '../test/helpers/fake-slack-api.js';
 import { BENCH_TAVILY_KEY } from './fakes/fake-search.js';
 import { BENCH_BOT_USER } from './fakes/fakes.js';
@@ -35,9 +35,12 @@ export interface BotProcess {
 }
 
 /** Compiles Scout first when dist/ is older than the sources, as `npm start` does. */
-export function ensureBuilt(): void {
-  if (isStale() && !build(' for the benchmark')) throw new Error('Scout did not compile');
+export async function ensureBuilt(): Promise<void> {
+  if (isStale() && !(await build(' for the benchmark'))) throw new Error('Scout did not compile');
 }
+
+/** What `npm start` runs: the bundle, or tsc's output where no bundle was made. */
+export const scoutEntry = (): string => (existsSync(bundleEntry) ? bundleEntry : entry);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -88,6 +91,8 @@ export interface BotStart {
   mode?: 'chat' | 'agent';
   /** Another checkout's compiled entry (`…/dist/src/main.js`), to measure an older Scout the same way. */
   entry?: string;
+  /** More of Scout's variables, applied last (scenario 12: one search per turn, long time limits). */
+  env?: Record<string, string>;
 }
 
 export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {}): Promise<BotProcess> {
@@ -110,10 +115,11 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
     STORE_URL: 'memory://',
     LOG_LEVEL: 'silent',
     LLM_TIMEOUT_MS: '120000',
+    ...start.env,
   };
   const script =
     kind === 'scout'
-      ? (start.entry ?? entry)
+      ? (start.entry ?? scoutEntry())
       : fileURLToPath(new URL('./peer/chat-sdk-bot.mjs', import.meta.url));
   // BENCH_CPU_PROF=<dir>: Scout writes a V8 CPU profile there when it exits (where its time went).
   const profile = kind === 'scout' && process.env.BENCH_CPU_PROF;

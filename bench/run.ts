@@ -11,6 +11,7 @@
  *                                      9 MCP tool call over stdio (server-everything)
  *                                     10 context assembly
  *                                     11 agent turns in own process (vs --agent-baseline)
+ *                                     12 1,000 concurrent agent turns, Scout as its own process
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -25,6 +26,7 @@ import { contextAssembly } from './scenarios/context-assembly.js';
 import { firstToken } from './scenarios/first-token.js';
 import { htmlConversion } from './scenarios/html-conversion.js';
 import { idleSessions } from './scenarios/idle-sessions.js';
+import { massAgentTurns } from './scenarios/mass-agent-turns.js';
 import { mcpToolCall } from './scenarios/mcp-tool-call.js';
 import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
@@ -43,6 +45,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   9: mcpToolCall,
   10: contextAssembly,
   11: agentProcess,
+  12: massAgentTurns,
 };
 
 export async function runBench(

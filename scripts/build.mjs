@@ -1,16 +1,40 @@
 /**
- * `npm run build`: compiles Scout to dist/ with tsc and stamps the time of a successful build, so
- * `npm start` (start.mjs) can tell whether dist/ is older than the sources. Plain JavaScript on
- * purpose: it runs before anything is compiled.
+ * `npm run build`: compiles Scout to dist/ with tsc (dist/src/main.js: the Docker image, Discord
+ * shards), then bundles the same sources with esbuild into dist/scout/ (what `npm start` runs), and
+ * stamps the time of a successful build, so `npm start` (start.mjs) can tell whether dist/ is older
+ * than the sources. Plain JavaScript on purpose: it runs before anything is compiled.
+ *
+ * Why a bundle: at start Node resolves, reads and compiles every module file separately, and
+ * Scout's start path is a few hundred of them (its own modules, zod, undici, …): that, not Scout's
+ * work, was most of a cold start (docs/performance.md). Dynamic `import()`s become separate chunks,
+ * so what loads lazily still loads lazily.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** tsc's output: one file per source (Docker image, Discord shards, tests of the compiled form). */
 export const entry = join(repoRoot, 'dist/src/main.js');
+/** The bundle `npm start` runs. */
+export const bundleEntry = join(repoRoot, 'dist/scout/main.js');
+/**
+ * Packages bundled into dist/scout/: plain JavaScript on the path every start takes (configuration,
+ * the core, the OpenAI-compatible client, the tools). Everything else — platform SDKs, native addons
+ * (sharp, sqlite3), pino (its transports run files in worker threads), packages loaded only when
+ * configured — stays an ordinary import from node_modules, as Node would load it without a bundle.
+ */
+const BUNDLED_PACKAGES = new Set([
+  'zod',
+  'openai',
+  'eventsource-parser',
+  'lru-cache',
+  'keyv',
+  'ipaddr.js',
+  'htmlparser2',
+]);
 /** Written after a successful build; its age is the build's age. */
 const STAMP = 'dist/.built';
 const ENTRY = 'dist/src/main.js';
@@ -39,8 +63,50 @@ export function isStale(root = repoRoot) {
   return inputs.some((mtime) => mtime > built);
 }
 
+const packageName = (specifier) => specifier.split('/', specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** Bare imports from Scout's sources stay external unless their package is in BUNDLED_PACKAGES. */
+const externalPackages = {
+  name: 'scout-externals',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      // Inside a bundled package, its own dependencies come along (their versions may be nested).
+      if (args.importer.includes('/node_modules/')) return undefined;
+      return BUNDLED_PACKAGES.has(packageName(args.path)) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
+
+/**
+ * Bundles src/main.ts into `outdir` (default dist/scout/). Throws with esbuild's message on failure.
+ * Chunks sit one folder down, so every output file finds prompts/ two or three levels up, as
+ * prompt-library.ts looks for it.
+ */
+export async function bundle(outdir = join(repoRoot, 'dist/scout')) {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    absWorkingDir: repoRoot,
+    entryPoints: { main: 'src/main.ts' },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap: 'linked',
+    logLevel: 'silent',
+    plugins: [externalPackages],
+    // CommonJS packages in the bundle (undici) call require() for Node's own modules.
+    banner: {
+      js: "import { createRequire as __scoutCreateRequire } from 'node:module'; const require = __scoutCreateRequire(import.meta.url);",
+    },
+  });
+}
+
 /** Compiles to dist/; false (with the reason on stderr) when it could not. */
-export function build(reason = '') {
+export async function build(reason = '') {
   let tsc;
   try {
     tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -60,8 +126,16 @@ export function build(reason = '') {
     process.stderr.write('Scout did not compile: see the errors above.\n');
     return false;
   }
+  try {
+    rmSync(join(repoRoot, 'dist/scout'), { recursive: true, force: true });
+    await bundle();
+  } catch (err) {
+    process.stderr.write(`Scout did not bundle: ${err instanceof Error ? err.message : String(err)}\n`);
+    return false;
+  }
   writeFileSync(join(repoRoot, STAMP), `${new Date().toISOString()}\n`);
   return true;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && !build()) process.exit(1);
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && !(await build()))
+  process.exit(1);

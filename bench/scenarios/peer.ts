@@ -159,7 +159,7 @@ export const x = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a
 
 export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult> {
   const { options, fakes } = ctx;
-  ensureBuilt();
+  await ensureBuilt();
   await fakes.configure({
     ...fakeSpeed(options, options.peerTokensPerSecond),
     speed: {

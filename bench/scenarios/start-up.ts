@@ -1,13 +1,14 @@
 /**
  * Scenario 7: cold start. `--once "question"` (start, answer one message from the fake model, exit)
- * timed as a whole process against `node -e 0` on the same machine, both from the compiled build
- * (`node dist/src/main.js`) and through `npm start` (npm's own start-up included), each run several
- * times, medians reported. The terminal path: memory store, no platform SDK loaded. The fake model
+ * timed as a whole process against `node -e 0` on the same machine: the bundle `npm start` runs
+ * (`node dist/scout/main.js`), tsc's per-file output (`node dist/src/main.js`, the Docker image's
+ * form), and `npm start` itself (npm's own start-up included), each run several times, medians
+ * reported. The terminal path: memory store, no platform SDK loaded. The fake model
  * answers at once (five tokens, no delay), so what is timed is Scout starting, not the model.
  */
 import { execFile } from 'node:child_process';
 import { entry } from '../../scripts/build.mjs';
-import { ensureBuilt } from '../bot-process.js';
+import { ensureBuilt, scoutEntry } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, ms, type ScenarioResult } from '../context.js';
 import { summarize } from '../metrics.js';
 
@@ -26,7 +27,7 @@ function timed(file: string, args: string[], env: Record<string, string>): Promi
 
 export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
   const { options, fakes } = ctx;
-  ensureBuilt();
+  await ensureBuilt();
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -37,6 +38,7 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
     STORE_URL: 'memory://',
   };
   const node: number[] = [];
+  const bundled: number[] = [];
   const compiled: number[] = [];
   const npm: number[] = [];
   const normal = fakeSpeed(options, options.tokensPerSecond);
@@ -48,6 +50,7 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
     // Interleaved, so a burst of load on the shared machine hits all three alike.
     for (let i = 0; i < options.startRuns; i++) {
       node.push(await timed(process.execPath, ['-e', '0'], env));
+      bundled.push(await timed(process.execPath, [scoutEntry(), '--once', `bench-t7-${i} hi`], env));
       compiled.push(await timed(process.execPath, [entry, '--once', `bench-t7-${i} hi`], env));
       npm.push(await timed('npm', ['start', '--silent', '--', '--once', `bench-t7-${i} hi`], env));
     }
@@ -55,7 +58,8 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
     await fakes.configure(normal);
   }
   const base = summarize(node).p50;
-  const direct = summarize(compiled).p50;
+  const direct = summarize(bundled).p50;
+  const perFile = summarize(compiled).p50;
   const viaNpm = summarize(npm).p50;
   const ratio = (v: number) => `${(v / base).toFixed(1)}×`;
   return {
@@ -63,12 +67,13 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
     name: `Cold start: --once against node -e 0 (median of ${options.startRuns})`,
     rows: [
       ['node -e 0', ms(base, 0)],
-      ['node dist/src/main.js --once', `${ms(direct, 0)} (${ratio(direct)})`],
+      ['node dist/scout/main.js --once (bundle)', `${ms(direct, 0)} (${ratio(direct)})`],
+      ['node dist/src/main.js --once (tsc output)', `${ms(perFile, 0)} (${ratio(perFile)})`],
       ['npm start -- --once', `${ms(viaNpm, 0)} (${ratio(viaNpm)})`],
     ],
     targets: [
       {
-        target: `--once cold start ≤ ${TARGET_RATIO}× node -e 0 (compiled)`,
+        target: `--once cold start ≤ ${TARGET_RATIO}× node -e 0 (the bundle npm start runs)`,
         measured: ratio(direct),
         met: direct <= TARGET_RATIO * base,
       },
@@ -78,6 +83,11 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
         met: viaNpm <= TARGET_RATIO * base,
       },
     ],
-    data: { nodeMs: summarize(node), compiledMs: summarize(compiled), npmStartMs: summarize(npm) },
+    data: {
+      nodeMs: summarize(node),
+      bundleMs: summarize(bundled),
+      compiledMs: summarize(compiled),
+      npmStartMs: summarize(npm),
+    },
   };
 }

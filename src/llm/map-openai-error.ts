@@ -1,5 +1,5 @@
 /** Maps `openai` SDK failures to LlmError. One mapper per SDK; the status policy is in http-failure.ts. */
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai/core/error';
 import type { LlmError } from '../errors.js';
 import {
   attachRetryAfter,

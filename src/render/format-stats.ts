@@ -39,11 +39,23 @@ function words(locale: StatsLocale) {
 const DOT = ' · ';
 const BAR = ' | ';
 
-/** Grouped digits; `en-US` grouping is also what Simplified Chinese uses. */
-const INTEGER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** Past this, and for NaN/Infinity, Intl formats (exponent-free digits are no longer exact). */
+const PLAIN_DIGITS_MAX = 1e21;
+let intl: Intl.NumberFormat | undefined;
 
+/**
+ * Grouped digits ("12,345"); `en-US` grouping is also what Simplified Chinese uses. Grouped by hand
+ * because the first Intl formatter of a process initialises ICU (30–100 ms), which every `--once`
+ * paid for one statistics line; Intl remains the fallback where plain digits would not be exact.
+ */
 export function formatInteger(n: number): string {
-  return INTEGER.format(Math.round(n));
+  const rounded = Math.round(n);
+  if (!(Math.abs(rounded) < PLAIN_DIGITS_MAX)) {
+    intl ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+    return intl.format(rounded);
+  }
+  const grouped = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return rounded < 0 || Object.is(rounded, -0) ? `-${grouped}` : grouped;
 }
 
 /** "2.1 s", "1 min 05 s" — one decimal below a minute is as precise as a person reads it. */

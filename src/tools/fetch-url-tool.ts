@@ -11,7 +11,7 @@ import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { isAbortError } from '../errors.js';
 import { truncateAtWord } from '../search/clean-results.js';
-import { htmlToText, PageTooComplexError, truncateText } from './html-to-text.js';
+import { PageTooComplexError, truncateText } from './page-text.js';
 import { BlockedAddressError, type Resolver, resolvePublicAddress } from './ssrf-guard.js';
 import type { Tool, ToolContext } from './types.js';
 import { stripControlChars } from './untrusted-text.js';
@@ -214,7 +214,8 @@ async function renderPage(
   // Control bytes go from every kind of text (text/plain too), before anything reads it.
   const raw = stripControlChars(decodeBody(page.body, type));
   const converted = isHtml
-    ? await htmlToText(raw, {
+    ? // The HTML parser loads with the first page that needs it, not at start-up.
+      await (await import('./html-to-text.js')).htmlToText(raw, {
         maxChars: options.maxChars,
         signal: options.signal,
         ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),

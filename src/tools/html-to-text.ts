@@ -11,6 +11,7 @@
  * page blocks other conversations for long; past the CPU budget it gives up with PageTooComplexError.
  */
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { PageTooComplexError, truncateText } from './page-text.js';
 
 /** Elements whose content is never readable text. */
 const DROP_ELEMENTS = new Set([
@@ -40,11 +41,7 @@ export const HTML_SLICE_MS = 10;
 /** Total time a page may take; 512 KB of hostile markup converts in well under a tenth of this. */
 export const HTML_BUDGET_MS = 2_000;
 
-export class PageTooComplexError extends Error {
-  constructor(budgetMs: number) {
-    super(`the page is too complex to read (its markup took more than ${budgetMs} ms to process)`);
-  }
-}
+export { PageTooComplexError, truncateText };
 
 export interface HtmlToTextOptions {
   /** Stop collecting once the readable text is this long (the caller truncates anyway). */
@@ -204,10 +201,4 @@ class TextCollector implements TokenizerCallbacks {
   ondeclaration(): void {}
   onprocessinginstruction(): void {}
   onend(): void {}
-}
-
-/** Cuts to `max` characters with a marker the model can see. */
-export function truncateText(text: string, max: number): { text: string; truncated: boolean } {
-  if (text.length <= max) return { text, truncated: false };
-  return { text: `${text.slice(0, max).trimEnd()}\n…[truncated]`, truncated: true };
 }

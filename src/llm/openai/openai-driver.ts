@@ -3,7 +3,7 @@
  * streamed POST per attempt (post-event-stream.ts), failures as the `openai` SDK's error classes;
  * retries are ours (retry.ts).
  */
-import { APIError } from 'openai';
+import { APIError } from 'openai/core/error';
 import type { Logger } from 'pino';
 import { LlmError } from '../../errors.js';
 import { resolveDeepSeekVariant } from '../deepseek-variants.js';

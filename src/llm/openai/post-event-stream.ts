@@ -6,7 +6,7 @@
  * way the SDK builds them, so map-openai-error.ts maps them exactly as before.
  */
 import { createParser } from 'eventsource-parser';
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai/core/error';
 import { request } from 'undici';
 import { BODY_HINT_HEADER, findBodyRetryDelay } from '../retry-after.js';
 
