@@ -16,6 +16,16 @@ import {
 import type { AnswerControls, ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
+import {
+  type Choice,
+  type Control,
+  type ControlId,
+  type ControlStyle,
+  approvalChoice,
+  controls,
+  detailsToggle,
+  planChoice,
+} from '../../src/render/controls.js';
 import { statusLine } from '../../src/render/step-text.js';
 import { hasDetails, renderStepsText } from './steps-text.js';
 import { t } from '../../src/i18n/translate.js';
@@ -42,30 +52,12 @@ export function stepsPayload(
     expanded: options.expanded,
     workingText: statusLine(t(options.locale, 'status.working')),
   });
-  const buttons: ButtonBuilder[] = [];
-  if (hasDetails(view)) {
-    buttons.push(
-      new ButtonBuilder()
-        .setCustomId(`${CUSTOM_ID.toggle}:${options.turnId}`)
-        .setStyle(ButtonStyle.Secondary)
-        .setLabel(t(options.locale, options.expanded ? 'button.hide-details' : 'button.show-details')),
-    );
-  }
-  if (options.running) {
-    buttons.push(
-      new ButtonBuilder()
-        .setCustomId(CUSTOM_ID.stop)
-        .setStyle(ButtonStyle.Danger)
-        .setLabel(t(options.locale, 'button.stop')),
-    );
-  }
-  const components =
-    buttons.length > 0
-      ? [new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(buttons)]
-      : [];
+  const ids: ControlId[] = [];
+  if (hasDetails(view)) ids.push(detailsToggle(options.expanded));
+  if (options.running) ids.push('stop');
   return {
     content: content || '…',
-    components,
+    components: rows(ids, options.turnId, options.locale),
     allowedMentions: NO_MENTIONS,
     flags: MessageFlags.SuppressEmbeds,
   };
@@ -79,18 +71,14 @@ export function footerLine(footer: string): string {
 /** One part of the answer (already ≤ 2,000 characters): Stop while live, 👍/👎 on the final last part. */
 export function answerPayload(
   markdown: string,
-  controls: AnswerControls,
+  state: AnswerControls,
   turnId: string,
   locale: Locale,
 ): DiscordPayload {
-  const components = controls.feedback
-    ? [feedbackRow(turnId, locale)]
-    : controls.stop
-      ? [stopRow(locale)]
-      : [];
+  const ids: ControlId[] = state.feedback ? ['feedback-up', 'feedback-down'] : state.stop ? ['stop'] : [];
   return {
     content: markdown || '…',
-    components,
+    components: rows(ids, turnId, locale),
     allowedMentions: NO_MENTIONS,
     flags: MessageFlags.SuppressEmbeds,
   };
@@ -101,91 +89,77 @@ export function textPayload(markdown: string): DiscordPayload {
   return { content: markdown, allowedMentions: NO_MENTIONS, flags: MessageFlags.SuppressEmbeds };
 }
 
-function stopRow(locale: Locale): Row {
-  return new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder()
-      .setCustomId(CUSTOM_ID.stop)
-      .setStyle(ButtonStyle.Danger)
-      .setLabel(t(locale, 'button.stop')),
-  );
-}
-
-export function feedbackRow(turnId: string, locale: Locale): Row {
-  return new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder()
-      .setCustomId(`${CUSTOM_ID.feedback}:up:${turnId}`)
-      .setStyle(ButtonStyle.Secondary)
-      .setLabel(t(locale, 'button.feedback-up')),
-    new ButtonBuilder()
-      .setCustomId(`${CUSTOM_ID.feedback}:down:${turnId}`)
-      .setStyle(ButtonStyle.Secondary)
-      .setLabel(t(locale, 'button.feedback-down')),
-  );
-}
-
 /** One part of a plan; the last carries Run / Cancel, then the outcome in their place. */
 export function planPayload(
   markdown: string,
-  controls: PlanControls,
+  state: PlanControls,
   turnId: string,
   locale: Locale,
 ): DiscordPayload {
-  const outcome =
-    controls === 'run' ? t(locale, 'plan.running') : controls === 'cancel' ? t(locale, 'plan.cancelled') : '';
-  return {
-    content: outcome ? `${markdown}\n${outcome}` : markdown,
-    components: controls === 'choose' ? [planRow(turnId, locale)] : [],
-    allowedMentions: NO_MENTIONS,
-    flags: MessageFlags.SuppressEmbeds,
-  };
-}
-
-function planRow(turnId: string, locale: Locale): Row {
-  return new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder()
-      .setCustomId(`${CUSTOM_ID.plan}:run:${turnId}`)
-      .setStyle(ButtonStyle.Primary)
-      .setLabel(t(locale, 'button.run-plan')),
-    new ButtonBuilder()
-      .setCustomId(`${CUSTOM_ID.plan}:cancel:${turnId}`)
-      .setStyle(ButtonStyle.Secondary)
-      .setLabel(t(locale, 'button.cancel-plan')),
-  );
+  return choicePayload(markdown, planChoice(state, locale), turnId);
 }
 
 /** A tool call waiting for approval: Approve / Deny, then the outcome in their place. */
 export function approvalPayload(
   markdown: string,
-  controls: ApprovalControls,
+  state: ApprovalControls,
   turnId: string,
   locale: Locale,
 ): DiscordPayload {
-  const outcome =
-    controls === 'approved'
-      ? t(locale, 'tool-approval.approved')
-      : controls === 'denied'
-        ? t(locale, 'tool-approval.denied')
-        : '';
+  return choicePayload(markdown, approvalChoice(state, locale), turnId);
+}
+
+/** A choice's message: its buttons while open, then its outcome as a line where they were. */
+function choicePayload(markdown: string, choice: Choice, turnId: string): DiscordPayload {
   return {
-    content: outcome ? `${markdown}\n${outcome}` : markdown,
-    components:
-      controls === 'choose'
-        ? [
-            new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-              new ButtonBuilder()
-                .setCustomId(`${CUSTOM_ID.tool}:approve:${turnId}`)
-                .setStyle(ButtonStyle.Danger)
-                .setLabel(t(locale, 'button.approve-tool')),
-              new ButtonBuilder()
-                .setCustomId(`${CUSTOM_ID.tool}:deny:${turnId}`)
-                .setStyle(ButtonStyle.Secondary)
-                .setLabel(t(locale, 'button.deny-tool')),
-            ),
-          ]
-        : [],
+    content: choice.outcome ? `${markdown}\n${choice.outcome}` : markdown,
+    components: choice.buttons.length > 0 ? [row(choice.buttons, turnId)] : [],
     allowedMentions: NO_MENTIONS,
     flags: MessageFlags.SuppressEmbeds,
   };
+}
+
+/** The custom_id each control's button carries; interactions.ts parses them back. */
+function customId(id: ControlId, turnId: string): string {
+  switch (id) {
+    case 'show-details':
+    case 'hide-details':
+      return `${CUSTOM_ID.toggle}:${turnId}`;
+    case 'stop':
+      return CUSTOM_ID.stop;
+    case 'feedback-up':
+      return `${CUSTOM_ID.feedback}:up:${turnId}`;
+    case 'feedback-down':
+      return `${CUSTOM_ID.feedback}:down:${turnId}`;
+    case 'run':
+    case 'cancel':
+      return `${CUSTOM_ID.plan}:${id}:${turnId}`;
+    case 'approve':
+    case 'deny':
+      return `${CUSTOM_ID.tool}:${id}:${turnId}`;
+  }
+}
+
+const STYLE: Record<ControlStyle, ButtonStyle> = {
+  primary: ButtonStyle.Primary,
+  danger: ButtonStyle.Danger,
+  secondary: ButtonStyle.Secondary,
+};
+
+/** One row with the controls, or none when there are none (Discord refuses an empty row). */
+function rows(ids: ControlId[], turnId: string, locale: Locale): Row[] {
+  return ids.length > 0 ? [row(controls(locale, ...ids), turnId)] : [];
+}
+
+function row(list: Control[], turnId: string): Row {
+  return new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
+    list.map((control) =>
+      new ButtonBuilder()
+        .setCustomId(customId(control.id, turnId))
+        .setStyle(STYLE[control.style])
+        .setLabel(control.label),
+    ),
+  );
 }
 
 /**

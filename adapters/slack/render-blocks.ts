@@ -4,6 +4,15 @@
  * answer message(s) (standard Markdown in `markdown` blocks, footer and feedback buttons under the
  * last one). Every builder stays inside Slack's limits (shared/PLATFORMS.md) by construction.
  */
+import {
+  type Choice,
+  type Control,
+  type ControlId,
+  approvalChoice,
+  controls,
+  detailsToggle,
+  planChoice,
+} from '../../src/render/controls.js';
 import { errorLine, stepHeadline } from '../../src/render/step-text.js';
 import type { ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
@@ -42,6 +51,19 @@ export const ACTION_PLAN_CANCEL = 'scout_plan_cancel';
 export const ACTION_TOOL_APPROVE = 'scout_tool_approve';
 export const ACTION_TOOL_DENY = 'scout_tool_deny';
 
+/** The action id each control's button carries (both details labels toggle the same way). */
+const ACTION_ID: Record<ControlId, string> = {
+  stop: ACTION_STOP,
+  'show-details': ACTION_TOGGLE,
+  'hide-details': ACTION_TOGGLE,
+  'feedback-up': ACTION_FEEDBACK_UP,
+  'feedback-down': ACTION_FEEDBACK_DOWN,
+  run: ACTION_PLAN_RUN,
+  cancel: ACTION_PLAN_CANCEL,
+  approve: ACTION_TOOL_APPROVE,
+  deny: ACTION_TOOL_DENY,
+};
+
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is open-ended; the fake Slack API checks what Slack would refuse
 export type Block = Record<string, any>;
 export interface SlackPayload {
@@ -70,14 +92,26 @@ function mrkdwn(text: string) {
   return { type: 'mrkdwn', text };
 }
 
-function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Block {
+/** A Block Kit button for a control; `value` is the conversation the press is about. */
+function button(control: Control, value: string): Block {
   return {
     type: 'button',
-    text: plain(truncate(text, 75)),
-    action_id: actionId,
+    text: plain(truncate(control.label, 75)),
+    action_id: ACTION_ID[control.id],
     value,
-    ...(style ? { style } : {}),
+    // Block Kit's default look is the secondary one.
+    ...(control.style === 'secondary' ? {} : { style: control.style }),
   };
+}
+
+function actions(list: Control[], conversationId: string): Block {
+  return { type: 'actions', elements: list.map((control) => button(control, conversationId)) };
+}
+
+/** A choice's buttons while it is open, then its outcome in their place. */
+function choiceBlocks(choice: Choice, conversationId: string): Block[] {
+  if (choice.buttons.length > 0) return [actions(choice.buttons, conversationId)];
+  return choice.outcome ? [{ type: 'context', elements: [mrkdwn(choice.outcome)] }] : [];
 }
 
 function stepTitle(step: StepView): string {
@@ -152,14 +186,10 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
       type: 'context',
       elements: [mrkdwn(truncate(neutraliseMentions(view.phase), MAX_CONTEXT_CHARS))],
     });
-  const actions: Block[] = [];
-  if (options.stop ?? running)
-    actions.push(button(t(locale, 'button.stop'), ACTION_STOP, options.conversationId, 'danger'));
-  if (collapsible) {
-    const label = options.expanded ? t(locale, 'button.hide-details') : t(locale, 'button.show-details');
-    actions.push(button(label, ACTION_TOGGLE, options.conversationId));
-  }
-  if (actions.length > 0) blocks.push({ type: 'actions', elements: actions });
+  const ids: ControlId[] = [];
+  if (options.stop ?? running) ids.push('stop');
+  if (collapsible) ids.push(detailsToggle(options.expanded));
+  if (ids.length > 0) blocks.push(actions(controls(locale, ...ids), options.conversationId));
   // The fallback `text` is what notifications show: step titles carry model-chosen search queries.
   const text = truncate(
     neutraliseMentions(shown.map((s) => s.title).join(' · ') || view.phase || t(locale, 'status.working')),
@@ -201,21 +231,10 @@ export function renderAnswerChunk(chunk: string, options: AnswerRenderOptions): 
       elements: [mrkdwn(truncate(toMrkdwn(options.footer), MAX_CONTEXT_CHARS))],
     });
   }
-  if (options.stop && !options.final) {
-    blocks.push({
-      type: 'actions',
-      elements: [button(t(options.locale, 'button.stop'), ACTION_STOP, options.conversationId, 'danger')],
-    });
-  }
-  if (options.final && options.feedback) {
-    blocks.push({
-      type: 'actions',
-      elements: [
-        button(t(options.locale, 'button.feedback-up'), ACTION_FEEDBACK_UP, options.conversationId),
-        button(t(options.locale, 'button.feedback-down'), ACTION_FEEDBACK_DOWN, options.conversationId),
-      ],
-    });
-  }
+  if (options.stop && !options.final)
+    blocks.push(actions(controls(options.locale, 'stop'), options.conversationId));
+  if (options.final && options.feedback)
+    blocks.push(actions(controls(options.locale, 'feedback-up', 'feedback-down'), options.conversationId));
   return { text: truncate(body, FALLBACK_TEXT_CHARS), blocks };
 }
 
@@ -230,27 +249,15 @@ export function renderClosingBlocks(view: TurnView, options: Omit<AnswerRenderOp
  */
 export function renderPlanPart(
   markdown: string,
-  controls: PlanControls,
+  state: PlanControls,
   options: { locale: Locale; conversationId: string },
 ): SlackPayload {
-  const { locale } = options;
   const blocks: Block[] = splitMessage(toMrkdwn(markdown) || '…', MAX_SECTION_CHARS).map((text) => ({
     type: 'section',
     text: mrkdwn(text),
     expand: true,
   }));
-  if (controls === 'choose') {
-    blocks.push({
-      type: 'actions',
-      elements: [
-        button(t(locale, 'button.run-plan'), ACTION_PLAN_RUN, options.conversationId, 'primary'),
-        button(t(locale, 'button.cancel-plan'), ACTION_PLAN_CANCEL, options.conversationId),
-      ],
-    });
-  } else if (controls) {
-    const outcome = controls === 'run' ? t(locale, 'plan.running') : t(locale, 'plan.cancelled');
-    blocks.push({ type: 'context', elements: [mrkdwn(outcome)] });
-  }
+  blocks.push(...choiceBlocks(planChoice(state, options.locale), options.conversationId));
   // Plan steps are model output: the notification text must not ping either.
   return { text: truncate(neutraliseMentions(markdown), FALLBACK_TEXT_CHARS), blocks };
 }
@@ -258,24 +265,12 @@ export function renderPlanPart(
 /** A tool call waiting for approval: Approve / Deny, then the outcome in their place. */
 export function renderApprovalPart(
   markdown: string,
-  controls: ApprovalControls,
+  state: ApprovalControls,
   options: { locale: Locale; conversationId: string },
 ): SlackPayload {
-  const { locale } = options;
   const text = truncate(toMrkdwn(neutraliseMentions(markdown)), MAX_SECTION_CHARS);
   const blocks: Block[] = [{ type: 'section', text: mrkdwn(text), expand: true }];
-  if (controls === 'choose') {
-    blocks.push({
-      type: 'actions',
-      elements: [
-        button(t(locale, 'button.approve-tool'), ACTION_TOOL_APPROVE, options.conversationId, 'danger'),
-        button(t(locale, 'button.deny-tool'), ACTION_TOOL_DENY, options.conversationId),
-      ],
-    });
-  } else {
-    const outcome = t(locale, controls === 'approved' ? 'tool-approval.approved' : 'tool-approval.denied');
-    blocks.push({ type: 'context', elements: [mrkdwn(outcome)] });
-  }
+  blocks.push(...choiceBlocks(approvalChoice(state, options.locale), options.conversationId));
   // The arguments are model output: the notification text must not ping.
   return { text: truncate(neutraliseMentions(markdown), FALLBACK_TEXT_CHARS), blocks };
 }
