@@ -5,17 +5,17 @@
 import { afterEach, expect, it } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
 import {
-  fixtureInteraction,
+  EPHEMERAL,
   fixtureMessage,
   type Kit,
   meta,
+  OTHER_USER,
+  pressButton,
   ScriptedCore,
   startKit,
 } from './discord-test-kit.js';
 
-const OTHER_USER = '1033044521375764999';
 const ADMIN_USER = '1033044521375764888';
-const EPHEMERAL = 64;
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -35,21 +35,14 @@ async function runningTurn(k: Kit, core: ScriptedCore) {
       ),
   );
   return async (userId: string) => {
-    const f = fixtureInteraction('buttonClickHello');
-    const click = k.fake.interact({
-      ...f,
+    const press = pressButton(k.fake, {
+      channelId: mention.id,
+      messageId: steps.id,
+      customId: 'scout_stop',
+      userId,
       locale: 'en-US',
-      member: { ...f.member, user: { ...f.member.user, id: userId } },
-      channel_id: mention.id,
-      channel: { ...f.channel, id: mention.id },
-      message: { ...f.message, id: steps.id },
-      data: { component_type: 2, custom_id: 'scout_stop' },
     });
-    const reply = await k.fake.waitFor(() =>
-      k.fake
-        .callsTo('POST /interactions/:interaction/:token/callback')
-        .find((c) => c.path.includes(`/interactions/${click.id}/`)),
-    );
+    const reply = await press.reply();
     return { reply: reply.body, conversation: `discord:${meta.guildId}:${mention.id}`, core };
   };
 }

@@ -126,6 +126,65 @@ export class ScriptedCore implements ScoutCore {
   }
 }
 
+/**
+ * A core whose turn asks the person a yes/no question through the sink (plan Run / Cancel, tool
+ * Approve / Deny), records the answer in `choices`, then answers with the `yes` or `no` text.
+ */
+export class ConfirmingCore extends ScriptedCore {
+  readonly choices: boolean[] = [];
+
+  constructor(
+    private readonly ask: (sink: TurnSink, signal: AbortSignal) => Promise<boolean>,
+    private readonly answers: { yes: string; no: string },
+  ) {
+    super();
+  }
+
+  override async handleMessage(message: IncomingMessage, sink: TurnSink): Promise<void> {
+    this.received.push(message);
+    const view = emptyView();
+    sink.update(view);
+    const yes = await this.ask(sink, new AbortController().signal);
+    this.choices.push(yes);
+    view.answer = yes ? this.answers.yes : this.answers.no;
+    view.answerFinal = true;
+    view.done = true;
+    await sink.done(view);
+  }
+}
+
+/** A member of the guild who did not ask and is not an admin. */
+export const OTHER_USER = '1033044521375764999';
+/** MessageFlags.Ephemeral: only the presser sees the reply. */
+export const EPHEMERAL = 64;
+
+/**
+ * Clicks a button on a message the way Discord sends it (the recorded click with these ids), as
+ * `userId` (default: the recorded user); `reply()` waits for Scout's interaction callback.
+ */
+export function pressButton(
+  fake: FakeDiscord,
+  at: { channelId: string; messageId: string; customId: string; userId?: string; locale?: string },
+) {
+  const f = fixtureInteraction('buttonClickHello');
+  const click = fake.interact({
+    ...f,
+    ...(at.locale ? { locale: at.locale } : {}),
+    ...(at.userId ? { member: { ...f.member, user: { ...f.member.user, id: at.userId } } } : {}),
+    channel_id: at.channelId,
+    channel: { ...f.channel, id: at.channelId },
+    message: { ...f.message, id: at.messageId, channel_id: at.channelId },
+    data: { component_type: 2, custom_id: at.customId },
+  });
+  const reply = () =>
+    fake.waitFor(() =>
+      fake
+        .callsTo('POST /interactions/:interaction/:token/callback')
+        .find((c) => c.path.includes(`/interactions/${click.id}/`)),
+    );
+  return { click, reply };
+}
+
 export interface Kit {
   fake: FakeDiscord;
   surface: DiscordSurface;

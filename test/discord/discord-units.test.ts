@@ -6,15 +6,7 @@ import { renderStepsText } from '../../adapters/discord/steps-text.js';
 import { stripMention, threadName } from '../../adapters/discord/triggers.js';
 import { COMMAND_NAMES } from '../../src/core/commands.js';
 import { emptyView } from '../../src/render/view.js';
-import type { IncomingMessage, TurnSink } from '../../src/surface.js';
-import {
-  fixtureInteraction,
-  fixtureMessage,
-  meta,
-  ScriptedCore,
-  startKit,
-  type Kit,
-} from './discord-test-kit.js';
+import { ConfirmingCore, fixtureMessage, pressButton, meta, startKit, type Kit } from './discord-test-kit.js';
 import { afterEach } from 'vitest';
 
 describe('Discord ids', () => {
@@ -102,23 +94,11 @@ describeWithShared('Discord plan confirmation', () => {
   });
 
   it('shows Run / Cancel and resolves with the choice', async () => {
-    const choices: boolean[] = [];
-    const core = new (class extends ScriptedCore {
-      override async handleMessage(message: IncomingMessage, sink: TurnSink): Promise<void> {
-        this.received.push(message);
-        const view = emptyView();
-        sink.update(view);
-        const run = await sink.confirmPlan!(
-          { steps: [{ step: 1, description: 'Search the news', tool: 'web_search', parameters: {} }] },
-          new AbortController().signal,
-        );
-        choices.push(run);
-        view.answer = run ? 'Plan done.' : 'Plan cancelled.';
-        view.answerFinal = true;
-        view.done = true;
-        await sink.done(view);
-      }
-    })();
+    const plan = { steps: [{ step: 1, description: 'Search the news', tool: 'web_search', parameters: {} }] };
+    const core = new ConfirmingCore((sink, signal) => sink.confirmPlan!(plan, signal), {
+      yes: 'Plan done.',
+      no: 'Plan cancelled.',
+    });
     kit = await startKit(core);
     const mention = fixtureMessage('gatewayMention');
     kit.fake.dispatch('MESSAGE_CREATE', mention);
@@ -129,17 +109,11 @@ describeWithShared('Discord plan confirmation', () => {
       c.custom_id.startsWith('scout_plan:run:'),
     );
     expect(run.label).toBe('▶ Run');
-    const f = fixtureInteraction('buttonClickHello');
-    kit.fake.interact({
-      ...f,
-      channel_id: mention.id,
-      message: { ...f.message, id: planMessage.id },
-      data: { component_type: 2, custom_id: run.custom_id },
-    });
+    pressButton(kit.fake, { channelId: mention.id, messageId: planMessage.id, customId: run.custom_id });
     await kit.fake.waitFor(() =>
       kit!.fake.messagesIn(mention.id).find((m) => m.content.includes('Plan done.')),
     );
-    expect(choices).toEqual([true]);
+    expect(core.choices).toEqual([true]);
     expect(planMessage.components).toEqual([]); // buttons removed once chosen
     expect(planMessage.content).toContain('Running the plan');
   });

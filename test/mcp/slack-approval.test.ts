@@ -9,20 +9,17 @@ import { afterEach, expect, it } from 'vitest';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { describeWithShared } from '../helpers/fixtures.js';
 import {
-  buttonPayload,
-  dmFixture,
+  dmThread,
+  OTHER_USER,
   type SlackHarness,
   startSlackHarness,
+  threadText,
   visibleText,
+  waitForButton,
 } from '../slack/slack-harness.js';
 import { fixtureStdio, writeMcpJson } from './mcp-kit.js';
 
-const { mention } = dmFixture();
-const channel = mention.event.channel as string;
-const threadTs = mention.event.ts as string;
-const asker = mention.event.user as string;
-const conversation = `slack:${mention.team_id}:${channel}:${threadTs}`;
-const OTHER_USER = 'U00OTHERUSR1';
+const thread = dmThread();
 
 describeWithShared('Slack tool approval', () => {
   let s: SlackHarness | undefined;
@@ -48,33 +45,22 @@ describeWithShared('Slack tool approval', () => {
       textReply('Done.'),
       textReply('Note n9 is deleted.'),
     );
-    await s.event(mention);
-    const harness = s;
-    const approval = () =>
-      harness.slack
-        .messagesIn(channel, threadTs)
-        .find((m) => JSON.stringify(m.blocks).includes('scout_tool_approve'));
-    await s.slack.waitFor(() => Boolean(approval()), 20_000, 'the approval with buttons');
-    const message = approval()!;
+    await s.event(thread.mention);
+    const { message, press } = await waitForButton(s, thread, 'scout_tool_approve', 'the approval', 20_000);
     expect(visibleText(message.blocks)).toContain('notes__delete_note (Delete a note)');
     expect(visibleText(message.blocks)).toContain('"id": "n9"');
-    const at = { channel, ts: message.ts, threadTs };
 
-    await s.action(buttonPayload('scout_tool_approve', conversation, { ...at, user: OTHER_USER }));
+    await press({ user: OTHER_USER });
     await s.slack.waitFor(() => s!.slack.callsTo('chat.postEphemeral').length === 1, 5000, 'the refusal');
     expect(s.slack.callsTo('chat.postEphemeral')[0]!.args.text).toContain('approve or deny this tool call');
     expect(readFileSync(calls, 'utf8')).toBe('');
 
-    await s.action(buttonPayload('scout_tool_approve', conversation, { ...at, user: asker }));
+    await press({ user: thread.asker });
     await s.surface.idle();
     expect(readFileSync(calls, 'utf8')).toBe('delete_note {"id":"n9"}\n');
     expect(JSON.stringify(message.blocks)).not.toContain('scout_tool_approve');
     expect(visibleText(message.blocks)).toContain('Approved');
-    const thread = s.slack
-      .messagesIn(channel, threadTs)
-      .map((m) => visibleText(m.blocks))
-      .join('\n');
-    expect(thread).toContain('Note n9 is deleted.');
+    expect(threadText(s, thread)).toContain('Note n9 is deleted.');
     expect(s.slack.violations).toEqual([]);
   });
 });

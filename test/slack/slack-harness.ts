@@ -157,3 +157,59 @@ export function visibleText(blocks: any[]): string {
   walk(blocks);
   return out.join('\n');
 }
+
+/** The DM thread of slack/dm.json: where its mention is asked, by whom, and Scout's conversation id. */
+export function dmThread() {
+  const { mention } = dmFixture();
+  const channel = mention.event.channel as string;
+  const threadTs = mention.event.ts as string;
+  return {
+    mention,
+    channel,
+    threadTs,
+    asker: mention.event.user as string,
+    conversation: `slack:${mention.team_id}:${channel}:${threadTs}`,
+  };
+}
+
+export type SlackThread = ReturnType<typeof dmThread>;
+
+/** A member of the workspace who did not ask and is not an admin. */
+export const OTHER_USER = 'U00OTHERUSR1';
+
+/** Everything the thread shows, message after message. */
+export function threadText(s: SlackHarness, thread: SlackThread): string {
+  return s.slack
+    .messagesIn(thread.channel, thread.threadTs)
+    .map((m) => visibleText(m.blocks))
+    .join('\n');
+}
+
+/**
+ * Waits for the thread's message with a `actionId` button; `press` clicks a button on it (that one
+ * unless told) as `user` (default: the harness's default user), the way Slack posts a block action.
+ */
+export async function waitForButton(
+  s: SlackHarness,
+  thread: SlackThread,
+  actionId: string,
+  what: string,
+  timeoutMs = 5000,
+) {
+  const find = () =>
+    s.slack
+      .messagesIn(thread.channel, thread.threadTs)
+      .find((m) => JSON.stringify(m.blocks).includes(actionId));
+  await s.slack.waitFor(() => Boolean(find()), timeoutMs, what);
+  const message = find()!;
+  const press = (options: { user?: string; actionId?: string } = {}) =>
+    s.action(
+      buttonPayload(options.actionId ?? actionId, thread.conversation, {
+        channel: thread.channel,
+        ts: message.ts,
+        threadTs: thread.threadTs,
+        ...(options.user ? { user: options.user } : {}),
+      }),
+    );
+  return { message, press };
+}

@@ -4,17 +4,16 @@ import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import {
   buttonPayload,
-  dmFixture,
+  dmThread,
   type SlackHarness,
   startSlackHarness,
   TEST_EDIT_INTERVAL_MS,
   visibleText,
+  waitForButton,
 } from './slack-harness.js';
 
-const { mention } = dmFixture();
-const channel = mention.event.channel as string;
-const threadTs = mention.event.ts as string;
-const conversation = `slack:${mention.team_id}:${channel}:${threadTs}`;
+const thread = dmThread();
+const { mention, channel, threadTs, conversation } = thread;
 
 /** An answer streamed as `pieces` chunks, `delayMs` apart. */
 function slowTextReply(pieces: number, delayMs: number) {
@@ -125,18 +124,8 @@ describeWithShared('Slack rendering end to end', () => {
     s = await startSlackHarness();
     s.h.llm.enqueue({ ...textReply('slow '.repeat(200)), chunkDelayMs: 200 });
     await s.event(mention);
-    await s.slack.waitFor(
-      () =>
-        s.slack.messagesIn(channel, threadTs).some((m) => JSON.stringify(m.blocks).includes('scout_stop')),
-      5000,
-      'a message with a Stop button',
-    );
-    const withStop = s.slack
-      .messagesIn(channel, threadTs)
-      .find((m) => JSON.stringify(m.blocks).includes('scout_stop'))!;
-    const res = await s.action(
-      buttonPayload('scout_stop', conversation, { channel, ts: withStop.ts, threadTs }),
-    );
+    const { press } = await waitForButton(s, thread, 'scout_stop', 'a message with a Stop button');
+    const res = await press();
     expect(res.status).toBe(200);
     await s.surface.idle();
     const last = s.slack.messagesIn(channel, threadTs).at(-1)!;

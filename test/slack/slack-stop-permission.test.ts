@@ -6,40 +6,30 @@ import { afterEach, expect, it } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import {
-  buttonPayload,
-  dmFixture,
+  dmThread,
+  OTHER_USER,
   type SlackHarness,
   startSlackHarness,
-  visibleText,
+  threadText as textOf,
+  waitForButton,
 } from './slack-harness.js';
 
-const { mention } = dmFixture();
-const channel = mention.event.channel as string;
-const threadTs = mention.event.ts as string;
-const asker = mention.event.user as string;
-const conversation = `slack:${mention.team_id}:${channel}:${threadTs}`;
-const OTHER_USER = 'U00OTHERUSR1';
+const thread = dmThread();
+const { channel, threadTs, asker } = thread;
 const ADMIN_USER = 'U00ADMINUSR1';
 /** The answer streams for ~2 s: long enough to press Stop while it runs. */
 const SLOW_ANSWER = { ...textReply('slow '.repeat(20)), chunkDelayMs: 100 };
 
 function threadText(s: SlackHarness): string {
-  return s.slack
-    .messagesIn(channel, threadTs)
-    .map((m) => visibleText(m.blocks))
-    .join('\n');
+  return textOf(s, thread);
 }
 
 /** Starts a slow turn asked by the fixture user and presses Stop on it as `presser`. */
 async function pressStopAs(s: SlackHarness, presser: string): Promise<void> {
   s.h.llm.enqueue(SLOW_ANSWER);
-  await s.event(mention);
-  const withStop = () =>
-    s.slack.messagesIn(channel, threadTs).find((m) => JSON.stringify(m.blocks).includes('scout_stop'));
-  await s.slack.waitFor(() => Boolean(withStop()), 5000, 'a message with a Stop button');
-  const res = await s.action(
-    buttonPayload('scout_stop', conversation, { channel, ts: withStop()!.ts, threadTs, user: presser }),
-  );
+  await s.event(thread.mention);
+  const { press } = await waitForButton(s, thread, 'scout_stop', 'a message with a Stop button');
+  const res = await press({ user: presser });
   expect(res.status).toBe(200);
   await s.surface.idle();
 }
@@ -83,16 +73,13 @@ describeWithShared('Slack Stop: only the asker or an admin', () => {
     };
     s.h.llm.enqueue(textReply(JSON.stringify(plan)));
     s.h.llm.fallback = () => textReply('Plan summary [1].');
-    await s.event(mention);
-    const planMessage = () =>
-      s.slack.messagesIn(channel, threadTs).find((m) => JSON.stringify(m.blocks).includes('scout_plan_run'));
-    await s.slack.waitFor(() => Boolean(planMessage()), 5000, 'the plan with buttons');
-    const at = { channel, ts: planMessage()!.ts, threadTs };
-    await s.action(buttonPayload('scout_plan_run', conversation, { ...at, user: OTHER_USER }));
+    await s.event(thread.mention);
+    const { press } = await waitForButton(s, thread, 'scout_plan_run', 'the plan with buttons');
+    await press({ user: OTHER_USER });
     await s.slack.waitFor(() => s.slack.callsTo('chat.postEphemeral').length === 1, 5000, 'the refusal');
     expect(s.slack.callsTo('chat.postEphemeral')[0]!.args.text).toContain('run or cancel this plan');
     expect(s.h.search.requests).toHaveLength(0);
-    await s.action(buttonPayload('scout_plan_run', conversation, { ...at, user: asker }));
+    await press({ user: asker });
     await s.surface.idle();
     expect(threadText(s)).toContain('Plan summary');
   });
