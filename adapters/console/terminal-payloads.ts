@@ -53,9 +53,12 @@ export function markdownToTerminal(markdown: string, style: Style): string {
     );
 }
 
-/** A steps-Markdown line: a quoted body line becomes a dim, indented one. */
+/**
+ * A steps-Markdown line: a quoted body line becomes a dim, indented one. A blank body line keeps its
+ * indent: an empty line is where the steps message ends.
+ */
 function stepLine(line: string, style: Style): string {
-  if (line === '>') return '';
+  if (line === '>') return style.dim('   ');
   if (line.startsWith('> ')) return style.dim(`   ${line.slice(2)}`);
   return markdownToTerminal(line, style);
 }

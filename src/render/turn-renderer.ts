@@ -28,6 +28,7 @@ import {
   landFinal,
 } from './delivery.js';
 import { LiveAnswer } from './live-answer.js';
+import { fenceCloserLine, scanMarkdown } from './markdown-scan.js';
 import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-frame.js';
 import { splitMessage } from './split-text.js';
 import { KIND_ICON } from './icons.js';
@@ -116,7 +117,10 @@ export function answerMarkdown(
 ): string {
   const parts: string[] = [];
   const answer = adapt(view.answer.trim());
-  if (answer) parts.push(answer);
+  // A code block the model left open is closed once the answer is final: what follows (an error,
+  // the footer) must not read as code, and every surface's messages end balanced.
+  const open = view.done && answer ? scanMarkdown(answer).fenceAtEnd : null;
+  if (answer) parts.push(open ? `${answer}\n${fenceCloserLine(open)}` : answer);
   if (view.error) parts.push(errorLine(view));
   if (view.done && answer && view.footer && footerLine) parts.push(footerLine(view.footer));
   return parts.join('\n\n');

@@ -51,6 +51,8 @@ export interface WriteCall {
 export type Capability =
   | 'plan-buttons'
   | 'stop-button'
+  /** 👍/👎 on the finished answer (a terminal has no buttons). */
+  | 'feedback-buttons'
   | 'refusal'
   | 'private-replies'
   | 'failing-ephemeral'
@@ -67,6 +69,12 @@ export interface SurfaceWorld {
   readonly search: FakeSearchServer;
   /** Per-message character limit of an answer part (what the renderer splits at). */
   readonly answerChars: number;
+  /**
+   * What the surface shows for Markdown it is given, where that is not the Markdown itself (the
+   * terminal prints `[[1]](url)` as `[1]` and `[title](url)` as `title <url>`): the messages are
+   * compared with the final answer as the surface renders it, and a raw `[n]` shows as a difference.
+   */
+  rendered?(markdown: string): string;
   /** Sends a user's message that addresses Scout (mention / DM) in the turn's conversation. */
   ask(text: string): Promise<void>;
   /** Resolves when every turn started so far has ended and its final state is written. */

@@ -5,13 +5,15 @@
  * the bytes, on a terminal what the bytes leave on the screen and in the scrollback (played through
  * a small emulator), so redraws in place count as what they leave, not as what they wrote.
  */
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConsoleSink } from '../../adapters/console/console-sink.js';
-import { runOnce } from '../../adapters/console/console-surface.js';
+import { createConsoleSurface, runOnce } from '../../adapters/console/console-surface.js';
 import { markdownToTerminal, PLAIN } from '../../adapters/console/terminal-payloads.js';
 import { type FakeOpenAI, startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
 import { RecordingSink, startTestScout, type TestScout, testMessage } from '../helpers/scout-harness.js';
+import { longPlan } from '../conformance/turns.js';
 import { fenceLines, longCitedAnswer } from '../render/markdown-samples.js';
 import { type ChatProcess, chatEnv, spawnChat } from './chat-process.js';
 import { TerminalEmulator } from './terminal-emulator.js';
@@ -99,6 +101,49 @@ describe('a long cited agent answer in the terminal', () => {
     expect(out.text).not.toContain('❌ ❌');
     expect(out.text).toContain('No sources today, but here is what I know.');
     expect(out.text).not.toContain('References');
+  });
+});
+
+/** Pipes `lines` into the terminal chat (as a script does) and resolves with stdout once it exits. */
+async function pipedChat(h: TestScout, lines: string[]): Promise<{ printed: string; code: number }> {
+  const input = new PassThrough();
+  const output = Object.assign(new PassThrough(), { isTTY: false });
+  let printed = '';
+  output.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
+  });
+  const code = await new Promise<number>((resolve) => {
+    void createConsoleSurface({ core: h.scout, input, output, onExit: resolve }).start();
+    input.end(`${lines.join('\n')}\n`);
+  });
+  return { printed, code };
+}
+
+describe('a plan in the terminal', () => {
+  let h: TestScout | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('piped: a 10-step plan is shown whole above the question, y runs it, nothing is printed twice', async () => {
+    h = await startTestScout({ env: { DEFAULT_MODE: 'plan' } });
+    h.llm.enqueue(textReply(longPlan()));
+    h.llm.fallback = () => textReply('All ten steps are done [1].');
+    const { printed, code } = await pipedChat(h, ['look into scout', 'y']);
+    expect(code).toBe(0);
+    const question = printed.indexOf('Run this plan? [Y/n] y\n');
+    expect(question).toBeGreaterThan(0);
+    const above = printed.slice(0, question);
+    const below = printed.slice(question);
+    for (let i = 1; i <= 10; i++) {
+      // The plan whole, once, above the question; each step's outcome once, under the answer to it.
+      expect(occurrences(above, `End of step ${i}.`), `plan step ${i}`).toBe(1);
+      expect(occurrences(below, `✅ ${i}. Step ${i} looks into part ${i}`), `step ${i} done`).toBe(1);
+    }
+    expect(occurrences(printed, '📋 Plan')).toBe(1);
+    expect(below).toContain('All ten steps are done [1].');
+    expect(below).toContain('References');
   });
 });
 
