@@ -8,7 +8,7 @@
  * shows the status line exactly while Stop would show (the turn runs, no answer yet); Run / Cancel
  * and Approve / Deny are y/n questions at the prompt, asked by the sink.
  */
-import { t } from '../../src/i18n/translate.js';
+import { approvalChoice } from '../../src/render/controls.js';
 import { renderViewAsText } from '../../src/render/step-text.js';
 import { type PayloadBuilders, workingLine } from '../../src/render/turn-renderer.js';
 import type { Locale } from '../../src/surface.js';
@@ -97,12 +97,9 @@ export function terminalPayloads(style: Style, locale: Locale): PayloadBuilders<
 
     approvalPart(markdown, controls) {
       const lines = markdownToTerminal(stripTerminalControls(markdown), style).split('\n');
-      // The y/n typed at the prompt sits under the request; the outcome follows it.
-      if (controls !== 'choose')
-        lines.push(
-          t(locale, controls === 'approved' ? 'tool-approval.approved' : 'tool-approval.denied'),
-          '',
-        );
+      // The buttons are a y/n at the prompt, under the request; the outcome follows the answer to it.
+      const { outcome } = approvalChoice(controls, locale);
+      if (outcome) lines.push(outcome, '');
       return { lines, edits: 'continue' };
     },
   };

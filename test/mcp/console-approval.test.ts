@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConsoleSink } from '../../adapters/console/console-sink.js';
+import { emptyView } from '../../src/render/view.js';
 import type { ToolApprovalRequest } from '../../src/tools/types.js';
 
 const REQUEST: ToolApprovalRequest = {
@@ -30,6 +31,25 @@ describe('ConsoleSink.confirmTool', () => {
     expect(written.join('')).toContain('notes__delete_note (Delete a note)');
     expect(written.join('')).toContain('"id": "n1"');
     expect(asked[0]).toBe('Allow this tool call? [y/N] ');
+  });
+
+  it('prints the outcome under the answer typed at the prompt (a pipe: when the turn ends)', async () => {
+    for (const [answer, outcome] of [
+      ['y', '✅ Approved: running it.'],
+      ['', '🚫 Denied: it was not run.'],
+    ] as const) {
+      let written = '';
+      const sink = new ConsoleSink({ write: (s) => (written += s) }, async (question) => {
+        written += `${question}${answer}\n`;
+        return answer;
+      });
+      await sink.confirmTool(REQUEST, never);
+      await sink.done({ ...emptyView(), answer: 'Done.', answerFinal: true, done: true });
+      const prompt = written.indexOf('Allow this tool call? [y/N]');
+      expect(written.indexOf('"id": "n1"')).toBeLessThan(prompt);
+      expect(written.indexOf(outcome)).toBeGreaterThan(prompt);
+      expect(written.split('notes__delete_note')).toHaveLength(2);
+    }
   });
 
   it('declines when the turn stops while the prompt waits', async () => {
