@@ -19,6 +19,7 @@ import { languageName } from '../turn/write-answer.js';
 import { newToolPhaseState, runToolPhase } from './tool-phase.js';
 import { ANSWER_GRACE_MS, answerBudget } from '../turn/answer-budget.js';
 import { emitNotice } from '../turn/emit-notice.js';
+import { emitAnswerHandOver } from '../turn/answer-hand-over.js';
 import { UsageTracker } from '../turn/usage-tracker.js';
 import { writeAnswer } from '../turn/write-answer.js';
 import { withDeadline } from '../../llm/turn-deadline.js';
@@ -157,23 +158,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         });
         emit({ type: 'step-finish', id: 'final-evaluation', status: 'info', collapse: true });
       }
-      if (answerLlm !== toolLlm) {
-        emit({
-          type: 'step-start',
-          id: 'model-switch',
-          kind: 'model-switch',
-          title: t(locale, 'step.model-switch'),
-          body: t(locale, 'step.model-switch.body', {
-            reason: state.reason,
-            tool: toolLlm.label,
-            answer: answerLlm.label,
-          }),
-          status: 'info',
-        });
-        emit({ type: 'step-finish', id: 'model-switch', status: 'info', collapse: true });
-      }
-      emit({ type: 'phase', role: 'answer', label: answerLlm.label });
-      emit({ type: 'status', text: t(locale, 'status.answering') });
+      emitAnswerHandOver(emit, locale, { reason: state.reason, from: toolLlm, to: answerLlm });
       // The answer gets what is left of the time limit, but never less than the grace budget: a
       // tool phase that ended just before the limit must not leave the answer a few milliseconds.
       const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);

@@ -11,6 +11,7 @@ import { SourceRegistry } from '../../search/citations.js';
 import { type FinishReason, TraceRecorder } from '../turn/agent-trace.js';
 import { formatObservations } from '../turn/observations.js';
 import { emitNotice } from '../turn/emit-notice.js';
+import { emitAnswerHandOver } from '../turn/answer-hand-over.js';
 import { UsageTracker } from '../turn/usage-tracker.js';
 import { languageName, writeAnswer } from '../turn/write-answer.js';
 import { ANSWER_GRACE_MS, answerBudget } from '../turn/answer-budget.js';
@@ -156,23 +157,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     tracker.addPhase('steps', Date.now() - stepsStart);
 
     // ── Summary ──────────────────────────────────────────────────────────────
-    if (answerLlm !== planner) {
-      emit({
-        type: 'step-start',
-        id: 'model-switch',
-        kind: 'model-switch',
-        title: t(locale, 'step.model-switch'),
-        body: t(locale, 'step.model-switch.body', {
-          reason: t(locale, 'agent.plan-done'),
-          tool: planner.label,
-          answer: answerLlm.label,
-        }),
-        status: 'info',
-      });
-      emit({ type: 'step-finish', id: 'model-switch', status: 'info', collapse: true });
-    }
-    emit({ type: 'phase', role: 'answer', label: answerLlm.label });
-    emit({ type: 'status', text: t(locale, 'status.answering') });
+    emitAnswerHandOver(emit, locale, { reason: t(locale, 'agent.plan-done'), from: planner, to: answerLlm });
     const answerStart = Date.now();
     const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);
     const answer = await writeAnswer({

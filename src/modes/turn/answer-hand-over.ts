@@ -1,0 +1,30 @@
+/**
+ * The hand-over from the model that ran the tools (agent rounds, plan steps) to the model that writes
+ * the answer: a collapsed step saying why and naming both (seed 001 "模型切换提示"), nothing when
+ * one model does both; then the phase label and status line of the answer phase.
+ */
+import { t } from '../../i18n/translate.js';
+import type { LlmClient } from '../../llm/types.js';
+import type { TurnEvent } from '../../render/events.js';
+import type { Locale } from '../../surface.js';
+
+export function emitAnswerHandOver(
+  emit: (event: TurnEvent) => void,
+  locale: Locale,
+  switched: { reason: string; from: LlmClient; to: LlmClient },
+): void {
+  const { reason, from, to } = switched;
+  if (to !== from) {
+    emit({
+      type: 'step-start',
+      id: 'model-switch',
+      kind: 'model-switch',
+      title: t(locale, 'step.model-switch'),
+      body: t(locale, 'step.model-switch.body', { reason, tool: from.label, answer: to.label }),
+      status: 'info',
+    });
+    emit({ type: 'step-finish', id: 'model-switch', status: 'info', collapse: true });
+  }
+  emit({ type: 'phase', role: 'answer', label: to.label });
+  emit({ type: 'status', text: t(locale, 'status.answering') });
+}
