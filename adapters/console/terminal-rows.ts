@@ -75,10 +75,18 @@ export function wrapRows(line: string, columns: number): RowSpan[] {
   return rows;
 }
 
+/** SGR parameters that end every style Scout uses (reset, normal intensity). */
+const RESET = /^(?:0?|22)$/;
+
 /**
- * The styling in force after `text`: its SGR sequences replayed in order, so a row redrawn from the
- * middle of a styled line starts with the same style.
+ * The styling in force after `text` (starting from `before`): the SGR sequences since the last one
+ * that reset it, so a row redrawn from the middle of a styled line starts with the same style. The
+ * result stays short however long the line: Scout's own styles each end with a reset.
  */
-export function activeStyle(text: string): string {
-  return text.match(SGR_ALL)?.join('') ?? '';
+export function activeStyle(text: string, before = ''): string {
+  let style = before;
+  for (const match of text.matchAll(SGR_ALL)) {
+    style = RESET.test(match[0].slice(2, -1)) ? '' : style + match[0];
+  }
+  return style;
 }

@@ -243,16 +243,14 @@ function lineRows(
 ): Row[] {
   const rest = line.slice(from);
   const spans = wrapRows(rest, columns);
-  const style = from > 0 ? activeStyle(line.slice(0, from)) : '';
+  // Each row starts with the style in force where it starts (carried from row to row).
+  let style = from > 0 ? activeStyle(line.slice(0, from)) : '';
   return spans.map((span, i) => {
     const lineEnd = i === spans.length - 1;
-    return {
-      text:
-        (i === 0 ? style : activeStyle(style + rest.slice(0, span.start))) + rest.slice(span.start, span.end),
-      lineEnd,
-      wholeLine,
-      freeze: () => freezeAt(from + span.end, lineEnd),
-    };
+    const segment = rest.slice(span.start, span.end);
+    const text = style + segment;
+    style = activeStyle(segment, style);
+    return { text, lineEnd, wholeLine, freeze: () => freezeAt(from + span.end, lineEnd) };
   });
 }
 

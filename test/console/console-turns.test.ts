@@ -12,6 +12,7 @@ import { createConsoleSurface, runOnce } from '../../adapters/console/console-su
 import { markdownToTerminal, PLAIN } from '../../adapters/console/terminal-payloads.js';
 import { type FakeOpenAI, startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
+import { emptyView } from '../../src/render/view.js';
 import { RecordingSink, startTestScout, type TestScout, testMessage } from '../helpers/scout-harness.js';
 import { longPlan } from '../conformance/turns.js';
 import { fenceLines, longCitedAnswer } from '../render/markdown-samples.js';
@@ -118,6 +119,35 @@ async function pipedChat(h: TestScout, lines: string[]): Promise<{ printed: stri
   });
   return { printed, code };
 }
+
+describe('hostile model text on a terminal', () => {
+  it('a 105k-character line full of bold spans streams and lands whole, with output proportional to it', async () => {
+    const emulator = new TerminalEmulator(80, 24);
+    let written = 0;
+    const sink = new ConsoleSink({
+      write: (s: string) => {
+        written += s.length;
+        emulator.write(s);
+      },
+      isTTY: true,
+      columns: 80,
+      rows: 24,
+    });
+    const text = '**b** x'.repeat(15_000);
+    const view = emptyView();
+    for (let i = 1; i <= 50; i++) {
+      view.answer = text.slice(0, (text.length * i) / 50);
+      sink.update(view);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await sink.done({ ...view, answer: text, answerFinal: true, done: true });
+    // Whole and once (the emulator trims each row's trailing space: compare without whitespace).
+    const shown = emulator.text().replace(/\s/g, '');
+    expect(shown === 'bx'.repeat(15_000), `${shown.length} characters shown`).toBe(true);
+    // Each row carries only the style in force where it starts: no row repeats the line's history.
+    expect(written).toBeLessThan(4 * text.length);
+  });
+});
 
 describe('a plan in the terminal', () => {
   let h: TestScout | undefined;
