@@ -17,42 +17,6 @@ export function neutraliseMentions(text: string): string {
     .replace(/(^|[^\w])@(channel|here|everyone)\b/gi, `$1@${ZERO_WIDTH_SPACE}$2`);
 }
 
-/**
- * `neutraliseMentions` for a text that grows (a streamed answer, re-rendered every frame): the part
- * already done is kept and only the rest is scanned, so a frame costs the new text, not the whole
- * answer. The result is always exactly `neutraliseMentions(text)`: the kept part ends right after a
- * whitespace character, which no mention token contains, so no match straddles the join, and a
- * match starting at the join sees the whitespace before it as the `^` of the rest. A text that
- * does not extend the last one (a rewrite) is done whole.
- */
-export class GrowingNeutraliser {
-  /** Source text done so far, and its neutralised form; both end right after a whitespace character. */
-  #source = '';
-  #done = '';
-
-  neutralise(text: string): string {
-    if (!text.startsWith(this.#source)) {
-      this.#source = '';
-      this.#done = '';
-    }
-    // Keep everything up to the last whitespace; what follows it may still be part of a mention.
-    let cut = this.#source.length;
-    for (let i = text.length - 1; i >= cut; i--) {
-      if (WHITESPACE.test(text[i]!)) {
-        cut = i + 1;
-        break;
-      }
-    }
-    if (cut > this.#source.length) {
-      this.#done += neutraliseMentions(text.slice(this.#source.length, cut));
-      this.#source = text.slice(0, cut);
-    }
-    return this.#done + neutraliseMentions(text.slice(cut));
-  }
-}
-
-const WHITESPACE = /\s/;
-
 /** Escapes the three characters mrkdwn treats as control characters. */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

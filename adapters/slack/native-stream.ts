@@ -114,6 +114,58 @@ export function toTaskChunk(step: StepView, sources: Source[] = []): TaskChunk {
   return chunk;
 }
 
+/** What a step's task chunk was built from, so an unchanged step keeps its chunk (and key). */
+interface BuiltChunk {
+  step: Pick<StepView, 'id' | 'kind' | 'title' | 'body' | 'status'>;
+  sources: Source[] | undefined;
+  chunk: TaskChunk;
+}
+
+const builtChunks = new WeakMap<StepView, BuiltChunk>();
+const NO_SOURCES: Source[] = [];
+/** Change keys of the chunks `taskChunks` built: one revision per distinct chunk. */
+const chunkKeys = new WeakMap<object, string>();
+let chunkRevision = 0;
+
+/**
+ * The task chunks of a turn's steps, for every frame: a step's chunk is rebuilt only when the step
+ * changed (or, for a search, the answer's sources did), and a rebuilt chunk equal to the one before
+ * is not a change. So a frame costs the steps that changed, and `chunkKey` tells a changed chunk
+ * by its object, without serialising every task every frame.
+ */
+export function taskChunks(steps: StepView[], sources: Source[] = NO_SOURCES): TaskChunk[] {
+  return steps.map((step) => {
+    const usesSources = step.kind === 'search' || step.kind === 'search-results';
+    const built = builtChunks.get(step);
+    const seen = built?.step;
+    if (
+      built &&
+      seen!.id === step.id &&
+      seen!.kind === step.kind &&
+      seen!.title === step.title &&
+      seen!.body === step.body &&
+      seen!.status === step.status &&
+      (!usesSources || built.sources === sources)
+    )
+      return built.chunk;
+    const fresh = toTaskChunk(step, sources);
+    const same = built && JSON.stringify(built.chunk) === JSON.stringify(fresh);
+    const chunk = same ? built.chunk : fresh;
+    if (!same) chunkKeys.set(chunk, `${chunk.id}\u0002${++chunkRevision}`);
+    const { id, kind, title, body, status } = step;
+    builtChunks.set(step, { step: { id, kind, title, body, status }, sources, chunk });
+    return chunk;
+  });
+}
+
+/**
+ * A task chunk's change key: chunks from `taskChunks` carry a revision (a rebuilt, different chunk
+ * gets a new one); any other chunk object is keyed by its content.
+ */
+function chunkKey(chunk: TaskChunk): string {
+  return chunkKeys.get(chunk) ?? JSON.stringify(chunk);
+}
+
 export class NativeStream {
   readonly #editor: ThrottledEditor<EditorPayload, string>;
   /** What Slack already shows: task keys by id and the streamed text. */
@@ -142,9 +194,9 @@ export class NativeStream {
       ...(clock ? { clock } : {}),
       post: (payload) => slackWrite(() => this.#start(payload)),
       edit: (ts, payload) => slackWrite(() => this.#edit(ts, payload)),
-      // Task keys are short; the text is compared as it is (no JSON encoding of a long answer per frame).
+      // Task keys are per chunk object (taskChunks keeps unchanged ones); the text is compared as it is.
       key: (payload) =>
-        `${payload.phase ?? ''}\u0000${payload.tasks.map((t) => JSON.stringify(t)).join('\u0001')}\u0000${payload.text}`,
+        `${payload.phase ?? ''}\u0000${payload.tasks.map(chunkKey).join('\u0001')}\u0000${payload.text}`,
       onError: (err) => this.#onError(err),
     });
   }
@@ -176,8 +228,7 @@ export class NativeStream {
   #chunks(payload: StreamPayload): object[] {
     const chunks: object[] = [];
     for (const task of payload.tasks) {
-      const key = JSON.stringify(task);
-      if (this.#sentTasks.get(task.id) !== key) chunks.push(task);
+      if (this.#sentTasks.get(task.id) !== chunkKey(task)) chunks.push(task);
     }
     if (payload.text.startsWith(this.#sentText) && payload.text.length > this.#sentText.length) {
       chunks.push({ type: 'markdown_text', text: payload.text.slice(this.#sentText.length) });
@@ -186,7 +237,7 @@ export class NativeStream {
   }
 
   #commit(payload: StreamPayload): void {
-    for (const task of payload.tasks) this.#sentTasks.set(task.id, JSON.stringify(task));
+    for (const task of payload.tasks) this.#sentTasks.set(task.id, chunkKey(task));
     if (payload.text.startsWith(this.#sentText)) this.#sentText = payload.text;
   }
 

@@ -18,7 +18,7 @@ import type { ApprovalControls, PlanControls } from '../../src/render/turn-rende
 import type { StepView, TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import { splitMessage } from '../../src/render/split-text.js';
-import { type GrowingNeutraliser, neutraliseMentions, tail, toMrkdwn, truncate } from './markdown.js';
+import { neutraliseMentions, tail, toMrkdwn, truncate } from './markdown.js';
 import { t } from '../../src/i18n/translate.js';
 
 /** Slack rejects more than 50 blocks; three are kept for the phase line, Stop and the toggle. */
@@ -198,15 +198,11 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
   return { text, blocks };
 }
 
-/**
- * The full answer text the user sees: the answer, then an error or cancel notice. A sink rendering
- * every frame passes its GrowingNeutraliser, so each frame scans only the text that is new.
- */
-export function answerText(view: TurnView, neutraliser?: GrowingNeutraliser): string {
+/** The full answer text the user sees: the answer, then an error or cancel notice. */
+export function answerText(view: TurnView): string {
   const parts = [view.answer.trim()];
   if (view.error) parts.push(errorLine(view));
-  const text = parts.filter(Boolean).join('\n\n');
-  return neutraliser ? neutraliser.neutralise(text) : neutraliseMentions(text);
+  return neutraliseMentions(parts.filter(Boolean).join('\n\n'));
 }
 
 export interface AnswerRenderOptions {

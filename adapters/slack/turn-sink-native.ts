@@ -3,8 +3,7 @@ import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from '../../src/re
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { TurnSink } from '../../src/surface.js';
-import { GrowingNeutraliser } from './markdown.js';
-import { NativeStream, toTaskChunk } from './native-stream.js';
+import { NativeStream, taskChunks } from './native-stream.js';
 import {
   ANSWER_CHUNK_CHARS,
   answerText,
@@ -28,8 +27,6 @@ export class SlackNativeTurnSink implements Pick<TurnSink, 'update' | 'done'> {
   #finished = false;
   #status: string | null = null;
   #statusEverSet = false;
-  /** The answer is neutralised once per frame: only its new text is scanned. */
-  readonly #neutraliser = new GrowingNeutraliser();
 
   constructor(
     private readonly deps: SlackSinkDeps,
@@ -110,9 +107,7 @@ export class SlackNativeTurnSink implements Pick<TurnSink, 'update' | 'done'> {
   async #finishAnswer(view: TurnView): Promise<void> {
     const { client } = this.deps;
     const { channel } = this.target;
-    const chunks = splitMessage(answerText(view, this.#neutraliser) || ' ', ANSWER_CHUNK_CHARS).filter((c) =>
-      c.trim(),
-    );
+    const chunks = splitMessage(answerText(view) || ' ', ANSWER_CHUNK_CHARS).filter((c) => c.trim());
     let first = 0;
     if (this.#stream) {
       const closing = {
@@ -122,7 +117,7 @@ export class SlackNativeTurnSink implements Pick<TurnSink, 'update' | 'done'> {
         feedback: true,
       };
       const payload = {
-        tasks: view.steps.map((step) => toTaskChunk(step, view.sources)),
+        tasks: taskChunks(view.steps, view.sources),
         text: chunks[0] ?? '',
       };
       const streamed = await this.#stream.finish(payload, {
@@ -226,7 +221,7 @@ export class SlackNativeTurnSink implements Pick<TurnSink, 'update' | 'done'> {
   #render(view: TurnView): void {
     const steps = this.#renderStepsPayload(view);
     if (steps) this.#steps.set(steps);
-    const text = answerText(view, this.#neutraliser);
+    const text = answerText(view);
     if (view.status !== this.#status && view.status) void this.#setStatus(view.status);
     else if (!this.#statusEverSet && !text) void this.#setStatus(t(this.target.locale, 'status.working'));
     const chunks = text ? splitMessage(text, ANSWER_CHUNK_CHARS) : [];
@@ -234,7 +229,7 @@ export class SlackNativeTurnSink implements Pick<TurnSink, 'update' | 'done'> {
     if (this.#stream) {
       if (view.steps.length > 0 || chunks[0])
         this.#stream.set({
-          tasks: view.steps.map((step) => toTaskChunk(step, view.sources)),
+          tasks: taskChunks(view.steps, view.sources),
           text: chunks[0] ?? '',
         });
       first = 1;

@@ -14,7 +14,7 @@ import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
 import type { ToolApprovalRequest } from '../../src/tools/types.js';
-import { GrowingNeutraliser, neutraliseMentions } from './markdown.js';
+import { neutraliseMentions } from './markdown.js';
 import {
   ANSWER_CHUNK_CHARS,
   renderAnswerChunk,
@@ -84,8 +84,6 @@ export class SlackTurnSink implements TurnSink {
         return slackWrite(() => call(payload.fallback!));
       }
     };
-    // The open answer part grows every frame: neutralise only its new text.
-    const answerNeutraliser = new GrowingNeutraliser();
     const args = (p: SlackPayload) => ({ text: p.text, blocks: p.blocks as never });
     this.#renderer = new TurnRenderer<StepsChoice, string>({
       writer: {
@@ -113,7 +111,7 @@ export class SlackTurnSink implements TurnSink {
           return plain ? { ...withContainers, fallback: plain } : withContainers;
         },
         answerPart: (markdown, controls) =>
-          renderAnswerChunk(answerNeutraliser.neutralise(markdown), {
+          renderAnswerChunk(neutraliseMentions(markdown), {
             locale,
             conversationId,
             final: controls.feedback || controls.footer !== undefined,

@@ -5,9 +5,10 @@
  */
 // biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack calls are open JSON
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NativeStream, type StreamClosing } from '../../adapters/slack/native-stream.js';
+import { NativeStream, type StreamClosing, taskChunks } from '../../adapters/slack/native-stream.js';
 import type { SlackClient } from '../../adapters/slack/slack-client.js';
 import { silentLogger } from '../../src/logger.js';
+import { emptyView, foldEvent } from '../../src/render/view.js';
 
 const INTERVAL = 1000;
 const LATENCY = 5;
@@ -146,5 +147,36 @@ describe('NativeStream', () => {
     await vi.runAllTimersAsync();
     expect(await finished).toBe(false);
     expect(calls).toEqual([]);
+  });
+
+  it('sends a task card again only when its step changed, also to a body of the same length', async () => {
+    const { client, calls } = recordingClient();
+    const stream = new NativeStream(client, target, INTERVAL, silentLogger, () => {});
+    const view = emptyView();
+    foldEvent(view, { type: 'step-start', id: 'a', kind: 'search', title: 'query one' });
+    foldEvent(view, { type: 'step-start', id: 'b', kind: 'thinking', title: 'Thinking', body: 'abc' });
+    const frame = () => stream.set({ tasks: taskChunks(view.steps, view.sources), text: view.answer });
+    const sentTasks = (c: Call) => (c.args.chunks ?? []).filter((k: any) => k.type === 'task_update');
+    frame();
+    await vi.advanceTimersByTimeAsync(LATENCY);
+    expect(sentTasks(calls[0]!).map((t: any) => t.id)).toEqual(['a', 'b']);
+    foldEvent(view, { type: 'step-update', id: 'b', body: 'xyz' }); // same length, other text
+    frame();
+    await vi.advanceTimersByTimeAsync(INTERVAL + LATENCY);
+    expect(sentTasks(calls[1]!)).toEqual([expect.objectContaining({ id: 'b', details: 'xyz' })]);
+    foldEvent(view, { type: 'text-delta', text: 'Answer' });
+    frame();
+    await vi.advanceTimersByTimeAsync(INTERVAL + LATENCY);
+    foldEvent(view, { type: 'text-delta', text: ' grows' });
+    frame();
+    await vi.advanceTimersByTimeAsync(INTERVAL + LATENCY);
+    expect(calls.slice(2).map((c) => [sentTasks(c).length, textOf(c)])).toEqual([
+      [0, 'Answer'],
+      [0, ' grows'],
+    ]);
+    foldEvent(view, { type: 'step-finish', id: 'a', status: 'done' });
+    frame();
+    await vi.advanceTimersByTimeAsync(INTERVAL + LATENCY);
+    expect(sentTasks(calls[4]!)).toEqual([expect.objectContaining({ id: 'a', status: 'complete' })]);
   });
 });
