@@ -35,7 +35,7 @@ import {
   type SlackMessageEvent,
   type Trigger,
 } from './triggers.js';
-import { leanFetch } from '../../src/http/lean-fetch.js';
+import { leanFetchWithin } from '../../src/http/lean-fetch.js';
 
 /** Slack redelivers for ~5 minutes; event ids are remembered a little longer. */
 const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
@@ -142,9 +142,9 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     clientOptions: {
       slackApiUrl: env.SLACK_API_URL,
       retryConfig: WEB_API_RETRIES,
-      timeout: WEB_API_TIMEOUT_MS,
-      // undici's request instead of Node's fetch: a fraction of the CPU per Web API call.
-      fetch: leanFetch,
+      // undici's request instead of Node's fetch, and its shared timers for the time limit instead of
+      // an AbortSignal.timeout per call: a fraction of the CPU per Web API call.
+      fetch: leanFetchWithin(WEB_API_TIMEOUT_MS),
     },
     logger: boltLogger(log),
   });

@@ -13,6 +13,13 @@ export interface StreamGuardOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The reason a guard aborts with when it is disposed: made once, since `abort()` without a reason
+ * builds a DOMException with a stack trace for every stream (three per agent turn), and nothing
+ * reads this reason (the caller's Stop and the timeouts have their own).
+ */
+const DISPOSED = new Error('stream guard disposed');
+
 export class StreamGuard {
   private readonly controller = new AbortController();
   private readonly idleTimer: NodeJS.Timeout;
@@ -49,7 +56,7 @@ export class StreamGuard {
     clearTimeout(this.idleTimer);
     clearTimeout(this.totalTimer);
     this.options.signal?.removeEventListener('abort', this.onCallerAbort);
-    if (!this.controller.signal.aborted) this.controller.abort();
+    if (!this.controller.signal.aborted) this.controller.abort(DISPOSED);
   }
 
   private expire(kind: 'idle' | 'total'): void {

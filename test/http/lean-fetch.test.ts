@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leanFetch } from '../../src/http/lean-fetch.js';
+import { leanFetch, leanFetchWithin } from '../../src/http/lean-fetch.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 
 describe('the Slack Web API client over leanFetch', () => {
@@ -140,6 +140,18 @@ describe('leanFetch', () => {
     await expect(leanFetch(`${base}/slow`, { redirect: 'error', signal })).rejects.toMatchObject({
       name: 'TimeoutError',
     });
+  });
+
+  it('gives up on a server that sends nothing within the time limit, as a failed fetch', async () => {
+    const started = performance.now();
+    const failure = await leanFetchWithin(200)(`${base}/slow`, { redirect: 'error' }).catch(
+      (e: unknown) => e,
+    );
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(((failure as Error).cause as { code?: string }).code).toBe('UND_ERR_HEADERS_TIMEOUT');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    // A call the short path does not take (redirects followed) gets the same limit.
+    await expect(leanFetchWithin(200)(`${base}/slow`)).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
   it('fails like fetch when nothing listens', async () => {
