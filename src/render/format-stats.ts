@@ -10,8 +10,20 @@ import { ROLE_ICON } from './icons.js';
 
 export type StatsLocale = Locale;
 
-/** The statistics words in one locale (from the one string catalog). */
+/** The statistics words in one locale, looked up once per locale (a footer needs them many times). */
+const wordsByLocale = new Map<StatsLocale, ReturnType<typeof lookUpWords>>();
+
 function words(locale: StatsLocale) {
+  let found = wordsByLocale.get(locale);
+  if (!found) {
+    found = lookUpWords(locale);
+    wordsByLocale.set(locale, found);
+  }
+  return found;
+}
+
+/** The statistics words in one locale (from the one string catalog). */
+function lookUpWords(locale: StatsLocale) {
   const w = (key: StringKey) => t(locale, key);
   return {
     total: w('stats.total'),
