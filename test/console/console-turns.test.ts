@@ -209,7 +209,17 @@ describe('the terminal in Chinese', () => {
   });
 });
 
-describe('a long cited agent answer in a real terminal (pty)', () => {
+/** What the terminal shows: a pty with no size set reports 0 × 0, so Scout draws for 80 × 24. */
+function screenOf(chat: ChatProcess): TerminalEmulator {
+  const emulator = new TerminalEmulator(80, 24);
+  emulator.write(chat.stdout());
+  return emulator;
+}
+
+/** The prompt is back at the bottom of the screen. */
+const promptBack = (chat: ChatProcess) => /\n› ?$/.test(screenOf(chat).text().trimEnd());
+
+describe('the terminal chat in a real terminal (pty)', () => {
   let llm: FakeOpenAI;
   let search: FakeSearchServer;
   let chat: ChatProcess | undefined;
@@ -231,12 +241,7 @@ describe('a long cited agent answer in a real terminal (pty)', () => {
       });
       await chat.waitForOutput((out) => out.includes('› '), 'the prompt');
       chat.write(`${QUERY}?\r`);
-      // A pty with no size set reports 0 × 0: Scout draws for 80 × 24, as this emulator shows.
-      const screen = () => {
-        const emulator = new TerminalEmulator(80, 24);
-        emulator.write(chat!.stdout());
-        return emulator.text();
-      };
+      const screen = () => screenOf(chat!).text();
       await chat.waitForOutput(
         () => /References[\s\S]*\n› ?$/.test(screen().trimEnd()),
         'the answer, then the prompt',
@@ -247,6 +252,69 @@ describe('a long cited agent answer in a real terminal (pty)', () => {
       // Paragraphs in order.
       const at = Array.from({ length: 70 }, (_, i) => shown.indexOf(`Paragraph ${i}:`));
       expect(at).toEqual([...at].sort((a, b) => a - b));
+      chat.write('/quit\r');
+      expect(await chat.exited).toBe(0);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a 10-step plan scrolls past the screen, is shown whole above the question, y runs it, each line once',
+    async () => {
+      llm = await startFakeOpenAI();
+      search = await startFakeSearchServer();
+      llm.enqueue(textReply(longPlan()));
+      llm.fallback = () => textReply('All ten steps are done [1].');
+      chat = spawnChat(chatEnv(llm.baseUrl, { DEFAULT_MODE: 'plan', ...search.env('tavily') }), {
+        pty: true,
+      });
+      await chat.waitForOutput((out) => out.includes('› '), 'the prompt');
+      chat.write('look into scout\r');
+      await chat.waitForOutput(() => screenOf(chat!).text().includes('Run this plan? [Y/n]'), 'the question');
+      chat.write('y\r');
+      await chat.waitForOutput(
+        () => promptBack(chat!) && screenOf(chat!).text().includes('References'),
+        'the answer',
+      );
+      const lines = screenOf(chat).lines();
+      const question = lines.findIndex((line) => line.startsWith('Run this plan? [Y/n]'));
+      expect(question).toBeGreaterThan(0);
+      const above = lines.slice(0, question).join('\n');
+      const below = lines.slice(question).join('\n');
+      for (let i = 1; i <= 10; i++) {
+        expect(occurrences(above, `End of step ${i}.`), `plan step ${i}`).toBe(1);
+        expect(occurrences(below, `✅ ${i}. Step ${i} looks into part ${i}`), `step ${i} done`).toBe(1);
+      }
+      expect(occurrences(lines.join('\n'), '📋 Plan')).toBe(1);
+      expect(occurrences(below, 'All ten steps are done [1].')).toBe(1);
+      chat.write('/quit\r');
+      expect(await chat.exited).toBe(0);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'Ctrl-C mid-answer stops it: what streamed stays once, "Stopped." under it, the prompt back',
+    async () => {
+      llm = await startFakeOpenAI();
+      search = await startFakeSearchServer();
+      llm.fallback = () => textReply(longCitedAnswer(70), { pieces: 140, chunkDelayMs: 40 });
+      chat = spawnChat(chatEnv(llm.baseUrl, { DEFAULT_MODE: 'chat', ...search.env('tavily') }), {
+        pty: true,
+      });
+      await chat.waitForOutput((out) => out.includes('› '), 'the prompt');
+      chat.write('tell me about scout\r');
+      await chat.waitForOutput(() => screenOf(chat!).text().includes('Paragraph 3:'), 'the answer streaming');
+      chat.write('\x03');
+      await chat.waitForOutput(
+        () => promptBack(chat!) && screenOf(chat!).text().includes('Stopped.'),
+        'the stop',
+      );
+      const text = screenOf(chat).lines().join('\n');
+      expect(occurrences(text, '⏹️ Stopped.')).toBe(1);
+      expect(occurrences(text, 'Paragraph 69:')).toBe(0);
+      for (let i = 0; i < 3; i++) expect(occurrences(text, `Paragraph ${i}:`), `Paragraph ${i}`).toBe(1);
+      expect(text.indexOf('Paragraph 2:')).toBeLessThan(text.indexOf('⏹️ Stopped.'));
       chat.write('/quit\r');
       expect(await chat.exited).toBe(0);
     },

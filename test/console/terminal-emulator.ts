@@ -16,6 +16,8 @@ export class TerminalEmulator {
   /** The last column was written: the next character wraps first (xterm's pending wrap). */
   #pendingWrap = false;
   #scrolled = 0;
+  /** Rows that continue on the next row because the text wrapped (not because of a newline). */
+  readonly #wrapped = new Set<number>();
 
   constructor(
     readonly columns = 80,
@@ -45,6 +47,21 @@ export class TerminalEmulator {
     return this.#lines.map((cells) => cells.join('').trimEnd()).join('\n');
   }
 
+  /** The lines as written: rows that only wrapped joined again (what copying the text gives). */
+  lines(): string[] {
+    const lines: string[] = [];
+    let current = '';
+    this.#lines.forEach((cells, row) => {
+      const text = cells.join('');
+      if (this.#wrapped.has(row)) current += text;
+      else {
+        lines.push((current + text).trimEnd());
+        current = '';
+      }
+    });
+    return lines;
+  }
+
   /** The first row of the screen: rows above it scrolled away (erasing below never brings them back). */
   #top(): number {
     return this.#scrolled;
@@ -72,7 +89,10 @@ export class TerminalEmulator {
       cells[at] = (cells[at] ?? ' ') + char;
       return;
     }
-    if (this.#pendingWrap || this.#column + width > this.columns) this.#lineFeed();
+    if (this.#pendingWrap || this.#column + width > this.columns) {
+      this.#wrapped.add(this.#row);
+      this.#lineFeed();
+    }
     const cells = this.#lines[this.#row]!;
     while (cells.length < this.#column) cells.push(' ');
     cells[this.#column] = char;
@@ -108,6 +128,7 @@ export class TerminalEmulator {
         if (params === '' || params === '0') {
           this.#lines[this.#row]!.length = Math.min(this.#lines[this.#row]!.length, this.#column);
           this.#lines.length = this.#row + 1;
+          for (const row of this.#wrapped) if (row >= this.#row) this.#wrapped.delete(row);
         }
         break;
       case 'K':
