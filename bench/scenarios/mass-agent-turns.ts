@@ -71,20 +71,23 @@ function wallTimes(snapshot: FakesSnapshot, postedAt: Map<string, number>): Map<
 
 async function postAll(bot: BotProcess, count: number, run: number) {
   const postedAt = new Map<string, number>();
+  const ackedAt = new Map<string, number>();
   const ackMs: number[] = [];
   const refused: string[] = [];
   await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const posted = Date.now();
       try {
-        postedAt.set(await bot.mention(`bench-t12${run}-${i}`, i), posted);
+        const thread = await bot.mention(`bench-t12${run}-${i}`, i);
+        postedAt.set(thread, posted);
+        ackedAt.set(thread, Date.now());
         ackMs.push(Date.now() - posted);
       } catch (err) {
         refused.push(err instanceof Error ? err.message : String(err));
       }
     }),
   );
-  return { postedAt, ackMs, refused };
+  return { postedAt, ackedAt, ackMs, refused };
 }
 
 export async function massAgentTurns(ctx: BenchContext): Promise<ScenarioResult> {
@@ -114,7 +117,7 @@ export async function massAgentTurns(ctx: BenchContext): Promise<ScenarioResult>
     ctx.log(`  [12] ${n} concurrent agent turns`);
     const cpuBefore = bot.cpuMs();
     const started = performance.now();
-    const { postedAt, ackMs, refused } = await postAll(bot, n, 1);
+    const { postedAt, ackedAt, ackMs, refused } = await postAll(bot, n, 1);
     const postedMs = performance.now() - started;
     const snapshot = await settled(fakes, new Set(postedAt.keys()));
     const durationMs = performance.now() - started - QUIET_MS;
@@ -125,6 +128,10 @@ export async function massAgentTurns(ctx: BenchContext): Promise<ScenarioResult>
     const errors = refused.length + unfinished.length + failedCalls.length;
     const wall = summarize([...walls.values()]);
     const ack = summarize(ackMs);
+    // The turn itself, once Scout had the event: acknowledged → the answer's last write.
+    const afterAck = summarize(
+      [...walls].map(([thread, w]) => w - ((ackedAt.get(thread) ?? 0) - (postedAt.get(thread) ?? 0))),
+    );
     const fairness = wall.p95 / wall.p50;
     const callsByMethod: Record<string, number> = {};
     for (const call of snapshot.slack) callsByMethod[call.method] = (callsByMethod[call.method] ?? 0) + 1;
@@ -144,6 +151,7 @@ export async function massAgentTurns(ctx: BenchContext): Promise<ScenarioResult>
         ['all done', sec(durationMs)],
         ['wall per turn p50 / p95 / max', `${sec(wall.p50)} / ${sec(wall.p95)} / ${sec(wall.max)}`],
         ['p95 / p50', `${fairness.toFixed(2)}×`],
+        ['acknowledged → answer done p50 / p95', `${sec(afterAck.p50)} / ${sec(afterAck.p95)}`],
         ['CPU', `${sec(cpuMs)} total, ${ms(cpuMs / n)} per turn`],
         ['peak RSS', mib(bot.peakRssBytes())],
         ['Web API calls', `${snapshot.slack.length} (${(snapshot.slack.length / n).toFixed(1)} per turn)`],
@@ -168,6 +176,7 @@ export async function massAgentTurns(ctx: BenchContext): Promise<ScenarioResult>
         failedCallSamples: failedCalls.slice(0, 5),
         postedMs,
         ackMs: ack,
+        afterAckMs: afterAck,
         durationMs,
         wallMs: wall,
         cpuMs,
