@@ -75,16 +75,8 @@ function convertInline(text: string): string {
   return s.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => codes[Number(i)] ?? '');
 }
 
-/** Cuts text to `max` characters on a line or word boundary where one is close, adding an ellipsis. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, Math.max(0, max - 1));
-  const boundary = Math.max(cut.lastIndexOf('\n'), cut.lastIndexOf(' '));
-  return (boundary > max * 0.8 ? cut.slice(0, boundary) : cut) + '…';
-}
-
-/** Keeps the end of a text (streamed reasoning: the newest part is what matters). */
-export function tail(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return '…' + text.slice(text.length - max + 1);
-}
+/**
+ * Slack's cuts are the renderer's own (a word boundary where one is close, never half an emoji: a
+ * lone surrogate is not valid text), under the names the Slack builders use.
+ */
+export { tailForPreview as tail, truncateForPreview as truncate } from '../../src/render/step-text.js';
