@@ -161,7 +161,13 @@ export function buildHomeView(
     blocks.push({
       type: 'context',
       elements: [
-        { type: 'mrkdwn', text: `🚫 ${t(locale, 'choice.off')} — _${t(locale, 'search.agent-note')}_` },
+        {
+          type: 'mrkdwn',
+          text: t(locale, 'home.search-not-here', {
+            state: t(locale, 'choice.off'),
+            why: t(locale, 'search.agent-note'),
+          }),
+        },
       ],
     });
   }
