@@ -91,5 +91,5 @@ export function createLogger(
   return pino(base);
 }
 
-/** A logger that writes nothing, for tests and `--once`. */
-export const silentLogger: Logger = pino({ level: 'silent' });
+/** A logger that writes nothing (pino-free, see silent-logger.ts). */
+export { silentLogger } from './silent-logger.js';

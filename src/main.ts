@@ -87,18 +87,23 @@ async function main(): Promise<number> {
   }
 
   const consoleOnly = values.once !== undefined || config.surfaces.console;
-  const [{ createLogger, secretsOf }, { buildScout }] = await Promise.all([
-    import('./logger.js'),
-    import('./core/build-scout.js'),
-  ]);
   // In the terminal chat, logs would interleave with answers: only warnings, on stderr.
   const explicitLevel = process.env.LOG_LEVEL !== undefined;
-  const logger = createLogger({
-    level:
-      consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL,
-    pretty: consoleOnly || undefined,
-    secrets: [...secretsOf(config.env), ...mcpSecrets(config.mcpServers)],
-  });
+  const level =
+    consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL;
+  const [logger, { buildScout }] = await Promise.all([
+    // A silent logger needs no pino (and its loading time): `--once`, or LOG_LEVEL=silent.
+    level === 'silent'
+      ? import('./silent-logger.js').then((m) => m.silentLogger)
+      : import('./logger.js').then(({ createLogger, secretsOf }) =>
+          createLogger({
+            level,
+            pretty: consoleOnly || undefined,
+            secrets: [...secretsOf(config.env), ...mcpSecrets(config.mcpServers)],
+          }),
+        ),
+    import('./core/build-scout.js'),
+  ]);
   // Metrics only where someone can scrape them: the terminal chat has no ops server.
   const metrics = consoleOnly ? undefined : (await import('./ops/metrics.js')).createMetrics();
   const observe = metrics ? (await import('./ops/instrumentation.js')).instrumentation(metrics) : {};

@@ -7,7 +7,7 @@
  * a plan's Run / Cancel or a tool's Approve / Deny are y/n questions at the prompt.
  */
 import type { Logger } from '../../src/logger.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/silent-logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { t } from '../../src/i18n/translate.js';
 import { TurnRenderer, workingLine } from '../../src/render/turn-renderer.js';

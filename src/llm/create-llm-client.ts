@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Config, Env } from '../config/env.js';
 import { ConfigError } from '../errors.js';
-import { silentLogger } from '../logger.js';
+import { silentLogger } from '../silent-logger.js';
 import { resolveDeepSeekVariant } from './deepseek-variants.js';
 import { lazyDriver } from './lazy-driver.js';
 import { checkModelConfig, modelLabel } from './model-config.js';

@@ -2,7 +2,7 @@
  * `--check` for MCP: starts every configured server once, lists its state and tool count, closes
  * it. One line per server; a server that fails makes the check fail.
  */
-import { silentLogger } from '../logger.js';
+import { silentLogger } from '../silent-logger.js';
 import { type McpServerConfig, mcpSecrets } from './mcp-config.js';
 import { McpToolSource } from './mcp-tools.js';
 
