@@ -4,7 +4,7 @@
  */
 import { LlmError } from '../../errors.js';
 import { emptyTotals, foldStreamPart } from '../../llm/collect-response.js';
-import type { LlmClient, LlmRequest, ReasoningBlock, ToolCall, Usage } from '../../llm/types.js';
+import type { LlmClient, LlmRequest, LlmResponse } from '../../llm/types.js';
 import type { ModelRole, UsageTracker } from './usage-tracker.js';
 
 export interface StreamHandlers {
@@ -12,18 +12,12 @@ export interface StreamHandlers {
   onText?(text: string): void;
 }
 
-export interface StreamResult {
-  text: string;
-  reasoning: string;
-  /** Anthropic thinking signature, echoed back with the assistant message that carries tool calls. */
-  reasoningSignature?: string;
-  /** Anthropic thinking / redacted_thinking blocks and Gemini message data, echoed back the same way. */
-  reasoningBlocks?: ReasoningBlock[];
-  providerMetadata?: Record<string, unknown>;
-  toolCalls: ToolCall[];
+/**
+ * What a drained stream holds: the response so far, with the finish reason as the stream said it (a
+ * stream cut short has none yet, so it stays a plain string) and how long the call took.
+ */
+export interface StreamResult extends Omit<LlmResponse, 'finishReason' | 'latencyMs'> {
   finishReason: string;
-  usage: Usage;
-  model: string;
   ms: number;
 }
 
