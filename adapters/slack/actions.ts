@@ -72,7 +72,6 @@ export function registerActions(app: App, deps: ActionDeps): void {
       conversationId: remembered.conversationId,
       containers: false,
       expanded: remembered.expanded,
-      stepsElsewhere: remembered.stepsElsewhere,
     });
     if (!payload) return;
     await client.chat

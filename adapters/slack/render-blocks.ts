@@ -40,6 +40,12 @@ export const ANSWER_CHUNK_CHARS = 10_000;
 const FALLBACK_TEXT_CHARS = 1_000;
 /** Context text elements are capped at 3,000; footers are short anyway. */
 const MAX_CONTEXT_CHARS = 2_000;
+/** Slack rejects a message with more blocks than this. */
+const MAX_BLOCKS = 50;
+/** Whole messages are rejected near 13,200 characters (shared/PLATFORMS.md); kept a little under. */
+const MAX_MESSAGE_CHARS = 13_000;
+/** A streamed message's notification text: short, its room goes to the task cards. */
+const STREAMED_FALLBACK_CHARS = 200;
 
 export const ACTION_STOP = 'scout_stop';
 export const ACTION_TOGGLE = 'scout_toggle_details';
@@ -78,8 +84,6 @@ export interface StepsRenderOptions {
   containers: boolean;
   /** Fallback mode: collapsed steps show their bodies (the Show details button was pressed). */
   expanded: boolean;
-  /** Native streaming shows the steps as task cards: render only the phase line and Stop. */
-  stepsElsewhere?: boolean;
   /** Whether Stop is on this message (default: while the turn runs). */
   stop?: boolean;
 }
@@ -144,10 +148,9 @@ function visibleSteps(steps: StepView[]): { hidden: number; shown: StepView[] } 
 /** The steps message, or undefined when there is nothing to show. */
 export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackPayload | undefined {
   const { locale } = options;
-  const steps = options.stepsElsewhere ? [] : view.steps;
+  const steps = view.steps;
   const running = !view.done;
-  // Without steps there is no steps message, except as the controls (phase + Stop) of a native stream.
-  if (steps.length === 0 && !(running && options.stepsElsewhere)) return undefined;
+  if (steps.length === 0) return undefined;
   const blocks: Block[] = [];
   const { hidden, shown } = visibleSteps(steps);
   if (hidden > 0)
@@ -235,8 +238,78 @@ export function renderAnswerChunk(chunk: string, options: AnswerRenderOptions): 
 }
 
 /** Footer and feedback blocks for the end of a natively streamed answer (`chat.stopStream`). */
-export function renderClosingBlocks(view: TurnView, options: Omit<AnswerRenderOptions, 'final'>): Block[] {
-  return renderAnswerChunk('x', { ...options, final: true, footer: view.footer }).blocks.slice(1);
+export function renderClosingBlocks(options: Omit<AnswerRenderOptions, 'final'>): Block[] {
+  return renderAnswerChunk('x', { ...options, final: true }).blocks.slice(1);
+}
+
+/** A task card as the stream shows it (`task_update` chunk) and as a `task_card` block keeps it. */
+export interface TaskCard {
+  id: string;
+  title: string;
+  status: 'pending' | 'in_progress' | 'complete' | 'error';
+  details?: string;
+  sources?: { type: 'url'; url: string; text: string }[];
+}
+
+/**
+ * A natively streamed message as an ordinary message (its `chat.update` after the stream: the final
+ * text rewritten with linked citations, or a stream that expired): the task cards the stream showed
+ * as `task_card` blocks, then the answer part, the footer and the buttons. Cards share what is left
+ * of the message's size once the text is in: details go first, then sources, then the oldest cards.
+ */
+export function renderStreamedMessage(
+  markdown: string,
+  tasks: TaskCard[],
+  options: AnswerRenderOptions,
+): SlackPayload {
+  const answer = markdown.trim() ? renderAnswerChunk(markdown, options) : undefined;
+  const tail = answer
+    ? answer.blocks
+    : renderAnswerChunk('x', options).blocks.filter((b) => b.type !== 'markdown');
+  const text = answer
+    ? truncate(answer.text, STREAMED_FALLBACK_CHARS)
+    : tasks.map((c) => c.title).join(' · ');
+  let budget = MAX_MESSAGE_CHARS - text.length - tail.reduce((n, b) => n + blockChars(b), 0);
+  const room = MAX_BLOCKS - tail.length;
+  const cards: Block[] = [];
+  // The newest cards matter most when not all fit; they are shown in their order.
+  for (const task of tasks.slice(-room).reverse()) {
+    const full = taskCardBlock(task, true, true);
+    const choice = [full, taskCardBlock(task, false, true), taskCardBlock(task, false, false)].find(
+      (card) => blockChars(card) <= budget,
+    );
+    if (!choice) break;
+    budget -= blockChars(choice);
+    cards.unshift(choice);
+  }
+  return { text: text || ' ', blocks: [...cards, ...tail] };
+}
+
+function taskCardBlock(task: TaskCard, details: boolean, sources: boolean): Block {
+  return {
+    type: 'task_card',
+    task_id: task.id,
+    title: task.title,
+    status: task.status,
+    ...(details && task.details
+      ? {
+          details: {
+            type: 'rich_text',
+            elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: task.details }] }],
+          },
+        }
+      : {}),
+    ...(sources && task.sources ? { sources: task.sources } : {}),
+  };
+}
+
+/** Characters a block puts in a message, counted the way Slack's message size limit counts them. */
+function blockChars(block: unknown): number {
+  if (typeof block === 'string') return block.length;
+  if (Array.isArray(block)) return block.reduce((n: number, b) => n + blockChars(b), 0);
+  if (block && typeof block === 'object')
+    return Object.values(block).reduce((n: number, v) => n + blockChars(v), 0);
+  return 0;
 }
 
 /**

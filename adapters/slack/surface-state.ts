@@ -22,7 +22,6 @@ export interface StepsMessageState {
   expanded: boolean;
   conversationId: string;
   locale: Locale;
-  stepsElsewhere: boolean;
 }
 
 export class SlackSurfaceState {

@@ -2,8 +2,9 @@
  * The TurnSink of one Slack turn. How the turn looks is the shared TurnRenderer's
  * (src/render/turn-renderer.ts); this file gives it Slack's primitives — chat.postMessage /
  * chat.update / chat.delete in the thread, the Block Kit builders of render-blocks.ts, the answer
- * limit, the assistant thread status — and the private replies. Workspaces with native AI streaming
- * draw the answer through `SlackNativeTurnSink` (turn-sink-native.ts).
+ * limit, the assistant thread status — and the private replies. Where the workspace has native AI
+ * streaming, the renderer also gets Slack's stream primitive (native-stream.ts) as a capability: the
+ * same renderer draws the turn either way.
  */
 import { t } from '../../src/i18n/translate.js';
 import type { Logger } from '../../src/logger.js';
@@ -23,9 +24,9 @@ import {
   renderSteps,
   type SlackPayload,
 } from './render-blocks.js';
+import { SlackAnswerStream } from './native-stream.js';
 import { type SlackClient, slackErrorCode, slackWrite } from './slack-client.js';
 import type { SlackSurfaceState } from './surface-state.js';
-import { SlackNativeTurnSink } from './turn-sink-native.js';
 
 /** Slack's chat.update is Tier 3 (50+/min); about one edit per second per message stays clear. */
 export const EDIT_INTERVAL_MS = 1000;
@@ -61,7 +62,6 @@ interface StepsChoice extends SlackPayload {
 
 export class SlackTurnSink implements TurnSink {
   readonly #renderer: TurnRenderer<StepsChoice, string>;
-  readonly #native: SlackNativeTurnSink | undefined;
   #approvals: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -71,8 +71,15 @@ export class SlackTurnSink implements TurnSink {
     const { client, state, logger } = deps;
     const { channel, threadTs, conversationId, locale, team } = target;
     const flags = state.workspace(team);
-    if (deps.nativeStreaming !== false && flags.streaming)
-      this.#native = new SlackNativeTurnSink(deps, target);
+    const stream =
+      deps.nativeStreaming !== false && flags.streaming
+        ? new SlackAnswerStream(client, target, (scope, code) => {
+            logger.info({ team, code, scope }, 'slack native streaming refused; using post + update');
+            // Only a refusal of the feature turns streaming off for the workspace; one expired stream
+            // (`message_not_in_streaming_state`) falls back for its own turn alone.
+            if (scope === 'workspace') flags.streaming = false;
+          })
+        : undefined;
     const send = async (payload: StepsChoice, call: (p: SlackPayload) => Promise<unknown>) => {
       try {
         return await slackWrite(() => call(payload));
@@ -123,6 +130,7 @@ export class SlackTurnSink implements TurnSink {
         approvalPart: (markdown, controls) =>
           renderApprovalPart(markdown, controls, { locale, conversationId }),
       },
+      ...(stream ? { stream } : {}),
       limits: { answerChars: ANSWER_CHUNK_CHARS },
       locale,
       logger,
@@ -144,7 +152,6 @@ export class SlackTurnSink implements TurnSink {
           expanded,
           conversationId,
           locale,
-          stepsElsewhere: false,
         });
       },
       ...(deps.onEdit ? { onWrite: deps.onEdit } : {}),
@@ -152,13 +159,11 @@ export class SlackTurnSink implements TurnSink {
   }
 
   update(view: TurnView): void {
-    if (this.#native) this.#native.update(view);
-    else this.#renderer.update(view);
+    this.#renderer.update(view);
   }
 
   async done(view: TurnView): Promise<void> {
-    if (this.#native) await this.#native.done(view);
-    else await this.#renderer.done(view);
+    await this.#renderer.done(view);
   }
 
   /**

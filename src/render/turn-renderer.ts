@@ -11,6 +11,9 @@
  * - controls on the last live message only: Stop while running (the steps message until the answer
  *   starts, then the answer's last part); 👍/👎 inside the final content edit of the last part;
  * - the status line (set once, cleared once) and the typing/activity indicator;
+ * - an optional native answer stream (answer-stream.ts): the answer's first message streams, with the
+ *   steps as task cards; the same splitting, controls and delivery policy apply, and a refused
+ *   stream falls back to the ordinary messages — one renderer with a capability, not two paths;
  * - plans shown whole (split across messages, never cut), Run/Cancel on the last part;
  * - the delivery policy (delivery.ts): rate limits and outages retried, the final retried until the
  *   deadline, and at the first refusal the turn stops writing and the user is told privately.
@@ -20,6 +23,7 @@ import type { PlanProposal } from '../modes/plan/plan-types.js';
 import type { Locale } from '../surface.js';
 import type { ToolApprovalRequest } from '../tools/types.js';
 import { t } from '../i18n/translate.js';
+import { type AnswerStream, type HeadContent, StreamHead } from './answer-stream.js';
 import {
   type DeliveryError,
   describeDeliveryError,
@@ -27,7 +31,7 @@ import {
   isRefused,
   landFinal,
 } from './delivery.js';
-import { LiveAnswer } from './live-answer.js';
+import { LiveAnswer, type PartPlace } from './live-answer.js';
 import { fenceCloserLine, scanMarkdown } from './markdown-scan.js';
 import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-frame.js';
 import { splitMessage } from './split-text.js';
@@ -97,6 +101,11 @@ export interface TurnRendererOptions<P, R> {
   intervalMs: number;
   clock?: EditorClock;
   renderFrameMs?: number;
+  /**
+   * The platform's native answer stream (Slack AI streaming): the answer's first message streams and
+   * shows the steps as task cards; absent, or refused, the answer and steps are ordinary messages.
+   */
+  stream?: AnswerStream<P, R, unknown>;
   /** The platform's status line (Slack assistant status): set once while working, cleared once. */
   status?: (text: string) => Promise<void>;
   /** A typing indicator: started with the first output, stopped at the end. */
@@ -146,10 +155,17 @@ export function approvalMarkdown(request: ToolApprovalRequest, locale: Locale, m
   return `${t(locale, 'tool-approval.prompt', { tool: label })}\n\`\`\`json\n${args.replaceAll('```', "'''")}\n\`\`\``;
 }
 
+/** An answer part's payload: an ordinary message, or the content of a native stream's head. */
+type PartPayload<P> = { payload: P } | { head: HeadContent<unknown> };
+
 export class TurnRenderer<P, R> {
   readonly #o: TurnRendererOptions<P, R>;
   readonly #steps: ThrottledEditor<P, R>;
-  readonly #answer: LiveAnswer<P, R>;
+  readonly #answer: LiveAnswer<PartPayload<P>, R>;
+  readonly #head: StreamHead<P, R, unknown> | undefined;
+  /** The steps as the stream's task cards, and what they were built from. */
+  #tasks: unknown[] = [];
+  #tasksFrom = '';
   readonly #frame: RenderFrame;
   readonly #changes = new ViewChanges();
   #view: TurnView | undefined;
@@ -180,14 +196,32 @@ export class TurnRenderer<P, R> {
       onError,
       onGiveUp,
     });
-    this.#answer = new LiveAnswer<P, R>({
-      post: writer.post,
-      edit: writer.edit,
+    const stream = options.stream;
+    const head = stream
+      ? new StreamHead<P, R, unknown>({
+          stream,
+          writer,
+          guard: (call) => this.#guard(call),
+          plain: (markdown, controls) => options.build.answerPart(markdown, controls),
+          intervalMs: options.intervalMs,
+          ...(options.clock ? { clock: options.clock } : {}),
+          onError,
+          // Refused before anything streamed: the steps now need their ordinary message.
+          onRefused: (_scope, shown) => {
+            if (!shown) this.#frame.request(true);
+          },
+        })
+      : undefined;
+    this.#head = head;
+    this.#answer = new LiveAnswer<PartPayload<P>, R>({
+      post: (part) => ('head' in part ? head!.post(part.head) : writer.post(part.payload)),
+      edit: (ref, part) => ('head' in part ? head!.edit(ref, part.head) : writer.edit(ref, part.payload)),
       ...(writer.remove ? { remove: writer.remove } : {}),
       maxChars: options.limits.answerChars,
       intervalMs: options.intervalMs,
       clock: options.clock,
-      transform: (markdown, place) => this.#answerPayload(markdown, place),
+      transform: (markdown, place) => this.#partPayload(markdown, place),
+      key: (part) => ('head' in part ? head!.key(part.head) : JSON.stringify(part.payload)),
       onError,
     });
     this.#frame = new RenderFrame(
@@ -224,12 +258,16 @@ export class TurnRenderer<P, R> {
     this.#frame.stop();
     this.#o.activity?.stop();
     try {
+      // The final task cards carry the answer's sources.
+      this.#updateTasks(view, true);
       const steps = this.#stepsPayload(view, true);
       if (steps) this.#steps.set(steps);
       const text = answerMarkdown(view, this.#o.build.footerLine, this.#o.build.adaptMarkdown);
       // A steps message not posted yet must land above the answer: wait for it first.
       if (steps && !this.#steps.posted) await this.#steps.flush();
-      await Promise.all([this.#steps.flush(), text ? this.#answer.finish(text) : this.#answer.finish('')]);
+      await Promise.all([this.#steps.flush(), this.#answer.finish(text)]);
+      // A stream that showed task cards but no answer text is ended too.
+      await this.#head?.finish(this.#tasks);
       // A Show details press while the answer landed changed the steps payload: land it too.
       await this.#steps.flush();
     } catch (err) {
@@ -316,18 +354,27 @@ export class TurnRenderer<P, R> {
     if (this.#started) return;
     this.#started = true;
     this.#o.activity?.start();
-    // The platform's status line says Scout is working until the first step or text shows.
-    if (this.#o.status) void this.#setStatus(t(this.#o.locale, 'status.working'));
+    // The platform's status line says Scout is working; set once (the steps, task cards and text
+    // show the progress from then on) and cleared once in `done`.
+    if (this.#o.status) void this.#setStatus(this.#view?.status || t(this.#o.locale, 'status.working'));
   }
 
   #render(): void {
     const view = this.#view;
     if (this.#finished || !view || this.#refusal) return;
     try {
-      if (view.status && view.status !== this.#statusShown) void this.#setStatus(view.status);
       const text = answerMarkdown(view, undefined, this.#o.build.adaptMarkdown);
       const answerStarts = text !== '' && !this.#answerStarted;
       if (answerStarts) this.#answerStarted = true;
+      if (this.#head?.showsSteps) {
+        // Native stream: the steps are its task cards, before the text or with part 0 of it.
+        if (this.#updateTasks(view, false)) {
+          if (text) this.#answer.refresh();
+          else this.#head.setTasks(this.#tasks);
+        }
+        if (text) this.#answer.set(text);
+        return;
+      }
       const steps = this.#stepsPayload(view, false);
       if (steps) this.#steps.set(steps);
       // Keep the steps message above the answer: wait until it is posted.
@@ -342,7 +389,22 @@ export class TurnRenderer<P, R> {
     }
   }
 
+  /** Rebuilds the task cards when a step changed; true when they did. */
+  #updateTasks(view: TurnView, final: boolean): boolean {
+    const stream = this.#o.stream;
+    if (!stream) return false;
+    // Steps change by status, title and body; sources only with the final answer.
+    let from = final ? `${view.sources.length}` : '';
+    for (const s of view.steps) from += `|${s.id}:${s.status}:${s.title.length}:${s.body.length}`;
+    if (from === this.#tasksFrom) return false;
+    this.#tasksFrom = from;
+    this.#tasks = view.steps.map((step) => stream.task(step, view.sources));
+    return true;
+  }
+
   #stepsPayload(view: TurnView, final: boolean): P | undefined {
+    // A native stream shows the steps as task cards.
+    if (this.#head?.showsSteps) return undefined;
     // Without a platform status line the steps message is the status: it shows from the start.
     const hasSteps = view.steps.length > 0 || this.#steps.posted || !this.#o.status;
     if (!hasSteps) return undefined;
@@ -353,16 +415,20 @@ export class TurnRenderer<P, R> {
     });
   }
 
-  #answerPayload(markdown: string, place: { last: boolean; final: boolean }): P {
+  #partPayload(markdown: string, place: PartPlace): PartPayload<P> {
+    const controls = this.#controls(place);
+    if (this.#head && place.index === 0)
+      return { head: { tasks: this.#tasks, markdown, controls, final: place.final } };
+    return { payload: this.#o.build.answerPart(markdown, controls) };
+  }
+
+  /** Stop on the last part while running; footer and 👍/👎 on the last part of a finished answer. */
+  #controls(place: { last: boolean; final: boolean }): AnswerControls {
     const view = this.#view;
     const final = place.final;
     const feedback = final && place.last && Boolean(view?.answer.trim()) && !view?.error;
     const footer = final && place.last && !this.#o.build.footerLine ? view?.footer : undefined;
-    return this.#o.build.answerPart(markdown, {
-      stop: place.last && !final,
-      feedback,
-      ...(footer ? { footer } : {}),
-    });
+    return { stop: place.last && !final, feedback, ...(footer ? { footer } : {}) };
   }
 
   async #setStatus(text: string): Promise<void> {
@@ -371,18 +437,20 @@ export class TurnRenderer<P, R> {
     await this.#o.status(text).catch((err) => this.#o.logger.debug({ err }, 'status update failed'));
   }
 
-  /** Counts writes and stops them all at the first refusal (then tells the user privately, once). */
+  /** Counts one write and stops them all at the first refusal (then tells the user privately, once). */
+  async #guard<T>(call: () => Promise<T>): Promise<T> {
+    if (this.#refusal) throw this.#refusal;
+    this.#o.onWrite?.();
+    try {
+      return await call();
+    } catch (err) {
+      if (isRefused(err) && !this.#refusal) this.#refuse(err as DeliveryError);
+      throw err;
+    }
+  }
+
   #guarded(writer: MessageWriter<P, R>): MessageWriter<P, R> {
-    const guard = async <T>(call: () => Promise<T>): Promise<T> => {
-      if (this.#refusal) throw this.#refusal;
-      this.#o.onWrite?.();
-      try {
-        return await call();
-      } catch (err) {
-        if (isRefused(err) && !this.#refusal) this.#refuse(err as DeliveryError);
-        throw err;
-      }
-    };
+    const guard = <T>(call: () => Promise<T>) => this.#guard(call);
     return {
       post: (payload) => guard(() => writer.post(payload)),
       edit: (ref, payload) => guard(() => writer.edit(ref, payload)),

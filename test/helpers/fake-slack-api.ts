@@ -481,10 +481,13 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
           });
         const v = checkMessage(method, args);
         if (v) return fail(v);
+        // The stream opens with whatever it is given: `markdown_text` and the chunks' text alike.
+        const chunks: any[] = args.chunks ?? [];
+        const opening = chunks.filter((c) => c.type === 'markdown_text').map((c) => String(c.text));
         const ts = create(args, {
           streaming: true,
-          streamedText: args.markdown_text ?? '',
-          chunks: [...(args.chunks ?? [])],
+          streamedText: (args.markdown_text ?? '') + opening.join(''),
+          chunks: [...chunks],
         });
         return { ok: true, channel: args.channel, ts };
       }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ConsoleSink } from '../../adapters/console/console-sink.js';
 import { PLAIN, terminalPayloads } from '../../adapters/console/terminal-payloads.js';
 import { stepsPayload } from '../../adapters/discord/render.js';
-import { toTaskChunk } from '../../adapters/slack/native-stream.js';
+import { toTaskCard } from '../../adapters/slack/native-stream.js';
 import { renderSteps } from '../../adapters/slack/render-blocks.js';
 import { t } from '../../src/i18n/translate.js';
 import type { TurnEvent } from '../../src/render/events.js';
@@ -57,7 +57,7 @@ function surfaces(view: TurnView, locale: Locale): Record<string, string> {
       .map((block) => (block as { title?: { text: string } }).title?.text ?? '')
       .join('\n'),
     'slack fallback': JSON.stringify(slack(false)),
-    'slack task cards': JSON.stringify(view.steps.map((step) => toTaskChunk(step).title)),
+    'slack task cards': JSON.stringify(view.steps.map((step) => toTaskCard(step).title)),
     discord: String(stepsPayload(view, { turnId: 't', expanded: false, locale, running: false }).content),
     terminal:
       terminalPayloads(PLAIN, locale)

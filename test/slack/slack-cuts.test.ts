@@ -3,7 +3,7 @@
  * a cut never leaves half an emoji (a lone surrogate is not valid text) and stays within the limit.
  */
 import { describe, expect, it } from 'vitest';
-import { toTaskChunk } from '../../adapters/slack/native-stream.js';
+import { toTaskCard } from '../../adapters/slack/native-stream.js';
 import { renderSteps } from '../../adapters/slack/render-blocks.js';
 import { emptyView, foldEvent } from '../../src/render/view.js';
 
@@ -31,7 +31,7 @@ describe('Slack cuts', () => {
         const payload = renderSteps(view, { locale: 'en', conversationId: 'c', containers, expanded: true });
         for (const text of strings(payload)) expect(wellFormed(text), text.slice(-8)).toBe(true);
       }
-      const task = toTaskChunk(view.steps[0]!);
+      const task = toTaskCard(view.steps[0]!);
       expect(wellFormed(task.title)).toBe(true);
       expect(task.title.length).toBeLessThanOrEqual(150);
       expect(wellFormed(task.details ?? '')).toBe(true);

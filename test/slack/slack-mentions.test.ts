@@ -7,7 +7,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { renderPlanPart, renderSteps } from '../../adapters/slack/render-blocks.js';
-import { toTaskChunk } from '../../adapters/slack/native-stream.js';
+import { toTaskCard } from '../../adapters/slack/native-stream.js';
 import { buildHomeView } from '../../adapters/slack/home-tab.js';
 import { emptyView } from '../../src/render/view.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
@@ -70,7 +70,7 @@ describeWithShared('Slack: nothing Scout sends can ping', () => {
     expectInert(renderSteps(view, options), 'steps');
     expectInert(renderSteps(view, { ...options, containers: true }), 'steps (containers)');
     expectInert(renderPlanPart(`1. Ask ${PINGS}`, 'choose', { locale: 'en', conversationId: 'c' }), 'plan');
-    expectInert(toTaskChunk(view.steps[0]!, []), 'task card');
+    expectInert(toTaskCard(view.steps[0]!, []), 'task card');
     expectInert(buildHomeView('en', undefined, undefined, `⚠️ unknown provider "${PINGS}"`), 'home');
   });
 });
