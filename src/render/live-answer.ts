@@ -54,8 +54,12 @@ interface Part<P, R> {
   markdown: string;
   last: boolean;
   final: boolean;
-  /** Resolves once the message's first post settled: the next part waits so order is kept. */
+  /**
+   * Resolves once the message exists (or its post was given up): the next part waits so the thread
+   * reads in order even when a post is refused for a while (rate limits).
+   */
   posted: Promise<void>;
+  settle: () => void;
 }
 
 export class LiveAnswer<P = string, R = unknown> {
@@ -107,7 +111,13 @@ export class LiveAnswer<P = string, R = unknown> {
     if (this.#finished) return;
     this.#finished = true;
     this.#reconcile(finalText ?? this.#text, true);
-    await Promise.all(this.#parts.map((part) => part.editor.flush(this.#opts.finalDeadlineMs)));
+    await Promise.all(
+      this.#parts.map(async (part) => {
+        await part.editor.flush(this.#opts.finalDeadlineMs);
+        // Landed or given up: the parts after it no longer wait for it.
+        part.settle();
+      }),
+    );
     await Promise.all(this.#retiring);
   }
 
@@ -179,11 +189,9 @@ export class LiveAnswer<P = string, R = unknown> {
       // A follow-up is posted only after the message before it, so the thread reads in order.
       post: async (payload) => {
         if (previous) await previous;
-        try {
-          return await this.#opts.post(payload);
-        } finally {
-          settled();
-        }
+        const ref = await this.#opts.post(payload);
+        settled();
+        return ref;
       },
       edit: this.#opts.edit,
       intervalMs: this.#opts.intervalMs,
@@ -191,7 +199,7 @@ export class LiveAnswer<P = string, R = unknown> {
       key: this.#opts.key,
       onError: this.#opts.onError,
     });
-    const part: Part<P, R> = { editor, start, end, markdown, last, final, posted };
+    const part: Part<P, R> = { editor, start, end, markdown, last, final, posted, settle: settled };
     this.#parts[index] = part;
     editor.set(this.#payload(part, index));
   }
@@ -207,6 +215,7 @@ export class LiveAnswer<P = string, R = unknown> {
     }
     // Let a post in flight settle so there is a reference to delete; nothing else is sent to it.
     part.editor.dispose();
+    part.settle();
     await part.editor.settled();
     const ref = part.editor.ref;
     if (ref === undefined) return;

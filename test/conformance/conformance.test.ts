@@ -13,10 +13,11 @@ import { contentOf, leavesFenceOpen } from '../render/markdown-samples.js';
 import { consoleDriver } from './console-driver.js';
 import { discordDriver } from './discord-driver.js';
 import { slackClassicDriver } from './slack-classic-driver.js';
+import { slackNativeDriver } from './slack-native-driver.js';
 import type { SurfaceDriver, SurfaceWorld } from './surface-driver.js';
 import { type Classified, classify, type ScriptedTurn, TURNS } from './turns.js';
 
-export const DRIVERS: SurfaceDriver[] = [slackClassicDriver, discordDriver, consoleDriver];
+export const DRIVERS: SurfaceDriver[] = [slackClassicDriver, slackNativeDriver, discordDriver, consoleDriver];
 
 /**
  * Defects the suite found and that are not fixed yet, as `driver: turn` → what is wrong. These run
@@ -26,6 +27,8 @@ const KNOWN_DEFECTS: Record<string, string> = {
   'slack-classic: Stop mid-answer': 'a stopped agent answer is not what the user sees as stopped',
   'discord: Stop mid-answer': 'a stopped agent answer is not what the user sees as stopped',
   'slack-classic: 30 × 429 on delete: a final text shorter than what streamed':
+    'a rate-limited delete of a surplus message is never retried: it stays, with Stop',
+  'slack-native: 30 × 429 on delete: a final text shorter than what streamed':
     'a rate-limited delete of a surplus message is never retried: it stays, with Stop',
 };
 

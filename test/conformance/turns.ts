@@ -337,6 +337,7 @@ export const TURNS: ScriptedTurn[] = [
   stormTurn('post', agentTurn('cited answer of 15k chars', 15_000)),
   stormTurn('edit', agentTurn('cited answer of 15k chars', 15_000)),
   stormTurn('delete', shrinking),
+  stormTurn('stream', agentTurn('cited answer of 15k chars', 15_000)),
   stormTurn('ephemeral', {
     ...failingEphemeral,
     name: 'a private reply',
