@@ -13,7 +13,7 @@ import {
   detailsToggle,
   planChoice,
 } from '../../src/render/controls.js';
-import { errorLine, stepHeadline } from '../../src/render/step-text.js';
+import { stepHeadline } from '../../src/render/step-text.js';
 import type { ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
@@ -199,13 +199,6 @@ export function renderSteps(view: TurnView, options: StepsRenderOptions): SlackP
     FALLBACK_TEXT_CHARS,
   );
   return { text, blocks };
-}
-
-/** The full answer text the user sees: the answer, then an error or cancel notice. */
-export function answerText(view: TurnView): string {
-  const parts = [view.answer.trim()];
-  if (view.error) parts.push(errorLine(view));
-  return neutraliseMentions(parts.filter(Boolean).join('\n\n'));
 }
 
 export interface AnswerRenderOptions {

@@ -96,7 +96,18 @@ export class StreamHead<P, R, T> {
 
   constructor(options: StreamHeadOptions<P, R, T>) {
     this.#o = options;
-    this.#taskKey = options.stream.taskKey?.bind(options.stream) ?? ((task) => JSON.stringify(task));
+    // A card object is keyed once: the renderer keeps the object of a step that did not change.
+    const keyOf = options.stream.taskKey?.bind(options.stream) ?? ((task: T) => JSON.stringify(task));
+    const keys = new WeakMap<object, string>();
+    this.#taskKey = (task) => {
+      if (typeof task !== 'object' || task === null) return keyOf(task);
+      let key = keys.get(task);
+      if (key === undefined) {
+        key = keyOf(task);
+        keys.set(task, key);
+      }
+      return key;
+    };
     this.#tasksOnly = new ThrottledEditor<HeadContent<T>, R>({
       post: (content) => this.#send(undefined, content),
       edit: (ref, content) => this.#send(ref, content).then(() => undefined),

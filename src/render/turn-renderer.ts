@@ -38,7 +38,7 @@ import { splitMessage } from './split-text.js';
 import { KIND_ICON } from './icons.js';
 import { errorLine, statusLine } from './step-text.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
-import type { TurnView } from './view.js';
+import type { StepView, TurnView } from './view.js';
 
 /** Controls of the steps message. */
 export interface StepsControls {
@@ -155,6 +155,12 @@ export function approvalMarkdown(request: ToolApprovalRequest, locale: Locale, m
   return `${t(locale, 'tool-approval.prompt', { tool: label })}\n\`\`\`json\n${args.replaceAll('```', "'''")}\n\`\`\``;
 }
 
+/** What a task card was built from (an unchanged step keeps its card). */
+interface BuiltTask extends Pick<StepView, 'title' | 'body' | 'status' | 'kind'> {
+  sources: TurnView['sources'];
+  task: unknown;
+}
+
 /** An answer part's payload: an ordinary message, or the content of a native stream's head. */
 type PartPayload<P> = { payload: P } | { head: HeadContent<unknown> };
 
@@ -163,9 +169,9 @@ export class TurnRenderer<P, R> {
   readonly #steps: ThrottledEditor<P, R>;
   readonly #answer: LiveAnswer<PartPayload<P>, R>;
   readonly #head: StreamHead<P, R, unknown> | undefined;
-  /** The steps as the stream's task cards, and what they were built from. */
+  /** The steps as the stream's task cards, and what each card was built from. */
   #tasks: unknown[] = [];
-  #tasksFrom = '';
+  readonly #built = new WeakMap<StepView, BuiltTask>();
   readonly #frame: RenderFrame;
   readonly #changes = new ViewChanges();
   #view: TurnView | undefined;
@@ -259,7 +265,7 @@ export class TurnRenderer<P, R> {
     this.#o.activity?.stop();
     try {
       // The final task cards carry the answer's sources.
-      this.#updateTasks(view, true);
+      this.#updateTasks(view);
       const steps = this.#stepsPayload(view, true);
       if (steps) this.#steps.set(steps);
       const text = answerMarkdown(view, this.#o.build.footerLine, this.#o.build.adaptMarkdown);
@@ -368,7 +374,7 @@ export class TurnRenderer<P, R> {
       if (answerStarts) this.#answerStarted = true;
       if (this.#head?.showsSteps) {
         // Native stream: the steps are its task cards, before the text or with part 0 of it.
-        if (this.#updateTasks(view, false)) {
+        if (this.#updateTasks(view)) {
           if (text) this.#answer.refresh();
           else this.#head.setTasks(this.#tasks);
         }
@@ -389,17 +395,34 @@ export class TurnRenderer<P, R> {
     }
   }
 
-  /** Rebuilds the task cards when a step changed; true when they did. */
-  #updateTasks(view: TurnView, final: boolean): boolean {
+  /**
+   * The task cards of the view's steps: a step's card is rebuilt only when the step changed (or the
+   * answer's sources did, which search cards show), so a frame costs the steps that changed. True
+   * when any card is new.
+   */
+  #updateTasks(view: TurnView): boolean {
     const stream = this.#o.stream;
     if (!stream) return false;
-    // Steps change by status, title and body; sources only with the final answer.
-    let from = final ? `${view.sources.length}` : '';
-    for (const s of view.steps) from += `|${s.id}:${s.status}:${s.title.length}:${s.body.length}`;
-    if (from === this.#tasksFrom) return false;
-    this.#tasksFrom = from;
-    this.#tasks = view.steps.map((step) => stream.task(step, view.sources));
-    return true;
+    let changed = view.steps.length !== this.#tasks.length;
+    const tasks = view.steps.map((step) => {
+      const built = this.#built.get(step);
+      if (
+        built &&
+        built.title === step.title &&
+        built.body === step.body &&
+        built.status === step.status &&
+        built.kind === step.kind &&
+        built.sources === view.sources
+      )
+        return built.task;
+      changed = true;
+      const task = stream.task(step, view.sources);
+      const { title, body, status, kind } = step;
+      this.#built.set(step, { title, body, status, kind, sources: view.sources, task });
+      return task;
+    });
+    if (changed) this.#tasks = tasks;
+    return changed;
   }
 
   #stepsPayload(view: TurnView, final: boolean): P | undefined {
