@@ -17,6 +17,12 @@ export class ToolMarkupFilter {
   /** The visible part of `chunk`, possibly empty. */
   push(chunk: string): string {
     this.pending += chunk;
+    // Nearly every chunk: no `<` anywhere, so no tag and nothing to hold back (runs for every token).
+    if (!this.closer && !this.pending.includes('<')) {
+      const out = this.pending;
+      this.pending = '';
+      return out;
+    }
     let out = '';
     for (;;) {
       if (this.closer) {
