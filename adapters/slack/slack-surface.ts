@@ -45,6 +45,8 @@ const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
  */
 const WEB_API_RETRIES = { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2_000 };
 const WEB_API_TIMEOUT_MS = 10_000;
+/** A thread message that asks to stop the running turn (English or Chinese, nothing else in it). */
+const STOP_REQUEST = /^\s*(?:stop|停止|停)[\s.!。！]*$/i;
 /**
  * App-level tokens start with this. Slack answers any other token with `not_allowed_token_type`,
  * which @slack/socket-mode retries forever: start() would hang instead of failing.
@@ -215,6 +217,14 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     }
     const locale = await localeOf(trigger.userId);
     const conversation = conversationId(team, trigger.channel, trigger.threadTs);
+    // A native stream carries no Stop button: "stop" written in the thread stops the turn running
+    // there (the button's rule: the asker or an admin); with nothing running it is a message.
+    if (STOP_REQUEST.test(trigger.text)) {
+      const stop = () => core.cancel(conversation);
+      const outcome = await relay.handle(conversation, 'stop', trigger.userId, stop);
+      if (outcome === 'done' || outcome === 'relayed') return;
+      if (outcome === 'forbidden') return sinkFor(team, trigger, locale).reply(t(locale, 'stop.not-yours'));
+    }
     try {
       // Only a thread Scout opened is answered without a mention afterwards.
       if (opensThread(trigger, direct)) await answered.remember(team, trigger.channel, trigger.threadTs);

@@ -11,7 +11,13 @@ import type { FakeMessage } from '../helpers/fake-slack-api.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { longCitedAnswer } from '../render/markdown-samples.js';
-import { dmFixture, type SlackHarness, startSlackHarness, TEST_EDIT_INTERVAL_MS } from './slack-harness.js';
+import {
+  dmFixture,
+  type SlackHarness,
+  startSlackHarness,
+  TEST_EDIT_INTERVAL_MS,
+  threadFixture,
+} from './slack-harness.js';
 
 const { mention } = dmFixture();
 const channel = mention.event.channel as string;
@@ -174,5 +180,35 @@ describeWithShared('Slack native streaming: whole turns', () => {
     await s.surface.idle();
     expect(s.slack.callsTo('chat.startStream')).toHaveLength(2);
     expect(s.slack.violations.filter((v) => v.error !== 'message_not_in_streaming_state')).toEqual([]);
+  });
+});
+
+describeWithShared('Slack: "stop" written in the thread', () => {
+  const open: SlackHarness[] = [];
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
+  });
+
+  it('stops the streaming turn (a stream has no Stop button) and is not asked as a question', async () => {
+    const fx = threadFixture();
+    const s = await startSlackHarness({ nativeStreaming: true });
+    open.push(s);
+    s.h.llm.fallback = () => textReply(plainAnswer(40), { pieces: 200, chunkDelayMs: 20 });
+    await s.event({ ...fx.mention, event: { ...fx.mention.event, type: 'app_mention' } });
+    await s.slack.waitFor(() => s.slack.callsTo('chat.startStream').length === 1, 5000, 'the stream');
+    await s.event({ ...fx.followUp, event: { ...fx.followUp.event, text: 'stop' } });
+    await s.surface.idle();
+
+    expect(s.h.llm.requests).toHaveLength(1);
+    const [message] = s.slack.messagesIn(fx.mention.event.channel, fx.mention.event.ts);
+    expect(message!.streaming).toBe(false);
+    expect(shown(message!)).not.toContain('Paragraph 39');
+    expect(shown(message!)).toMatch(/stop/i);
+
+    // With nothing running, "stop" is an ordinary message.
+    s.h.llm.fallback = () => textReply('Nothing to stop.');
+    await s.event({ ...fx.followUp, event: { ...fx.followUp.event, ts: '1767224999.000009', text: 'stop' } });
+    await s.surface.idle();
+    expect(s.h.llm.requests).toHaveLength(2);
   });
 });
