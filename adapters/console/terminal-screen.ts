@@ -40,8 +40,6 @@ export const REDRAW_INTERVAL_MS = 50;
 /** A pty with no size set reports 0 columns and rows: count the usual 80 × 24. */
 const DEFAULT_COLUMNS = 80;
 const DEFAULT_ROWS = 24;
-/** Above this many lines × lines, a reprinted message compares by position (the LCS would be slow). */
-const MAX_LCS_CELLS = 250_000;
 
 /** Where the frozen part of a message ends. */
 type Frozen =
@@ -288,36 +286,21 @@ function reprintedRows(message: Message, columns: number): Row[] {
 }
 
 /**
- * The lines of `lines` that `shown` does not already show, in order: those outside a longest common
- * subsequence of the two. Blank lines are layout, not content: only the message's closing blank
- * line is kept.
+ * The lines of `lines` not already printed for good, in order. A line printed once counts wherever it
+ * stands (a reprinted line sits below the ones it replaced, so order cannot tell); equal lines count
+ * as often as they were printed. Blank lines are layout, not content: only the message's closing
+ * blank line is kept.
  */
 function notShown(lines: string[], shown: string[]): string[] {
-  const content = lines.filter((line) => line !== '');
-  const printed = shown.filter((line) => line !== '');
-  const matched = new Set<number>();
-  if (content.length * printed.length > MAX_LCS_CELLS) {
-    for (let i = 0; i < Math.min(content.length, printed.length); i++) matched.add(i);
-  } else {
-    // lcs[i][j]: the longest common subsequence of content[i..] and printed[j..].
-    const width = printed.length + 1;
-    const lcs = new Uint32Array((content.length + 1) * width);
-    for (let i = content.length - 1; i >= 0; i--)
-      for (let j = printed.length - 1; j >= 0; j--)
-        lcs[i * width + j] =
-          content[i] === printed[j]
-            ? lcs[(i + 1) * width + j + 1]! + 1
-            : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
-    for (let i = 0, j = 0; i < content.length && j < printed.length; ) {
-      if (content[i] === printed[j]) {
-        matched.add(i);
-        i++;
-        j++;
-      } else if (lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!) i++;
-      else j++;
-    }
-  }
-  const fresh = content.filter((_line, i) => !matched.has(i));
+  const printed = new Map<string, number>();
+  for (const line of shown) if (line !== '') printed.set(line, (printed.get(line) ?? 0) + 1);
+  const fresh = lines.filter((line) => {
+    if (line === '') return false;
+    const times = printed.get(line) ?? 0;
+    if (times === 0) return true;
+    printed.set(line, times - 1);
+    return false;
+  });
   // The message's closing blank line, unless it is printed for good already under its last line.
   if (lines.at(-1) === '' && (fresh.length > 0 || shown.at(-1) !== '')) fresh.push('');
   return fresh;

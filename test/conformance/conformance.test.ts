@@ -10,14 +10,20 @@ import { t } from '../../src/i18n/translate.js';
 import { answerMarkdown } from '../../src/render/turn-renderer.js';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { contentOf, leavesFenceOpen } from '../render/markdown-samples.js';
-import { consoleDriver } from './console-driver.js';
+import { consoleDriver, consoleTtyDriver } from './console-driver.js';
 import { discordDriver } from './discord-driver.js';
 import { slackClassicDriver } from './slack-classic-driver.js';
 import { slackNativeDriver } from './slack-native-driver.js';
 import type { SurfaceDriver, SurfaceWorld } from './surface-driver.js';
 import { type Classified, classify, type ScriptedTurn, TURNS } from './turns.js';
 
-export const DRIVERS: SurfaceDriver[] = [slackClassicDriver, slackNativeDriver, discordDriver, consoleDriver];
+export const DRIVERS: SurfaceDriver[] = [
+  slackClassicDriver,
+  slackNativeDriver,
+  discordDriver,
+  consoleDriver,
+  consoleTtyDriver,
+];
 
 /**
  * Defects the suite found and that are not fixed yet, as `driver: turn` → what is wrong. These run

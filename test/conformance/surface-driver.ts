@@ -53,6 +53,11 @@ export type Capability =
   | 'stop-button'
   /** 👍/👎 on the finished answer (a terminal has no buttons). */
   | 'feedback-buttons'
+  /**
+   * Any earlier text can still be changed: not in a terminal, where rows that scrolled into the
+   * scrollback stay as printed (a citation marker the final text drops stays there).
+   */
+  | 'edit-scrolled-text'
   | 'refusal'
   | 'private-replies'
   | 'failing-ephemeral'

@@ -227,6 +227,8 @@ function stormTurn(method: WriteMethod, base: ScriptedTurn): ScriptedTurn {
 const shrinking: ScriptedTurn = {
   name: 'a final text shorter than what streamed',
   env: { DEFAULT_MODE: 'agent' },
+  // The final text differs from what streamed far above its end.
+  needs: ['edit-scrolled-text'],
   references: true,
   feedback: true,
   setup(world) {

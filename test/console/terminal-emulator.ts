@@ -55,7 +55,7 @@ export class TerminalEmulator {
       const text = cells.join('');
       if (this.#wrapped.has(row)) current += text;
       else {
-        lines.push((current + text).trimEnd());
+        lines.push(current + text);
         current = '';
       }
     });

@@ -113,6 +113,25 @@ describe('TerminalScreen on a TTY', () => {
     );
   });
 
+  it('steps that change after they scrolled away print below once each, however often they change', async () => {
+    const { screen, emulator } = tty(40, 6);
+    const states = (done: number) =>
+      steps(
+        ...Array.from({ length: 8 }, (_, i) => `${i < done ? '✅' : i === done ? '⏳' : '🕓'} step ${i + 1}`),
+        '',
+      );
+    const id = await screen.post(states(0));
+    for (let done = 1; done <= 8; done++) {
+      await settle();
+      await screen.edit(id, states(done));
+    }
+    screen.close();
+    const shown = emulator.text().split('\n');
+    // Every step ends done, and each done line is printed once, in order.
+    const doneLines = shown.filter((line) => line.startsWith('✅'));
+    expect(doneLines).toEqual(Array.from({ length: 8 }, (_, i) => `✅ step ${i + 1}`));
+  });
+
   it('wraps wide characters as the terminal does: a Chinese line redrawn in place leaves no fragment', async () => {
     const { screen, emulator } = tty(20, 10);
     const id = await screen.post(text('这是一个很长的中文句子'));
