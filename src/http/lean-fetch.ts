@@ -9,7 +9,8 @@
  *
  * What comes back is the part of a Response such clients read, with the body already read (the
  * answers are small): status, statusText, ok, url, headers (get / has / entries / forEach), text(),
- * json(), arrayBuffer(). Failures look like fetch's: `TypeError('fetch failed')` with the cause, or the signal's reason once aborted.
+ * json(), arrayBuffer(). Failures look like fetch's: `TypeError('fetch failed')` with the cause, or
+ * the signal's reason once aborted.
  */
 import { STATUS_CODES } from 'node:http';
 import { request } from 'undici';
