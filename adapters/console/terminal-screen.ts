@@ -14,8 +14,8 @@
  * An edit to a message whose top is frozen shows what the frozen rows cannot: a message that only
  * grows (`edits: 'continue'`, the answer) goes on after its frozen text, and a line changed above
  * stays as it was printed; a message whose lines change status (`edits: 'reprint'`, the steps)
- * prints again, below, every line not already on screen — a step that finished after a question
- * was asked shows its ✅ under the question, nothing is printed twice and nothing is lost.
+ * prints again, below, every line not already printed for good — a step that finished after a
+ * question was asked shows its ✅ under the question; no line shows twice as it is, none is lost.
  */
 import type { MessageWriter } from '../../src/render/turn-renderer.js';
 import { activeStyle, wrapRows } from './terminal-rows.js';
