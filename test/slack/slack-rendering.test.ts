@@ -156,7 +156,7 @@ describeWithShared('Slack native AI streaming', () => {
     const task = chunks.find((c: any) => c.type === 'task_update' && c.sources?.length);
     expect(task?.sources[0].url).toMatch(/^https:\/\/example\.com\//);
     const posts = s.slack.messagesIn(channel, threadTs);
-    expect(posts).toHaveLength(1); // the controls message is gone, the streamed answer stays
+    expect(posts).toHaveLength(1); // only the streamed answer: no message posted to be deleted
     expect(posts[0]!.text + visibleText(posts[0]!.blocks)).toContain('Streamed answer');
     expect(s.slack.violations).toEqual([]);
   });
