@@ -90,6 +90,14 @@ export class ConsoleSink implements TurnSink {
     this.#screen.close();
   }
 
+  /**
+   * The message is handled, turn or not: nothing of it stays live (a "Working…" shown by `begin` for
+   * a message that got neither a turn nor a reply goes), and queued notes print.
+   */
+  end(): void {
+    this.#screen.close();
+  }
+
   async reply(text: string, _options?: { isError?: boolean }): Promise<void> {
     this.#screen.print(`${replyText(text, this.#style)}\n`);
   }

@@ -222,6 +222,7 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
       await options.core.handleMessage(messageFor(text, conversationId), sink);
     } finally {
       running = undefined;
+      sink.end();
     }
     return outcome.exitCode() !== ONCE_EXIT.failed;
   };

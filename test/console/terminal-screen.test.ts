@@ -5,6 +5,7 @@
  * and a pipe gets each message once, in its final state.
  */
 import { describe, expect, it } from 'vitest';
+import { ConsoleSink } from '../../adapters/console/console-sink.js';
 import { type TerminalPayload, TerminalScreen } from '../../adapters/console/terminal-screen.js';
 import { TerminalEmulator } from './terminal-emulator.js';
 
@@ -162,6 +163,22 @@ describe('TerminalScreen on a TTY', () => {
     await long.screen.edit(longId, text(...lines, 'last line', ''));
     long.screen.close();
     expect(long.emulator.text()).toBe([...lines, 'last line', '', '⏳ queued: next question', ''].join('\n'));
+  });
+});
+
+describe('ConsoleSink.end', () => {
+  it('a message that got neither a turn nor a reply leaves no "Working…" behind', async () => {
+    const emulator = new TerminalEmulator(80, 24);
+    const sink = new ConsoleSink({
+      write: (s: string) => emulator.write(s),
+      isTTY: true,
+      columns: 80,
+      rows: 24,
+    });
+    sink.begin();
+    expect(emulator.text()).toContain('Working…');
+    sink.end();
+    expect(emulator.text().trim()).toBe('');
   });
 });
 
