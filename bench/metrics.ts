@@ -232,6 +232,12 @@ export interface EditStats {
   fastPairs: Record<string, number>;
   /** Writes closer than 1 s to the previous one only because they carried the first answer text. */
   firstTextSooner: number;
+  /**
+   * `chat.update`s right after a `chat.stopStream` of the same message (also exempt): a final text
+   * that rewrote the stream (citations linked) is put in place as soon as the stream is closed, so
+   * the final lands within a second of the last token; the stream cannot be rewritten in place.
+   */
+  closingSooner: number;
   failedCalls: number;
 }
 
@@ -253,6 +259,7 @@ export function editStats(calls: SlackCall[]): EditStats {
   let minGap = Number.POSITIVE_INFINITY;
   let edits = 0;
   let firstTextSooner = 0;
+  let closingSooner = 0;
   const fastPairs: Record<string, number> = {};
   for (const list of byMessage.values()) {
     const sorted = [...list].sort((a, b) => a.at - b.at);
@@ -261,7 +268,15 @@ export function editStats(calls: SlackCall[]): EditStats {
     // The first answer text is exempt only where it is an edit of a message that already existed.
     const exempt = firstText > 0 ? sorted[firstText] : undefined;
     maxStrict = Math.max(maxStrict, maxInWindow(sorted.map((c) => c.at)));
-    const paced = sorted.filter((c) => c !== exempt);
+    const closing = sorted.filter(
+      (c, i) =>
+        i > 0 &&
+        c.method === 'chat.update' &&
+        sorted[i - 1]!.method === 'chat.stopStream' &&
+        c.at - sorted[i - 1]!.at < RATE_WINDOW_MS,
+    );
+    closingSooner += closing.length;
+    const paced = sorted.filter((c) => c !== exempt && !closing.includes(c));
     maxSpec = Math.max(maxSpec, maxInWindow(paced.map((c) => c.at)));
     if (exempt && exempt.at - sorted[firstText - 1]!.at < RATE_WINDOW_MS) firstTextSooner++;
     for (let i = 1; i < paced.length; i++) {
@@ -280,6 +295,7 @@ export function editStats(calls: SlackCall[]): EditStats {
     minEditGapMs: minGap,
     fastPairs,
     firstTextSooner,
+    closingSooner,
     failedCalls: calls.filter((c) => !c.ok).length,
   };
 }

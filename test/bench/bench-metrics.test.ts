@@ -1,7 +1,7 @@
 /**
  * The benchmark's bookkeeping on hand-made records: overlapping waits count once, and the edit-rate
  * check flags every pair of writes on one message closer than a second — except the first answer
- * text, which SPEC §8 sends at once.
+ * text, which SPEC §8 sends at once, and a rewritten final right after a stream's stop.
  */
 import { describe, expect, it } from 'vitest';
 import { unionMs } from '../../bench/client-timing.js';
@@ -64,5 +64,17 @@ describe('bench metrics', () => {
     expect(stats.firstTextSooner).toBe(0);
     expect(stats.maxEditsPerMessagePerSecond).toBe(2);
     expect(stats.fastPairs).toEqual({ 'chat.postMessage → chat.update': 1 });
+  });
+
+  it("a rewritten final right after a stream's stop is counted apart; any other quick update is not", () => {
+    const stats = editStats([
+      call('chat.startStream', 0, { hasAnswer: true }),
+      call('chat.stopStream', 1000),
+      call('chat.update', 1030),
+      call('chat.update', 1500),
+    ]);
+    expect(stats.closingSooner).toBe(1);
+    expect(stats.fastPairs).toEqual({ 'chat.stopStream → chat.update': 1 });
+    expect(stats.maxEditsPerMessagePerSecond).toBe(2);
   });
 });
