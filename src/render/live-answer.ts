@@ -10,6 +10,7 @@
  * messages the text no longer needs are deleted (and forgotten, so nothing is sent to them later).
  * Every message is ≤ maxChars.
  */
+import { landFinal } from './delivery.js';
 import { planSplit, type SplitContext, splitContextAt } from './split-text.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
 
@@ -220,7 +221,9 @@ export class LiveAnswer<P = string, R = unknown> {
     const ref = part.editor.ref;
     if (ref === undefined) return;
     try {
-      await this.#opts.remove(ref);
+      // Part of the final state: a rate-limited or failing delete is retried like the final edits,
+      // else the surplus message stays, showing text (and controls) the answer no longer has.
+      await landFinal(() => this.#opts.remove!(ref), this.#opts.finalDeadlineMs);
     } catch (error) {
       this.#opts.onError?.(error, 'remove');
     }

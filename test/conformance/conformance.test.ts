@@ -29,14 +29,7 @@ export const DRIVERS: SurfaceDriver[] = [
  * Defects the suite found and that are not fixed yet, as `driver: turn` → what is wrong. These run
  * as `it.fails`: once fixed the test passes, `it.fails` reports it, and the entry must go.
  */
-const KNOWN_DEFECTS: Record<string, string> = {
-  'slack-classic: Stop mid-answer': 'a stopped agent answer is not what the user sees as stopped',
-  'discord: Stop mid-answer': 'a stopped agent answer is not what the user sees as stopped',
-  'slack-classic: 30 × 429 on delete: a final text shorter than what streamed':
-    'a rate-limited delete of a surplus message is never retried: it stays, with Stop',
-  'slack-native: 30 × 429 on delete: a final text shorter than what streamed':
-    'a rate-limited delete of a surplus message is never retried: it stays, with Stop',
-};
+const KNOWN_DEFECTS: Record<string, string> = {};
 
 /** A `[n]` citation marker that is not part of a link. */
 const RAW_CITATION = /(?<![[\\])\[\d+\](?![\](])/;

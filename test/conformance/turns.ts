@@ -62,7 +62,14 @@ export function classify(messages: SeenMessage[], planEnd: (m: SeenMessage) => b
   return out;
 }
 
-const SEARCH = toolCallReply([{ name: 'web_search', arguments: { query: 'scout conformance' } }]);
+/**
+ * The agent's tool phase: one search, then the tool model says it has enough. The answer model's
+ * call then takes the `fallback` (the long answer), streamed once.
+ */
+const SEARCH = [
+  toolCallReply([{ name: 'web_search', arguments: { query: 'scout conformance' } }]),
+  textReply('I have what I need.'),
+];
 
 /** A table the answer cites (Discord shows it as a code block). */
 function table(rand: () => number, n: number): string {
@@ -113,7 +120,7 @@ function agentTurn(name: string, chars: number, extra: Partial<ScriptedTurn> = {
     references: true,
     feedback: true,
     setup(world) {
-      world.llm.enqueue(SEARCH);
+      world.llm.enqueue(...SEARCH);
       world.llm.fallback = () => streamed(citedAnswer(chars));
     },
     ...extra,
@@ -232,7 +239,7 @@ const shrinking: ScriptedTurn = {
   references: true,
   feedback: true,
   setup(world) {
-    world.llm.enqueue(SEARCH);
+    world.llm.enqueue(...SEARCH);
     world.llm.fallback = () => streamed(shrinkingAnswer());
   },
 };
@@ -260,7 +267,7 @@ export const TURNS: ScriptedTurn[] = [
     feedback: true,
     setup(world) {
       world.search.failWith = { status: 500 };
-      world.llm.enqueue(SEARCH);
+      world.llm.enqueue(...SEARCH);
       world.llm.fallback = () => streamed('Without search results I can only say this [1], and that [2].');
     },
     check(_world, c) {
@@ -272,10 +279,11 @@ export const TURNS: ScriptedTurn[] = [
     name: 'Stop mid-answer',
     env: { DEFAULT_MODE: 'agent' },
     needs: ['stop-button'],
-    references: false,
+    // What streamed before Stop is kept, its citations linked: with the References it cites.
+    references: true,
     feedback: false,
     setup(world) {
-      world.llm.enqueue(SEARCH);
+      world.llm.enqueue(...SEARCH);
       world.llm.fallback = () => textReply(citedAnswer(6_000, 11), { pieces: 200, chunkDelayMs: 15 });
     },
     async act(world, classified) {
@@ -295,7 +303,7 @@ export const TURNS: ScriptedTurn[] = [
     ...agentTurn('Chinese locale: a cited answer', 0),
     locale: 'zh',
     setup(world) {
-      world.llm.enqueue(SEARCH);
+      world.llm.enqueue(...SEARCH);
       world.llm.fallback = () => streamed(citedAnswer(5_000, 5, true));
     },
     check(_world, c) {
@@ -331,7 +339,7 @@ export const TURNS: ScriptedTurn[] = [
     delivered: false,
     setup(world) {
       world.refuseConversation();
-      world.llm.enqueue(SEARCH);
+      world.llm.enqueue(...SEARCH);
       world.llm.fallback = () => streamed(citedAnswer(8_000));
     },
   },

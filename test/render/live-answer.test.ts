@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DeliveryError } from '../../src/render/delivery.js';
 import { LiveAnswer, type LiveAnswerOptions } from '../../src/render/live-answer.js';
 import { splitMessage } from '../../src/render/split-text.js';
 import { fakePlatform } from './fake-platform.js';
@@ -183,6 +184,28 @@ describe('LiveAnswer', () => {
     await done;
     expect(platform.messages.get(1)).toBe('Sorry, the answer was withdrawn.');
     expect(removed).toEqual(Array.from({ length: count - 1 }, (_, i) => i + 2));
+  });
+
+  it('retries a rate-limited delete of a message the final text no longer needs until it lands', async () => {
+    const platform = fakePlatform();
+    const removed: number[] = [];
+    let refusals = 0;
+    const answer = liveAnswerOn(platform, {
+      remove: async (ref) => {
+        // A 30 × 429 storm on deletes: each answered with the platform's retry-after.
+        if (refusals++ < 30)
+          throw new DeliveryError({ kind: 'rate-limited', code: '429', retryAfterMs: 500 });
+        removed.push(ref);
+      },
+    });
+    const { text } = longAnswer(3000, 4);
+    await streamInChunks(answer, text, 5);
+    expect(answer.messageCount).toBe(2);
+    const done = answer.finish('Short now.');
+    await vi.runAllTimersAsync();
+    await done;
+    expect(refusals).toBe(31);
+    expect(removed).toEqual([2]);
   });
 
   it('applies the transform to every payload', async () => {
