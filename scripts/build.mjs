@@ -65,6 +65,27 @@ export function isStale(root = repoRoot) {
 
 const packageName = (specifier) => specifier.split('/', specifier.startsWith('@') ? 2 : 1).join('/');
 
+/**
+ * zod's index re-exports every message locale (`z.locales`, 60-odd files, half of zod's bytes in
+ * the bundle, compiled on every start). Scout never uses `z.locales` (its messages are its own), so
+ * the bundle gets a locales module with English only, the one zod configures itself with.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: 'zod-locales', namespace: 'zod-english-only' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: repoRoot,
+      loader: 'js',
+    }));
+  },
+};
+
 /** Bare imports from Scout's sources stay external unless their package is in BUNDLED_PACKAGES. */
 const externalPackages = {
   name: 'scout-externals',
@@ -97,7 +118,7 @@ export async function bundle(outdir = join(repoRoot, 'dist/scout')) {
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',
     logLevel: 'silent',
-    plugins: [externalPackages],
+    plugins: [zodEnglishOnly, externalPackages],
     // CommonJS packages in the bundle (undici) call require() for Node's own modules.
     banner: {
       js: "import { createRequire as __scoutCreateRequire } from 'node:module'; const require = __scoutCreateRequire(import.meta.url);",

@@ -260,7 +260,8 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
   problems: string[];
 } {
   const problems: string[] = [];
-  let parsed = EnvSchema.safeParse(source);
+  // jitless: parsed once per process, so zod's generated fast path would cost more than it saves.
+  let parsed = EnvSchema.safeParse(source, { jitless: true });
   if (!parsed.success) {
     const rest: Record<string, unknown> = { ...source };
     for (const issue of parsed.error.issues) {
@@ -268,7 +269,7 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
       problems.push(`${variable}: ${issueMessage(issue)}`);
       delete rest[variable];
     }
-    parsed = EnvSchema.safeParse(rest);
+    parsed = EnvSchema.safeParse(rest, { jitless: true });
     if (!parsed.success) return { problems: [...problems, ...slackProblems(source)] };
   }
   const env = parsed.data;

@@ -42,7 +42,12 @@ const { getDocumentProxy } = require(workerData.unpdf);
 })().catch(() => parentPort.postMessage({ ok: false, reason: 'unreadable' }));
 `;
 
-const unpdfPath = createRequire(import.meta.url).resolve('unpdf');
+/** Resolved with the first PDF, not at start (a package lookup on disk). */
+let unpdfFile: string | undefined;
+function unpdfPath(): string {
+  unpdfFile ??= createRequire(import.meta.url).resolve('unpdf');
+  return unpdfFile;
+}
 
 /** True when the bytes start like a PDF (within the first 1 KB, as readers allow). */
 export function looksLikePdf(bytes: Uint8Array): boolean {
@@ -55,7 +60,7 @@ export function extractPdfText(bytes: Uint8Array, signal?: AbortSignal): Promise
   return new Promise<PdfResult>((resolve) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { bytes, unpdf: unpdfPath, maxPages: PDF_MAX_PAGES, maxChars: PDF_MAX_CHARS },
+      workerData: { bytes, unpdf: unpdfPath(), maxPages: PDF_MAX_PAGES, maxChars: PDF_MAX_CHARS },
       resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB },
       stdout: true,
       stderr: true,

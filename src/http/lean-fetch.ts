@@ -13,43 +13,8 @@
  * the signal's reason once aborted.
  */
 import { STATUS_CODES } from 'node:http';
-import { request } from 'undici';
-
-type RawHeaders = Record<string, string | string[] | undefined>;
-
-/** The read side of fetch's Headers, over the lower-cased header object undici returns. */
-class LeanHeaders {
-  readonly #raw: RawHeaders;
-
-  constructor(raw: RawHeaders) {
-    this.#raw = raw;
-  }
-
-  get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
-    if (value === undefined) return null;
-    return Array.isArray(value) ? value.join(', ') : value;
-  }
-
-  has(name: string): boolean {
-    return this.#raw[name.toLowerCase()] !== undefined;
-  }
-
-  *entries(): IterableIterator<[string, string]> {
-    for (const name of Object.keys(this.#raw).sort()) {
-      const value = this.get(name);
-      if (value !== null) yield [name, value];
-    }
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
-  }
-
-  forEach(fn: (value: string, name: string) => void): void {
-    for (const [name, value] of this.entries()) fn(value, name);
-  }
-}
+import { LeanHeaders, type RawHeaders } from './lean-headers.js';
+import { request } from './undici-request.js';
 
 class LeanResponse {
   readonly status: number;

@@ -6,7 +6,6 @@
  * (url-provenance.ts); HTML is converted in time slices under a CPU budget (html-to-text.ts).
  */
 import http from 'node:http';
-import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { isAbortError } from '../errors.js';
@@ -16,6 +15,7 @@ import { BlockedAddressError, type Resolver, resolvePublicAddress } from './ssrf
 import type { Tool, ToolContext } from './types.js';
 import { stripControlChars } from './untrusted-text.js';
 import type { FetchUrlPolicy } from './url-provenance.js';
+import { loadHttps } from '../http/lazy-https.js';
 
 export const FETCH_URL_TOOL_NAME = 'fetch_url';
 /** A page's text beyond this adds cost, not answers. */
@@ -160,7 +160,7 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
     }
   };
   const maxBytes = options.maxBytes ?? FETCH_MAX_BYTES;
-  const client = url.protocol === 'https:' ? https : http;
+  const client = url.protocol === 'https:' ? await loadHttps() : http;
   return new Promise<RawPage>((resolve, reject) => {
     const request = client.request(
       url,

@@ -7,7 +7,9 @@
  */
 import { createParser } from 'eventsource-parser';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/core/error';
-import { request } from 'undici';
+import { LeanHeaders } from '../../http/lean-headers.js';
+import { loadHttps } from '../../http/lazy-https.js';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { BODY_HINT_HEADER, findBodyRetryDelay } from '../retry-after.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -33,29 +35,17 @@ export async function postEventStream(
   body: string,
   signal: AbortSignal,
 ): Promise<EventStream> {
-  let response: Awaited<ReturnType<typeof request>>;
+  let response: IncomingMessage;
   try {
-    response = await request(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${apiKey}`,
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-      },
-      body,
-      signal,
-      // The StreamGuard owns every time limit (first byte, between chunks, whole stream).
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
+    response = await send(url, apiKey, body, signal);
   } catch (err) {
     if (signal.aborted) throw new APIUserAbortError();
     throw new APIConnectionError({ cause: err instanceof Error ? err : new Error(String(err)) });
   }
-  const headers = toHeaders(response.headers);
-  const status = response.statusCode;
+  const headers = new LeanHeaders(response.headers) as unknown as Headers;
+  const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) {
-    const text = await response.body.text().catch((err: unknown) => String(err));
+    const text = await readText(response).catch((err: unknown) => String(err));
     const json = parseJson(text);
     // Gemini's 429 has its delay only in the body (RetryInfo): carry it as a header the mapper reads.
     if (status === 429 && !headers.has('retry-after') && !headers.has('retry-after-ms')) {
@@ -69,7 +59,7 @@ export async function postEventStream(
       headers,
     );
   }
-  const stream = response.body;
+  const stream = response;
   return {
     headers,
     async *events(onChunk) {
@@ -93,13 +83,37 @@ export async function postEventStream(
   };
 }
 
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  return headers;
+async function send(
+  url: string,
+  apiKey: string,
+  body: string,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const request = url.startsWith('https:') ? (await loadHttps()).request : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
+        signal,
+      },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function readText(stream: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString('utf8');
 }
 
 function parseJson(text: string): unknown {
