@@ -33,7 +33,7 @@ export interface LlmClientOptions {
   /** Ceiling for one wait, server hints included. Default 60 000. */
   maxRetryDelayMs?: number;
   logger?: Logger;
-  /** Replaces global fetch for the Anthropic SDK (tests, proxies); OpenAI-compatible calls use undici. */
+  /** Replaces global fetch for the Anthropic SDK (tests, proxies); OpenAI-compatible calls use node:http. */
   fetch?: typeof fetch;
   /** Replaces the backoff sleep (tests record the delays instead of waiting). */
   sleep?: SleepFn;

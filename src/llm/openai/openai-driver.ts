@@ -123,7 +123,7 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
       const body = buildBody(request, repairedRequests.has(request) ? 'all' : undefined);
       const mapper = new OpenAIChunkMapper(apiModel, logger);
       try {
-        // Our own streaming POST (undici + eventsource-parser: half the SDK's CPU per stream). An
+        // Our own streaming POST (node:http + eventsource-parser: half the SDK's CPU per stream). An
         // error chunk also carries the usage so far (OpenRouter), which is kept.
         const response = await postEventStream(url, apiKey, JSON.stringify(body), io.signal);
         for await (const data of response.events(io.touch)) {

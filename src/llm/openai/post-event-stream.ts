@@ -1,8 +1,9 @@
 /**
- * One streamed POST to an OpenAI-compatible `/chat/completions`, over undici's `request` with the
- * SSE body read by eventsource-parser. Measured against the openai SDK's own path (fetch, web
- * streams, its SSE reader) on the bench's 300-token stream at 50 concurrent streams: about half the
- * CPU per stream (docs/performance.md). Failures are raised as the SDK's error classes, built the
+ * One streamed POST to an OpenAI-compatible `/chat/completions`, over node:http with the SSE body
+ * read by eventsource-parser. Measured against the openai SDK's own path (fetch, web streams, its
+ * SSE reader) on the bench's 300-token stream at 50 concurrent streams: about half the CPU per
+ * stream. Not undici: its WebAssembly parser is compiled on first use and a short-lived process
+ * (`--once`) waits 60-70 ms at exit for V8's background tier-up of it (docs/performance.md). Failures are raised as the SDK's error classes, built the
  * way the SDK builds them, so map-openai-error.ts maps them exactly as before.
  */
 import { createParser } from 'eventsource-parser';
