@@ -6,6 +6,17 @@ import { type Span, type TurnWaits, unionMs } from './client-timing.js';
 import type { FakesSnapshot, SlackCall } from './fakes/fakes.js';
 import type { TurnRecord } from './harness.js';
 
+/** Calls that write an answer's message (put its text on screen). */
+export const MESSAGE_WRITES = new Set([
+  'chat.postMessage',
+  'chat.update',
+  'chat.startStream',
+  'chat.appendStream',
+  'chat.stopStream',
+]);
+
+export const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
+
 /** Calls that change an existing message (what Slack rate-limits per message). */
 const EDIT_METHODS = new Set(['chat.update', 'chat.appendStream', 'chat.stopStream']);
 /** The edit-rate window: the target is "no message edited more than once per second". */

@@ -13,26 +13,16 @@ import { type BotProcess, ensureBuilt, startBot } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, mib, ms, type ScenarioResult } from '../context.js';
 import type { FakesHandle } from '../fakes/fakes-client.js';
 import type { FakesSnapshot, SlackCall } from '../fakes/fakes.js';
-import { summarize } from '../metrics.js';
+import { MESSAGE_WRITES, sleep, summarize } from '../metrics.js';
 
 /** The issue's target: every turn answered, the slowest 5 % within 1.5× the median wall time. */
 const FAIRNESS_TARGET = 1.5;
-/** Calls that write the answer's message. */
-const MESSAGE_WRITES = new Set([
-  'chat.postMessage',
-  'chat.update',
-  'chat.startStream',
-  'chat.appendStream',
-  'chat.stopStream',
-]);
 /** Done when every thread shows its answer's last word and Slack was quiet this long. */
 const QUIET_MS = 2_000;
 /** Snapshots of a thousand turns' calls cross a process boundary: poll gently. */
 const POLL_MS = 1_000;
 const RUN_TIMEOUT_MS = 600_000;
 const SETTLE_MS = 2_000;
-
-const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
 
 async function settled(fakes: FakesHandle, threads: Set<string>): Promise<FakesSnapshot> {
   const deadline = Date.now() + RUN_TIMEOUT_MS;

@@ -14,17 +14,9 @@ import { type BotKind, type BotProcess, type BotStart, ensureBuilt, startBot } f
 import { type BenchContext, fakeSpeed, mib, ms, type ScenarioResult, type TargetCheck } from '../context.js';
 import type { FakesHandle } from '../fakes/fakes-client.js';
 import type { FakesSnapshot, SlackCall } from '../fakes/fakes.js';
-import { summarize } from '../metrics.js';
+import { MESSAGE_WRITES, sleep, summarize } from '../metrics.js';
 
 const BOTS: BotKind[] = ['scout', 'peer'];
-/** Calls that put the answer's text on screen. */
-const MESSAGE_WRITES = new Set([
-  'chat.postMessage',
-  'chat.update',
-  'chat.startStream',
-  'chat.appendStream',
-  'chat.stopStream',
-]);
 /** A turn is over when its answer's last word reached Slack and no Web API call came for this long. */
 const QUIET_MS = 1_500;
 const POLL_MS = 250;
@@ -46,8 +38,6 @@ export interface LevelRun {
   wallMs: number;
   violations: string[];
 }
-
-const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
 
 let runs = 0;
 
