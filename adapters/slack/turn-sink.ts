@@ -126,6 +126,8 @@ export class SlackTurnSink implements TurnSink {
             feedback: controls.feedback,
             stop: controls.stop,
           }),
+        // Defused before the split: the zero-width spaces count toward each message's limit.
+        adaptMarkdown: neutraliseMentions,
         planPart: (markdown, controls) => renderPlanPart(markdown, controls, { locale, conversationId }),
         approvalPart: (markdown, controls) =>
           renderApprovalPart(markdown, controls, { locale, conversationId }),

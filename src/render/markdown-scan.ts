@@ -101,7 +101,9 @@ function parseOpener(line: string): Fence | null {
   const char = marker[0] as '`' | '~';
   // CommonMark: a backtick fence's info string may not contain backticks (that is inline code).
   if (char === '`' && info.includes('`')) return null;
-  const lang = (info.trim().split(/\s+/)[0] ?? '').slice(0, MAX_LANG_CHARS);
+  let lang = (info.trim().split(/\s+/)[0] ?? '').slice(0, MAX_LANG_CHARS);
+  // A cut inside a surrogate pair would repeat half an emoji on every reopened fence.
+  if (/[\uD800-\uDBFF]$/.test(lang)) lang = lang.slice(0, -1);
   return { indent: indent.replace(/\t/g, '    ').slice(0, 3), char, length: marker.length, lang };
 }
 

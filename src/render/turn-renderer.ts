@@ -39,6 +39,7 @@ import { KIND_ICON } from './icons.js';
 import { errorLine, statusLine } from './step-text.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
 import type { StepView, TurnView } from './view.js';
+import { wellFormed, wellFormedView } from './well-formed.js';
 
 /** Controls of the steps message. */
 export interface StepsControls {
@@ -152,7 +153,9 @@ export function approvalMarkdown(request: ToolApprovalRequest, locale: Locale, m
   const room = Math.max(0, Math.min(APPROVAL_ARGUMENTS_CHARS, maxChars - label.length - 200));
   const args = request.arguments.length > room ? `${request.arguments.slice(0, room)}…` : request.arguments;
   // Arguments are model output: a fence keeps them from being read as Markdown or mentions.
-  return `${t(locale, 'tool-approval.prompt', { tool: label })}\n\`\`\`json\n${args.replaceAll('```', "'''")}\n\`\`\``;
+  const markdown = `${t(locale, 'tool-approval.prompt', { tool: label })}\n\`\`\`json\n${args.replaceAll('```', "'''")}\n\`\`\``;
+  // The cut above may fall inside a surrogate pair.
+  return wellFormed(markdown);
 }
 
 /** What a task card was built from (an unchanged step keeps its card). */
@@ -257,9 +260,10 @@ export class TurnRenderer<P, R> {
   }
 
   /** The core's `done`: lands the final state of every message, then clears the status once. */
-  async done(view: TurnView): Promise<void> {
+  async done(finalView: TurnView): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
+    const view = wellFormedView(finalView);
     this.#view = view;
     this.#frame.stop();
     this.#o.activity?.stop();
@@ -296,7 +300,7 @@ export class TurnRenderer<P, R> {
     this.#expanded = !this.#expanded;
     // Also while `done` is landing the final state: the press is part of what it lands.
     if (this.#view) {
-      const steps = this.#stepsPayload(this.#view, this.#finished);
+      const steps = this.#stepsPayload(wellFormedView(this.#view), this.#finished);
       if (steps) this.#steps.set(steps);
     }
   }
@@ -308,7 +312,7 @@ export class TurnRenderer<P, R> {
   async confirmPlan(plan: PlanProposal, choose: () => Promise<boolean>): Promise<boolean> {
     this.#start();
     const writer = this.#guarded(this.#o.writer);
-    const parts = splitMessage(planMarkdown(plan, this.#o.locale), this.#o.limits.answerChars);
+    const parts = splitMessage(wellFormed(planMarkdown(plan, this.#o.locale)), this.#o.limits.answerChars);
     const refs: R[] = [];
     try {
       for (const [i, part] of parts.entries())
@@ -366,9 +370,10 @@ export class TurnRenderer<P, R> {
   }
 
   #render(): void {
-    const view = this.#view;
-    if (this.#finished || !view || this.#refusal) return;
+    if (this.#finished || !this.#view || this.#refusal) return;
     try {
+      // Once per frame, not per token: the check reads the whole answer.
+      const view = wellFormedView(this.#view);
       const text = answerMarkdown(view, undefined, this.#o.build.adaptMarkdown);
       const answerStarts = text !== '' && !this.#answerStarted;
       if (answerStarts) this.#answerStarted = true;

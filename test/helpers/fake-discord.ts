@@ -510,12 +510,12 @@ export class FakeDiscord {
       })),
       r('POST /channels/:channel/messages', `POST /channels/${id}/messages`, (m, call) => {
         if (this.refusedChannels.has(m[1]!)) return missingPermissions();
-        this.checkMessageBody(call);
+        if (!this.checkMessageBody(call)) return invalidFormBody();
         return { status: 200, body: this.createMessage(m[1]!, call.body) };
       }),
       r('PATCH /channels/:channel/messages/:message', `PATCH /channels/${id}/messages/${id}`, (m, call) => {
         if (this.refusedChannels.has(m[1]!)) return missingPermissions();
-        this.checkMessageBody(call);
+        if (!this.checkMessageBody(call)) return invalidFormBody();
         const message = this.editMessage(m[2]!, call.body);
         return message ? { status: 200, body: message } : unknown(10008, 'Unknown Message');
       }),
@@ -583,7 +583,7 @@ export class FakeDiscord {
         'PATCH /webhooks/:application/:token/messages/@original',
         `PATCH /webhooks/${id}/${id}/messages/@original`,
         (m, call) => {
-          this.checkMessageBody(call);
+          if (!this.checkMessageBody(call)) return invalidFormBody();
           const messageId = this.originals.get(m[2]!);
           const message = messageId ? this.editMessage(messageId, call.body) : undefined;
           return message ? { status: 200, body: message } : unknown(10008, 'Unknown Message');
@@ -593,13 +593,13 @@ export class FakeDiscord {
         'PATCH /webhooks/:application/:token/messages/:message',
         `PATCH /webhooks/${id}/${id}/messages/${id}`,
         (m, call) => {
-          this.checkMessageBody(call);
+          if (!this.checkMessageBody(call)) return invalidFormBody();
           const message = this.editMessage(m[3]!, call.body);
           return message ? { status: 200, body: message } : unknown(10008, 'Unknown Message');
         },
       ),
       r('POST /webhooks/:application/:token', `POST /webhooks/${id}/${id}`, (m, call) => {
-        this.checkMessageBody(call);
+        if (!this.checkMessageBody(call)) return invalidFormBody();
         const original = this.messages.get(this.originals.get(m[2]!) ?? '');
         return { status: 200, body: this.createMessage(original?.channel_id ?? 'interaction', call.body) };
       }),
@@ -629,7 +629,8 @@ export class FakeDiscord {
 
   private interactionCallback(token: string, call: RecordedCall): { status: number; body?: unknown } {
     const { type, data } = call.body ?? {};
-    if (type === 4 || type === 7) this.checkMessageBody({ ...call, body: data ?? {} });
+    if ((type === 4 || type === 7) && !this.checkMessageBody({ ...call, body: data ?? {} }))
+      return invalidFormBody();
     let messageId: string | undefined;
     if (type === 4 || type === 5) {
       // A reply (or a deferred one): the "original response" later edited through the webhook.
@@ -753,10 +754,18 @@ export class FakeDiscord {
     };
   }
 
-  /** Checks a message-sending body against Discord's limits; records violations and pings. */
-  private checkMessageBody(call: RecordedCall): void {
+  /**
+   * Checks a message-sending body against Discord's limits; records violations and pings. False when
+   * Discord would refuse the body (400 Invalid Form Body): the message is then not created or changed.
+   */
+  private checkMessageBody(call: RecordedCall): boolean {
+    const before = this.violations.length;
     const body = call.body ?? {};
     const where = call.route;
+    // JSON may carry an unpaired surrogate as an escape (`\ud83d`): not text, whatever decodes it.
+    const broken = stringsOf(body).find((text) => LONE_SURROGATE.test(text));
+    if (broken !== undefined)
+      this.violations.push(`${where}: unpaired surrogate in ${JSON.stringify(broken.slice(0, 40))}`);
     const content: string = typeof body.content === 'string' ? body.content : '';
     if (content.length > DISCORD_LIMITS.content) {
       this.violations.push(
@@ -778,6 +787,7 @@ export class FakeDiscord {
     if (embedTotal > DISCORD_LIMITS.embedsTotal) this.violations.push(`${where}: embeds total ${embedTotal}`);
     this.checkComponents(where, body);
     this.checkPings(where, content, call.allowedMentions);
+    return this.violations.length === before;
   }
 
   private checkComponents(
@@ -854,6 +864,21 @@ function parseBody(text: string, contentType: string | undefined): unknown {
     }
   }
   return text;
+}
+
+/** An unpaired UTF-16 surrogate: a high one not followed by a low one, or a low one alone. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Every string inside a JSON value. */
+function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) stringsOf(v, out);
+  return out;
+}
+
+function invalidFormBody() {
+  return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
 }
 
 function unknown(code: number, message: string) {

@@ -267,6 +267,17 @@ function checkBlocks(blocks: any[], max: number, rejectContainers: boolean): Vio
   return undefined;
 }
 
+/** An unpaired UTF-16 surrogate: a high one not followed by a low one, or a low one alone. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Every string inside a call's arguments. */
+function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) stringsOf(v, out);
+  return out;
+}
+
 /** Methods that write a message into a channel (refused in `refusedChannels`). */
 const WRITE_METHODS = new Set([
   'chat.postMessage',
@@ -417,6 +428,16 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     // A channel Scout may read but not post in: every write there is refused, as Slack does.
     if (WRITE_METHODS.has(method) && api.refusedChannels.has(String(args.channel)))
       return { ok: false, error: 'not_in_channel' };
+    // An unpaired surrogate (a JSON `\ud83d` escape) is not text: no message may carry one.
+    const broken = WRITE_METHODS.has(method)
+      ? stringsOf(args).find((t) => LONE_SURROGATE.test(t))
+      : undefined;
+    if (broken !== undefined)
+      return fail({
+        method,
+        error: 'invalid_arguments',
+        detail: `unpaired surrogate in ${JSON.stringify(broken.slice(0, 40))}`,
+      });
     switch (method) {
       case 'apps.connections.open':
         // Needs the app-level token (`connections:write`); a bot token is refused as by Slack.

@@ -1,0 +1,71 @@
+/**
+ * Model and web text can carry unpaired UTF-16 surrogates (a JSON `\ud83d` escape, a tokenizer that
+ * split an emoji). They are not text: JSON encoders escape them, platforms refuse the payload or
+ * store garbage, and form encoders throw. Everything the renderer draws passes through here first,
+ * so no surface ever sends one: each becomes U+FFFD (what a UTF-8 encoder writes for it), except a
+ * high surrogate at the very end of text that is still streaming — the rest of its pair is in the
+ * next chunk, so it is held back for now instead of flashing a replacement character.
+ */
+import type { StepView, TurnView } from './view.js';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** `text` with every unpaired surrogate replaced by U+FFFD (a trailing high one dropped while `growing`). */
+export function wellFormed(text: string, growing = false): string {
+  if (!LONE_SURROGATE.test(text)) return text;
+  const held = growing && isHighSurrogate(text.charCodeAt(text.length - 1)) ? text.slice(0, -1) : text;
+  return held.replace(LONE_SURROGATES, '\uFFFD');
+}
+
+/**
+ * The view with its text made well-formed: the answer, the steps' titles and bodies (search queries,
+ * page titles, reasoning), the status and phase lines, the sources' titles and snippets, the error. Returns the
+ * view itself when nothing needs replacing, and keeps every unchanged step object (the renderer keys
+ * built task cards on them).
+ */
+export function wellFormedView(view: TurnView): TurnView {
+  const growing = !view.done && !view.answerFinal;
+  const answer = wellFormed(view.answer, growing);
+  let stepsChanged = false;
+  const steps = view.steps.map((step): StepView => {
+    const title = wellFormed(step.title);
+    const body = wellFormed(step.body, !view.done && step.status === 'running');
+    if (title === step.title && body === step.body) return step;
+    stepsChanged = true;
+    return { ...step, title, body };
+  });
+  let sourcesChanged = false;
+  const sources = view.sources.map((source) => {
+    const title = wellFormed(source.title);
+    const snippet = source.snippet === undefined ? undefined : wellFormed(source.snippet);
+    if (title === source.title && snippet === source.snippet) return source;
+    sourcesChanged = true;
+    return { ...source, title, ...(snippet !== undefined ? { snippet } : {}) };
+  });
+  const status = view.status === null ? null : wellFormed(view.status);
+  const phase = view.phase === undefined ? undefined : wellFormed(view.phase);
+  const error = view.error === undefined ? undefined : wellFormed(view.error);
+  if (
+    answer === view.answer &&
+    !stepsChanged &&
+    !sourcesChanged &&
+    status === view.status &&
+    phase === view.phase &&
+    error === view.error
+  )
+    return view;
+  return {
+    ...view,
+    answer,
+    steps: stepsChanged ? steps : view.steps,
+    sources: sourcesChanged ? sources : view.sources,
+    status,
+    ...(phase !== undefined ? { phase } : {}),
+    ...(error !== undefined ? { error } : {}),
+  };
+}
