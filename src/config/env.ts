@@ -3,57 +3,69 @@
  * line naming the variable (`loadConfig` throws a ConfigError with all of them).
  */
 import { DEFAULT_MODELS } from '../llm/default-models.js';
-import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_DEEPSEEK_VARIANT, resolveDeepSeekVariant } from '../llm/deepseek-variants.js';
 import { parseModelSpec } from '../llm/model-config.js';
 import { loadMcpConfig, type McpServerConfig } from '../mcp/mcp-config.js';
 import type { ModelConfig } from '../llm/types.js';
+import * as z from '../schema/zod.js';
 import { parseDuration } from './duration.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .default('false')
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+const bool = z.pipe(
+  z._default(z.enum(['true', 'false', '1', '0', 'yes', 'no', '']), 'false'),
+  z.transform((v) => v === 'true' || v === '1' || v === 'yes'),
+);
+const optionalString = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) => (v && v.trim() !== '' ? v.trim() : undefined)),
+);
 const url = (fallback?: string) =>
   z
-    .string()
-    .optional()
-    .transform((v) => (v && v.trim() !== '' ? v.trim() : fallback))
-    .refine((v) => v === undefined || /^https?:\/\//.test(v), 'must be an http(s) URL');
-const intIn = (fallback: number, min: number, max: number) =>
-  z.coerce
+    .pipe(
+      z.optional(z.string()),
+      z.transform((v) => (v && v.trim() !== '' ? v.trim() : fallback)),
+    )
+    .check(z.refine((v) => v === undefined || /^https?:\/\//.test(v), 'must be an http(s) URL'));
+/** A number within [min, max]: "must be a number", "must be a whole number", "must be between …". */
+const number = (min: number, max: number, whole: boolean) => {
+  const range = `must be between ${min} and ${max}`;
+  return z.coerce
     .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(min, `must be between ${min} and ${max}`)
-    .max(max, `must be between ${min} and ${max}`)
-    .default(fallback);
+    .check(...(whole ? [z.int('must be a whole number')] : []), z.gte(min, range), z.lte(max, range));
+};
+const intIn = (fallback: number, min: number, max: number) => z._default(number(min, max, true), fallback);
 /** "24h", "3m", "500ms", or a bare number of seconds (parseDuration), above zero. */
 const duration = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((v, ctx) => {
+  z.pipe(
+    z._default(z.string(), fallback),
+    z.transform((v, ctx) => {
       const ms = parseDuration(v);
       if (ms === undefined || ms <= 0) {
-        ctx.addIssue({ code: 'custom', message: 'must be a duration such as 24h, 30m or 3600 (seconds)' });
+        ctx.issues.push({
+          code: 'custom',
+          message: 'must be a duration such as 24h, 30m or 3600 (seconds)',
+          input: v,
+        });
         return z.NEVER;
       }
       return ms;
-    });
-const list = z
-  .string()
-  .optional()
-  .transform((v) =>
+    }),
+  );
+const list = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) =>
     (v ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-  );
+  ),
+);
+/** A string with a default, accepted when `valid` says so. */
+const checkedString = (fallback: string, valid: (v: string) => boolean, message: string) =>
+  z._default(z.string(), fallback).check(z.refine(valid, message));
+/** One of `values`, `fallback` when unset. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z._default(z.enum(values), fallback);
 
 export const EnvSchema = z.object({
   // ── LLM providers ───────────────────────────────────────────────────────────
@@ -61,10 +73,11 @@ export const EnvSchema = z.object({
   OPENAI_BASE_URL: url(),
   DEEPSEEK_API_KEY: optionalString,
   DEEPSEEK_BASE_URL: url('https://api.deepseek.com'),
-  DEEPSEEK_MODEL_VARIANT: z
-    .string()
-    .default(DEFAULT_DEEPSEEK_VARIANT)
-    .refine((v) => resolveDeepSeekVariant(v) !== undefined, 'unknown DeepSeek model variant'),
+  DEEPSEEK_MODEL_VARIANT: checkedString(
+    DEFAULT_DEEPSEEK_VARIANT,
+    (v) => resolveDeepSeekVariant(v) !== undefined,
+    'unknown DeepSeek model variant',
+  ),
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_BASE_URL: url(),
   GEMINI_API_KEY: optionalString,
@@ -74,20 +87,16 @@ export const EnvSchema = z.object({
   OPENAI_COMPATIBLE_MODEL: optionalString,
   AGENT_FUNCTION_CALL_MODEL: optionalString,
   AGENT_ANSWER_MODEL: optionalString,
-  DEFAULT_TEMPERATURE: z.coerce
-    .number({ error: 'must be a number' })
-    .min(0, 'must be at least 0')
-    .lt(2, 'must be below 2')
-    .default(0.7),
-  // Unset: no max_tokens is sent (the server's own limit applies), except to Anthropic, which requires one.
-  DEFAULT_MAX_TOKENS: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  DEFAULT_TEMPERATURE: z._default(
     z.coerce
       .number({ error: 'must be a number' })
-      .int('must be a whole number')
-      .min(1, 'must be between 1 and 1000000')
-      .max(1_000_000, 'must be between 1 and 1000000')
-      .optional(),
+      .check(z.gte(0, 'must be at least 0'), z.lt(2, 'must be below 2')),
+    0.7,
+  ),
+  // Unset: no max_tokens is sent (the server's own limit applies), except to Anthropic, which requires one.
+  DEFAULT_MAX_TOKENS: z.pipe(
+    z.transform((v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)),
+    z.optional(number(1, 1_000_000, true)),
   ),
   LLM_TIMEOUT_MS: intIn(30_000, 1_000, 600_000),
   LLM_MAX_RETRIES: intIn(3, 0, 10),
@@ -99,7 +108,7 @@ export const EnvSchema = z.object({
   PRICE_TABLE: optionalString,
 
   // ── Modes ───────────────────────────────────────────────────────────────────
-  DEFAULT_MODE: z.enum(['chat', 'agent', 'plan']).default('chat'),
+  DEFAULT_MODE: oneOf(['chat', 'agent', 'plan'], 'chat'),
   AGENT_MAX_ITERATIONS: intIn(5, 1, 10),
   AGENT_MAX_EXECUTION_TIME: intIn(60, 10, 300),
   AGENT_MIN_RESULT_CHARS: intIn(200, 0, 100_000),
@@ -107,29 +116,24 @@ export const EnvSchema = z.object({
   AGENT_VERBOSE: bool,
   /** Allow/deny list: "web_search,fetch_url" allows only those; "-fetch_url" denies one. */
   AGENT_TOOLS: list,
-  PLAN_ON_STEP_ERROR: z.enum(['skip', 'stop']).default('skip'),
+  PLAN_ON_STEP_ERROR: oneOf(['skip', 'stop'], 'skip'),
   /** fetch_url opens only URLs from the user's message or this turn's search (`provenance`), or any public URL (`open`). */
-  FETCH_URL_POLICY: z.enum(['provenance', 'open']).default('provenance'),
+  FETCH_URL_POLICY: oneOf(['provenance', 'open'], 'provenance'),
   /** Path of an mcp.json (`{"mcpServers": {…}}`): each server's tools join the agent's. */
   MCP_CONFIG: optionalString,
 
   // ── Context: thread messages, images and files (src/context) ─────────────────
   /** `off` stops reading earlier thread/reply-chain messages and attachments. */
-  THREAD_CONTEXT: z.enum(['on', 'off']).default('on'),
+  THREAD_CONTEXT: oneOf(['on', 'off'], 'on'),
   /** Token budget for earlier messages and file text; unset = a quarter of LLM_CONTEXT_WINDOW, at most 16,000. */
-  CONTEXT_MAX_TOKENS: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(0, 'must be between 0 and 1000000')
-    .max(1_000_000, 'must be between 0 and 1000000')
-    .optional(),
+  CONTEXT_MAX_TOKENS: z.optional(number(0, 1_000_000, true)),
   /** Images sent to a vision model per turn. */
   CONTEXT_MAX_IMAGES: intIn(4, 0, 20),
   /** Largest attachment Scout downloads (bytes). */
   CONTEXT_MAX_FILE_BYTES: intIn(20 * 1024 * 1024, 1_024, 200 * 1024 * 1024),
 
   // ── Web search ──────────────────────────────────────────────────────────────
-  SEARCH_PROVIDER: z.enum(['tavily', 'brave', 'searxng', 'duckduckgo', 'none', 'auto']).default('auto'),
+  SEARCH_PROVIDER: oneOf(['tavily', 'brave', 'searxng', 'duckduckgo', 'none', 'auto'], 'auto'),
   TAVILY_API_KEY: optionalString,
   TAVILY_BASE_URL: url('https://api.tavily.com'),
   BRAVE_API_KEY: optionalString,
@@ -139,19 +143,16 @@ export const EnvSchema = z.object({
   SEARCH_TIMEOUT_MS: intIn(10_000, 500, 120_000),
 
   // ── Conversation and store ──────────────────────────────────────────────────
-  STORE_URL: z
-    .string()
-    .default('sqlite://data/scout.sqlite')
-    .refine(
-      (v) => /^(sqlite|memory|redis|rediss):\/\//.test(v),
-      'must start with sqlite://, memory:// or redis://',
-    ),
+  STORE_URL: checkedString(
+    'sqlite://data/scout.sqlite',
+    (v) => /^(sqlite|memory|redis|rediss):\/\//.test(v),
+    'must start with sqlite://, memory:// or redis://',
+  ),
   SESSION_TTL: duration('24h'),
-  BOT_LOCALE: z.enum(['en', 'zh']).default('en'),
-  TIMEZONE: z
-    .string()
-    .default('UTC')
-    .refine((tz) => {
+  BOT_LOCALE: oneOf(['en', 'zh'], 'en'),
+  TIMEZONE: checkedString(
+    'UTC',
+    (tz) => {
       // The default needs no check, and the first Intl formatter of a process costs 30–100 ms (ICU).
       if (tz === 'UTC') return true;
       try {
@@ -160,7 +161,9 @@ export const EnvSchema = z.object({
       } catch {
         return false;
       }
-    }, 'unknown time zone'),
+    },
+    'unknown time zone',
+  ),
   ALLOWED_CHANNELS: list,
   ADMIN_USERS: list,
   /** Access lists (src/core/allowed-channels.ts): platform user ids; BLOCKED_USERS wins. */
@@ -186,7 +189,7 @@ export const EnvSchema = z.object({
 
   // ── Operations ──────────────────────────────────────────────────────────────
   PORT: intIn(3000, 0, 65_535),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   SHUTDOWN_GRACE_MS: intIn(25_000, 0, 600_000),
 });
 

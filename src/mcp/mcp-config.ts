@@ -5,7 +5,7 @@
  * the server and field, never a value: `env` and `headers` hold secrets.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 
 /** A tool call waits this long by default; a slow server may set its own `timeoutMs`. */
 export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 30_000;
@@ -13,27 +13,23 @@ export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 30_000;
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
 const common = {
-  trusted: z.boolean().optional(),
-  timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+  trusted: z.optional(z.boolean()),
+  timeoutMs: z.optional(z.number().check(z.int(), z.gte(1_000), z.lte(600_000))),
 };
-const StdioServer = z
-  .object({
-    command: z.string().trim().min(1, 'must not be empty'),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
-    ...common,
-  })
-  .strict();
-const HttpServer = z
-  .object({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-    headers: z.record(z.string(), z.string()).optional(),
-    /** Desktop clients write `"type": "http"`, `"streamable-http"` or `"sse"`; all mean "try Streamable HTTP, fall back to SSE". */
-    type: z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
-    ...common,
-  })
-  .strict();
+const StdioServer = z.strictObject({
+  command: z.string().check(z.trim(), z.minLength(1, 'must not be empty')),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(z.record(z.string(), z.string())),
+  cwd: z.optional(z.string()),
+  ...common,
+});
+const HttpServer = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  headers: z.optional(z.record(z.string(), z.string())),
+  /** Desktop clients write `"type": "http"`, `"streamable-http"` or `"sse"`; all mean "try Streamable HTTP, fall back to SSE". */
+  type: z.optional(z.enum(['http', 'streamable-http', 'streamableHttp', 'sse'])),
+  ...common,
+});
 const McpFile = z.object({
   mcpServers: z.record(z.string(), z.unknown()),
 });

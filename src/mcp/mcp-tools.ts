@@ -7,8 +7,8 @@
  * never the turn.
  */
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import type { Logger } from '../logger.js';
+import * as z from '../schema/zod.js';
 import type { Tool, ToolSource } from '../tools/types.js';
 import { type ArgumentCheck, compileSchema, toolParametersFrom } from './json-schema.js';
 import { DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from './mcp-config.js';
@@ -173,9 +173,11 @@ export class McpToolSource implements ToolSource {
       // A tool that does not say it only reads may change something (the MCP spec's default).
       needsApproval: config.trusted !== true && tool.annotations?.readOnlyHint !== true,
       parameters: toolParametersFrom(schema),
-      inputSchema: z.unknown().superRefine((value, ctx) => {
-        for (const message of validate(value)) ctx.addIssue({ code: 'custom', message });
-      }),
+      inputSchema: z.unknown().check(
+        z.superRefine((value, ctx) => {
+          for (const message of validate(value)) ctx.addIssue({ code: 'custom', message });
+        }),
+      ),
       timeoutMs,
       run: async (input, context) =>
         mcpResultToOutput(

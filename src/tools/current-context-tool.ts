@@ -1,5 +1,5 @@
 /** `current_context`: today's date and time in the configured time zone, plus channel and user names. */
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import type { Tool } from './types.js';
 
 export const CURRENT_CONTEXT_TOOL_NAME = 'current_context';
@@ -40,7 +40,7 @@ export function createCurrentContextTool(options: {
     name: CURRENT_CONTEXT_TOOL_NAME,
     description:
       "Get today's date and the current time (in the bot's time zone) and the names of the current channel and user.",
-    inputSchema: inputSchema as unknown as z.ZodType<Record<string, never>>,
+    inputSchema: inputSchema as unknown as z.ZodMiniType<Record<string, never>>,
     async run(_input, context) {
       const lines = [describeNow(now(), options.timeZone)];
       if (context.channelName) lines.push(`Channel: ${context.channelName}`);

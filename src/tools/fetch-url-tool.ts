@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import { isAbortError } from '../errors.js';
 import { truncateAtWord } from '../search/clean-results.js';
 import { PageTooComplexError, truncateText } from './page-text.js';
@@ -32,7 +32,14 @@ const USER_AGENT = 'ScoutBot/0.1 (+fetch_url)';
 export const MAX_URL_CHARS = 2048;
 
 const inputSchema = z.object({
-  url: z.string().trim().min(1).max(MAX_URL_CHARS).describe('The http(s) URL of a public web page to read'),
+  url: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(MAX_URL_CHARS),
+      z.describe('The http(s) URL of a public web page to read'),
+    ),
 });
 export type FetchUrlInput = z.infer<typeof inputSchema>;
 

@@ -6,10 +6,10 @@
  * call, so tools that appear or vanish at run time are seen at once. `execute` never throws: every
  * failure comes back as `{ isError: true, text }` telling the model what went wrong.
  */
-import { z } from 'zod';
 import { isAbortError } from '../errors.js';
 import type { ToolDefinition } from '../llm/types.js';
 import type { Logger } from '../logger.js';
+import * as z from '../schema/zod.js';
 import { matchesPattern } from './tool-patterns.js';
 import type { Tool, ToolContext, ToolInfo, ToolOutput, ToolRegistry, ToolSource } from './types.js';
 
@@ -161,7 +161,7 @@ function parseArguments(tool: Tool, raw: string): { input: unknown } | { error: 
   } catch {
     return { error: `Invalid arguments for ${tool.name}: not valid JSON. ${expected()}` };
   }
-  const result = tool.inputSchema.safeParse(value);
+  const result = z.safeParse(tool.inputSchema, value);
   if (!result.success) {
     const problems = result.error.issues
       .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)

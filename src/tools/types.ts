@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../schema/zod.js';
 import type { SearchResult } from '../search/types.js';
 import type { UrlProvenance } from './url-provenance.js';
 
@@ -49,11 +49,14 @@ export interface ToolOutput {
   cached?: boolean;
 }
 
-/** A tool registers with name, description and a zod schema for its input (seed 003's registry). */
+/**
+ * A tool registers with name, description and a zod schema for its input (seed 003's registry): any
+ * zod 4 schema, zod/mini (Scout's own tools) or classic.
+ */
 export interface Tool<Input = unknown> {
   readonly name: string;
   readonly description: string;
-  readonly inputSchema: z.ZodType<Input>;
+  readonly inputSchema: z.core.$ZodType<Input>;
   /** Per-call time limit; the registry aborts the call after it. */
   readonly timeoutMs?: number;
   /**

@@ -3,9 +3,9 @@
  * registers `sources` in the answer's SourceRegistry and may re-render the text with
  * `formatToolResults` so the numbers match the answer-wide source numbers the model cites.
  */
-import { z } from 'zod';
 import { isAbortError } from '../errors.js';
 import { formatToolResults } from '../search/format-results.js';
+import * as z from '../schema/zod.js';
 import type { SearchService } from '../search/types.js';
 import type { Tool } from './types.js';
 
@@ -22,10 +22,12 @@ export const MAX_QUERY_CHARS = 400;
 const inputSchema = z.object({
   query: z
     .string()
-    .trim()
-    .min(1)
-    .max(MAX_QUERY_CHARS)
-    .describe('Search keywords; specific, clear and targeted'),
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(MAX_QUERY_CHARS),
+      z.describe('Search keywords; specific, clear and targeted'),
+    ),
 });
 export type WebSearchInput = z.infer<typeof inputSchema>;
 

@@ -1,14 +1,14 @@
-import { z } from 'zod';
+import * as z from '../../schema/zod.js';
 
 /** One step of a plan, as the planner model must return it (seed 003). */
 export const PlanStepSchema = z.object({
-  step: z.number().int().positive(),
-  description: z.string().min(1),
-  tool: z.string().min(1),
-  parameters: z.record(z.string(), z.unknown()).default({}),
+  step: z.number().check(z.int(), z.positive()),
+  description: z.string().check(z.minLength(1)),
+  tool: z.string().check(z.minLength(1)),
+  parameters: z._default(z.record(z.string(), z.unknown()), {}),
 });
 
-export const PlanSchema = z.object({ steps: z.array(PlanStepSchema).min(1).max(10) });
+export const PlanSchema = z.object({ steps: z.array(PlanStepSchema).check(z.minLength(1), z.maxLength(10)) });
 
 export type PlanStep = z.infer<typeof PlanStepSchema>;
 export type PlanProposal = z.infer<typeof PlanSchema>;
