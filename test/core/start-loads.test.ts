@@ -1,8 +1,9 @@
 /**
  * What a start loads (issue 19): `--once` in the terminal loads the core, the OpenAI-compatible
- * client and zod — and none of the packages that are only needed when configured or used: platform
- * SDKs, the Redis/SQLite stores, other providers' SDKs, MCP, image/PDF/HTML readers, the tokenizer,
- * metrics, pino (a silent logger is a no-op) or the openai SDK's index (only its error module).
+ * client and zod/mini — and none of the packages that are only needed when configured or used:
+ * platform SDKs, the Redis/SQLite stores, other providers' SDKs, MCP, image/PDF/HTML readers, the
+ * tokenizer, metrics, pino (a silent logger is a no-op), zod classic or the openai SDK's index (only
+ * its error module).
  * Every module the process resolves is logged by a loader hook (test/helpers/module-log/).
  */
 import { execFile } from 'node:child_process';
@@ -98,6 +99,11 @@ describe('what a start loads', { timeout: 60_000 }, () => {
     expect(loaded).toContain('zod');
     expect(loaded).toContain('eventsource-parser');
     expect([...loaded].filter((name) => NOT_AT_START.includes(name))).toEqual([]);
+    // zod: zod/mini and the core Scout's schemas are built with, never zod classic (the package's
+    // index is classic).
+    const zod = urls.filter((url) => url.includes('/node_modules/zod/'));
+    expect(zod.filter((url) => url.includes('/node_modules/zod/v4/mini/')).length).toBeGreaterThan(0);
+    expect(zod.filter((url) => /\/v4\/classic\/|\/zod\/index\.m?js$/.test(url))).toEqual([]);
     // openai: its error classes only, never the SDK's index.
     const openai = urls.filter((url) => url.includes('/node_modules/openai/'));
     expect(openai.length).toBeGreaterThan(0);
