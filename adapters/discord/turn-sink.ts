@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message, SendableChannels } from 'discord.js';
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import { t } from '../../src/i18n/translate.js';
 import { tablesAsCode } from '../../src/render/markdown-tables.js';
 import { splitMessage } from '../../src/render/split-text.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
@@ -92,6 +93,7 @@ export class DiscordTurnSink implements TurnSink {
       intervalMs: deps.editIntervalMs ?? EDIT_INTERVAL_MS,
       ...(deps.renderFrameMs !== undefined ? { renderFrameMs: deps.renderFrameMs } : {}),
       activity: { start: () => this.#startTyping(), stop: () => this.#stopTyping() },
+      onRefused: () => this.#tellAskerPrivately(),
       onFinished: ({ view, expanded }) =>
         deps.archive.save(turnId, {
           view: { steps: view.steps, phase: view.phase, status: null, done: true },
@@ -181,6 +183,22 @@ export class DiscordTurnSink implements TurnSink {
     if (!this.#pendingApproval) return false;
     this.#pendingApproval(approve);
     return true;
+  }
+
+  /**
+   * Discord refused the turn's messages here (Missing Access / Permissions): the asker hears it by a
+   * DM from Scout, naming the channel. A turn never starts from a slash command, so there is no
+   * interaction to answer ephemerally; in a DM there is no other private place. When the DM is
+   * refused as well (the user takes no DMs), the renderer logs it once; nothing goes public.
+   */
+  async #tellAskerPrivately(): Promise<void> {
+    const { channel, askerId, locale } = this.deps;
+    if (!askerId || channel.isDMBased()) {
+      this.deps.logger.warn({ channel: channel.id }, 'refused in a DM: nowhere else to tell the user');
+      return;
+    }
+    const notice = `${t(locale, 'delivery.refused')}\n<#${channel.id}>`;
+    await discordWrite(() => channel.client.users.send(askerId, textPayload(notice)));
   }
 
   /** First output of the turn: the buttons of its messages find it from now on. */

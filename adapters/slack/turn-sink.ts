@@ -25,6 +25,7 @@ import {
   type SlackPayload,
 } from './render-blocks.js';
 import { SlackAnswerStream } from './native-stream.js';
+import { isDirectChannel } from './ids.js';
 import { type SlackClient, slackErrorCode, slackWrite } from './slack-client.js';
 import type { SlackSurfaceState } from './surface-state.js';
 
@@ -142,8 +143,10 @@ export class SlackTurnSink implements TurnSink {
       status: async (status) => {
         await client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status });
       },
+      // The channel refused Scout's messages: an ephemeral there would be refused too (it needs
+      // Scout in the channel), so the asker hears it by DM straight away.
       onRefused: async () => {
-        await this.reply(t(locale, 'delivery.refused'));
+        await this.#privately(t(locale, 'delivery.refused'), { ephemeral: false });
       },
       onFinished: async ({ stepsRef, view, expanded }) => {
         if (stepsRef === undefined) return;
@@ -173,6 +176,11 @@ export class SlackTurnSink implements TurnSink {
    * but a warning in the log. Never posted in the thread for everyone to read.
    */
   async reply(text: string): Promise<void> {
+    await this.#privately(text, { ephemeral: true });
+  }
+
+  /** Ephemeral in the thread (when `ephemeral`), else a DM, else a warning in the log. */
+  async #privately(text: string, options: { ephemeral: boolean }): Promise<void> {
     const { client, logger } = this.deps;
     const { channel, threadTs, userId } = this.target;
     const safe = neutraliseMentions(text);
@@ -180,15 +188,22 @@ export class SlackTurnSink implements TurnSink {
       text: safe.slice(0, 1000),
       blocks: [{ type: 'markdown', text: safe.slice(0, ANSWER_CHUNK_CHARS) || ' ' }] as never,
     };
-    try {
-      await landFinal(() =>
-        slackWrite(() =>
-          client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, ...content }),
-        ),
-      );
+    if (options.ephemeral) {
+      try {
+        await landFinal(() =>
+          slackWrite(() =>
+            client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, ...content }),
+          ),
+        );
+        return;
+      } catch (err) {
+        logger.info({ err: slackErrorCode(err) }, 'ephemeral reply refused; sending it as a DM');
+      }
+    }
+    // In a DM the DM is the conversation that refused: there is nowhere else to say it.
+    if (isDirectChannel(channel) && !options.ephemeral) {
+      logger.warn({ channel }, 'refused in a DM: nowhere else to tell the user');
       return;
-    } catch (err) {
-      logger.info({ err: slackErrorCode(err) }, 'ephemeral reply refused; sending it as a DM');
     }
     try {
       // Posting to a user id lands in the app's DM with them: still private.

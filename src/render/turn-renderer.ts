@@ -489,6 +489,8 @@ export class TurnRenderer<P, R> {
   #refuse(error: DeliveryError): void {
     this.#refusal = error;
     this.#frame.stop();
+    // A typing indicator there is refused too (Discord: it needs Send Messages), every few seconds.
+    this.#o.activity?.stop();
     this.#o.logger.warn(
       { err: error.message },
       'the platform refuses this turn’s messages; not writing here',

@@ -66,6 +66,7 @@ async function assertConformance(
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.length).toBeLessThanOrEqual(2);
     expect(c.all).toEqual([]);
+    expect(world.privateNotices(), 'the asker is told privately, once').toHaveLength(1);
     return;
   }
 

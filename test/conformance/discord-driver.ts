@@ -132,11 +132,17 @@ export const discordDriver: SurfaceDriver = {
           })),
       violations: () => [...fake.violations],
       pings: () => [...fake.pings],
-      privateNotices: () =>
-        fake
+      privateNotices: () => [
+        ...fake
           .callsTo('POST /interactions/:interaction/:token/callback')
           .filter((c) => (c.body?.data?.flags ?? 0) & 64)
           .map((c) => String(c.body?.data?.content ?? '')),
+        // A DM from Scout that landed.
+        ...fake
+          .callsTo('POST /channels/:channel/messages')
+          .filter((c) => c.status === 200 && fake.dmChannels.has(c.path.split('/')[2]!))
+          .map((c) => String(c.body?.content ?? '')),
+      ],
       async waitFor(check, what, timeoutMs = 10_000) {
         await fake.waitFor(() => check(), timeoutMs, what);
       },

@@ -117,10 +117,18 @@ export class FakeDiscord {
   private seq = 0;
   private rateLimits: { route: string; retryAfterS: number }[] = [];
   /**
-   * Channels where the bot may read but not write: every message send, edit and delete there is
-   * answered 403 Missing Permissions (50013), as Discord does for a bot without Send Messages.
+   * Channels where the bot may read but not write: every message send, edit and delete there — and
+   * the typing indicator, which needs Send Messages too — is answered 403 Missing Permissions (50013),
+   * as Discord does for a bot without Send Messages.
    */
   readonly refusedChannels = new Set<string>();
+  /** DM channels the bot opened (`POST /users/@me/channels`), by channel id → the user's id. */
+  readonly dmChannels = new Map<string, string>();
+  /**
+   * Users who accept no DMs from the bot (privacy settings, no shared server): opening the DM
+   * channel works, sending in it is 403 Cannot send messages to this user (50007), as on Discord.
+   */
+  readonly closedDms = new Set<string>();
   private originals = new Map<string, string>(); // interaction token → message id
   private interactionMessages = new Map<string, string>(); // interaction token → clicked message id
   private listeners = new Set<() => void>();
@@ -508,8 +516,26 @@ export class FakeDiscord {
         status: 200,
         body: { id: this.applicationId, name: this.botName, flags: 0, bot: this.botUser },
       })),
+      r('POST /users/@me/channels', 'POST /users/@me/channels', (_m, call) => {
+        const recipient = String(call.body?.recipient_id ?? '');
+        if (!/^\d+$/.test(recipient))
+          return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
+        // One DM channel per user, as on Discord: opening it again returns the same one.
+        const known = [...this.dmChannels].find(([, user]) => user === recipient)?.[0];
+        const channel = {
+          id: known ?? nextSnowflake(),
+          type: 1,
+          last_message_id: null,
+          flags: 0,
+          recipients: [{ id: recipient, username: `user-${recipient}`, discriminator: '0', avatar: null }],
+        };
+        this.dmChannels.set(channel.id, recipient);
+        this.channels.set(channel.id, channel);
+        return { status: 200, body: channel };
+      }),
       r('POST /channels/:channel/messages', `POST /channels/${id}/messages`, (m, call) => {
         if (this.refusedChannels.has(m[1]!)) return missingPermissions();
+        if (this.closedDms.has(this.dmChannels.get(m[1]!) ?? '')) return cannotMessageUser();
         if (!this.checkMessageBody(call)) return invalidFormBody();
         return { status: 200, body: this.createMessage(m[1]!, call.body) };
       }),
@@ -569,7 +595,9 @@ export class FakeDiscord {
           return { status: 201, body: thread };
         },
       ),
-      r('POST /channels/:channel/typing', `POST /channels/${id}/typing`, () => ({ status: 204 })),
+      r('POST /channels/:channel/typing', `POST /channels/${id}/typing`, (m) =>
+        this.refusedChannels.has(m[1]!) ? missingPermissions() : { status: 204 },
+      ),
       r('GET /channels/:channel', `GET /channels/${id}`, (m) => {
         const channel = this.channels.get(m[1]!);
         return channel ? { status: 200, body: channel } : unknown(10003, 'Unknown Channel');
@@ -887,6 +915,10 @@ function unknown(code: number, message: string) {
 
 function missingPermissions() {
   return { status: 403, body: { message: 'Missing Permissions', code: 50013 } };
+}
+
+function cannotMessageUser() {
+  return { status: 403, body: { message: 'Cannot send messages to this user', code: 50007 } };
 }
 
 function rateLimited(retryAfterS: number) {

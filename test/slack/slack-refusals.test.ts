@@ -26,10 +26,13 @@ describeWithShared('Slack refused writes', () => {
 
     const writesThere = s.slack.calls.filter(
       (c) =>
-        c.args.channel === channel && ['chat.postMessage', 'chat.update', 'chat.delete'].includes(c.method),
+        c.args.channel === channel &&
+        ['chat.postMessage', 'chat.update', 'chat.delete', 'chat.postEphemeral'].includes(c.method),
     );
     // The steps message and the first answer part may race to the first refusal; nothing after it.
     expect(writesThere.length).toBeLessThanOrEqual(2);
+    // Not even an ephemeral: it needs Scout in the channel too, so it would only be refused again.
+    expect(s.slack.callsTo('chat.postEphemeral')).toEqual([]);
     const dms = s.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === fx.mention.event.user);
     expect(dms).toHaveLength(1);
     expect(String(dms[0]!.args.text)).toContain('cannot post');
