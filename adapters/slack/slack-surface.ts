@@ -144,8 +144,9 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     clientOptions: {
       slackApiUrl: env.SLACK_API_URL,
       retryConfig: WEB_API_RETRIES,
-      // undici's request instead of Node's fetch, and its shared timers for the time limit instead of
-      // an AbortSignal.timeout per call: a fraction of the CPU per Web API call.
+      // node:http instead of Node's fetch, and the socket's idle timeout as the time limit instead of
+      // an AbortSignal.timeout per call: a fraction of the CPU per Web API call, and no WebAssembly
+      // HTTP parser to compile (src/http/lean-fetch.ts).
       fetch: leanFetchWithin(WEB_API_TIMEOUT_MS),
     },
     logger: boltLogger(log),

@@ -1,8 +1,11 @@
 /**
  * A `fetch` for API clients that send a small body and read a small answer (the Slack Web API
  * client: about ten calls per turn). Node's own fetch wraps every call in web streams, a Request, a
- * Response, Headers and abort plumbing; undici's `request` under it does the same HTTP work for a
- * fraction of the CPU (docs/performance.md). Only the plain case takes the short path: a string,
+ * Response, Headers and abort plumbing; a plain `node:http` request does the same HTTP work for a
+ * fraction of the CPU (docs/performance.md). Not undici's `request`, which was as cheap: its HTTP
+ * parser is WebAssembly, and V8's background tier-up of it on the first responses briefly held
+ * ~35 MiB, the whole of Scout's peak RSS under 50 concurrent turns (docs/performance.md, Memory);
+ * node:http parses with Node's native llhttp. Only the plain case takes the short path: a string,
  * URLSearchParams or byte body, and redirects not followed (`redirect: 'error'` or `'manual'`, as
  * the Slack client sends). Anything else — a stream or FormData body (file uploads), a Request
  * object, redirects to follow — goes to the global fetch unchanged.
@@ -12,9 +15,10 @@
  * json(), arrayBuffer(). Failures look like fetch's: `TypeError('fetch failed')` with the cause, or
  * the signal's reason once aborted.
  */
-import { STATUS_CODES } from 'node:http';
+import { type ClientRequest, type IncomingMessage, request as httpRequest, STATUS_CODES } from 'node:http';
+import type { RequestOptions } from 'node:https';
+import { loadHttps } from './lazy-https.js';
 import { LeanHeaders, type RawHeaders } from './lean-headers.js';
-import { request } from './undici-request.js';
 
 class LeanResponse {
   readonly status: number;
@@ -59,20 +63,26 @@ function plainBody(body: RequestInit['body']): string | Uint8Array | undefined |
   return false;
 }
 
+/**
+ * A plain object of headers, told apart without naming `Headers`: Node defines fetch's classes
+ * (Headers, Request, Response) as lazy globals, and the first read of one loads its whole bundled
+ * fetch, which compiles its WebAssembly HTTP parser at load (several MiB, for nothing).
+ */
 function plainHeaders(headers: RequestInit['headers']): Record<string, string> | false {
   if (headers === undefined) return {};
-  if (headers instanceof Headers || Array.isArray(headers)) return false;
-  return headers as Record<string, string>;
+  const proto: unknown = Object.getPrototypeOf(headers);
+  return proto === Object.prototype || proto === null ? (headers as Record<string, string>) : false;
 }
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /**
- * A leanFetch whose short-path calls fail (`TypeError('fetch failed')`, cause undici's timeout
- * error) when the server sends no headers, or then no body bytes, for `timeoutMs`: the limit a
- * client would otherwise set with `AbortSignal.timeout` per call, which costs a signal, a timer and
- * a finalizer registration each time (measurable at ten calls per turn); undici's own timers are
- * shared. Calls that go to the global fetch get `AbortSignal.timeout` as before.
+ * A leanFetch whose short-path calls fail (`TypeError('fetch failed')`, cause an `ETIMEDOUT`
+ * error) when the connection stays silent for `timeoutMs` — no headers, or then no body bytes: the
+ * limit a client would otherwise set with `AbortSignal.timeout` per call, which costs a signal, a
+ * timer and a finalizer registration each time (measurable at ten calls per turn); the socket's
+ * idle timeout is one timer per connection, kept on Node's shared timer lists. Calls that go to the
+ * global fetch get `AbortSignal.timeout` as before.
  */
 export function leanFetchWithin(timeoutMs: number): Fetch {
   return (input, init = {}) => send(input, init, timeoutMs);
@@ -90,7 +100,9 @@ async function send(
   const body = plainBody(init.body);
   const headers = plainHeaders(init.headers);
   const noRedirects = init.redirect === 'error' || init.redirect === 'manual';
-  if (input instanceof Request || body === false || headers === false || !noRedirects) {
+  // A Request object (anything but a string or URL) goes to fetch; see plainHeaders for why not `instanceof Request`.
+  const plainInput = typeof input === 'string' || input instanceof URL;
+  if (!plainInput || body === false || headers === false || !noRedirects) {
     if (timeoutMs === undefined) return globalThis.fetch(input, init);
     const timeout = AbortSignal.timeout(timeoutMs);
     return globalThis.fetch(input, {
@@ -101,33 +113,81 @@ async function send(
   const url = String(input);
   const signal = init.signal ?? undefined;
   if (signal?.aborted) throw signal.reason;
-  let response: Awaited<ReturnType<typeof request>>;
+  let answer: Answer;
   try {
-    response = await request(url, {
-      method: (init.method ?? 'GET') as 'GET',
-      headers,
+    const transport = url.startsWith('https:') ? (await loadHttps()).request : httpRequest;
+    answer = await exchange(
+      transport,
+      url,
+      {
+        method: init.method ?? 'GET',
+        headers,
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
+      },
       body,
-      ...(signal ? { signal } : {}),
-      ...(timeoutMs === undefined ? {} : { headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+    );
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    throw new TypeError('fetch failed', { cause: err });
+  }
+  const { status, headers: raw, bytes } = answer;
+  if (init.redirect === 'error' && status >= 300 && status < 400 && raw.location) {
+    // fetch refuses a redirect it was told not to follow (the body is read: the socket is reused).
+    throw new TypeError('fetch failed', { cause: new Error(`unexpected redirect (HTTP ${status})`) });
+  }
+  return new LeanResponse(url, status, raw, bytes) as unknown as Response;
+}
+
+interface Answer {
+  status: number;
+  headers: RawHeaders;
+  bytes: Buffer;
+}
+
+type Send = (
+  url: string,
+  options: RequestOptions,
+  onResponse: (res: IncomingMessage) => void,
+) => ClientRequest;
+
+/**
+ * One request, its answer read whole (answers are small): a caller that never reads the body (a
+ * 429) cannot hold the connection, and the body can be read in any form afterwards. Node's global
+ * agent keeps connections alive between calls, as undici's and fetch's pools do.
+ */
+function exchange(
+  send: Send,
+  url: string,
+  options: RequestOptions,
+  body: string | Uint8Array | undefined,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = send(url, options, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts),
+        }),
+      );
+      res.on('error', reject);
+      // Cut off mid-body (the server, the signal, the time limit): not a whole answer.
+      res.on('close', () => {
+        if (!res.complete) reject(new Error('the connection closed before the answer ended'));
+      });
     });
-  } catch (err) {
-    if (signal?.aborted) throw signal.reason;
-    throw new TypeError('fetch failed', { cause: err });
-  }
-  const { statusCode } = response;
-  if (init.redirect === 'error' && statusCode >= 300 && statusCode < 400 && response.headers.location) {
-    // fetch refuses a redirect it was told not to follow; drain the body so the socket is reused.
-    await response.body.dump().catch(() => undefined);
-    throw new TypeError('fetch failed', { cause: new Error(`unexpected redirect (HTTP ${statusCode})`) });
-  }
-  // Read at once (answers are small): a caller that never reads the body (a 429) cannot hold the
-  // connection, and the body can be read in any form afterwards.
-  let bytes: Buffer;
-  try {
-    bytes = Buffer.from(await response.body.arrayBuffer());
-  } catch (err) {
-    if (signal?.aborted) throw signal.reason;
-    throw new TypeError('fetch failed', { cause: err });
-  }
-  return new LeanResponse(url, statusCode, response.headers, bytes) as unknown as Response;
+    req.on('error', reject);
+    if (options.timeout !== undefined) {
+      const limit = options.timeout;
+      req.on('timeout', () =>
+        req.destroy(
+          Object.assign(new Error(`no answer from the server within ${limit} ms`), { code: 'ETIMEDOUT' }),
+        ),
+      );
+    }
+    req.end(body);
+  });
 }

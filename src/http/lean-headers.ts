@@ -1,6 +1,6 @@
 /**
- * fetch's Headers over the lower-cased header object undici's `request` returns, for what API
- * clients and error classes read (get, has, entries, forEach) plus `set`. Node's own Headers class
+ * fetch's Headers over the lower-cased header object node:http parses (`IncomingMessage.headers`),
+ * for what API clients and error classes read (get, has, entries, forEach) plus `set`. Node's own Headers class
  * lives in its bundled fetch, which a process would load (~20 ms of a cold start) only to wrap
  * headers it already has.
  */
@@ -9,7 +9,7 @@ export type RawHeaders = Record<string, string | string[] | undefined>;
 export class LeanHeaders {
   readonly #raw: RawHeaders;
 
-  /** Keeps `raw` (not copied): undici hands over a fresh object per response. */
+  /** Keeps `raw` (not copied): node:http hands over a fresh object per response. */
   constructor(raw: RawHeaders) {
     this.#raw = raw;
   }

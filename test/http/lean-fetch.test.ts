@@ -77,6 +77,17 @@ describe('leanFetch', () => {
           return;
         }
         if (req.url === '/slow') return; // never answers
+        if (req.url === '/stalls') {
+          // Headers and half a body, then silence.
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '20' });
+          res.write('{"ok":');
+          return;
+        }
+        if (req.url === '/cut') {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '20' });
+          res.write('{"ok":', () => res.destroy());
+          return;
+        }
         res.writeHead(201, { 'content-type': 'application/json', 'x-multi': ['a', 'b'] });
         res.end(
           `\uFEFF${JSON.stringify({ method: req.method, body, type: req.headers['content-type'] ?? null })}`,
@@ -148,10 +159,26 @@ describe('leanFetch', () => {
       (e: unknown) => e,
     );
     expect(failure).toBeInstanceOf(TypeError);
-    expect(((failure as Error).cause as { code?: string }).code).toBe('UND_ERR_HEADERS_TIMEOUT');
+    expect(((failure as Error).cause as { code?: string }).code).toBe('ETIMEDOUT');
     expect(performance.now() - started).toBeLessThan(5_000);
     // A call the short path does not take (redirects followed) gets the same limit.
     await expect(leanFetchWithin(200)(`${base}/slow`)).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('gives up on a body that stops coming within the time limit', async () => {
+    const started = performance.now();
+    const failure = await leanFetchWithin(200)(`${base}/stalls`, { redirect: 'error' }).catch(
+      (e: unknown) => e,
+    );
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(((failure as Error).cause as { code?: string }).code).toBe('ETIMEDOUT');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('fails like fetch when the connection drops mid-body, instead of answering half a body', async () => {
+    const failure = await leanFetch(`${base}/cut`, { redirect: 'error' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as Error).message).toBe('fetch failed');
   });
 
   it('fails like fetch when nothing listens', async () => {
