@@ -166,6 +166,9 @@ async function runServer(
       ? (await import('./ops/ops-endpoints.js')).createOpsEndpoints({ readiness, metrics, logger })
       : undefined;
   if (config.surfaces.slack) {
+    // Before Bolt loads (it loads with the surface): Bolt would load Socket Mode's client even in
+    // HTTP mode, and with it undici and Node's fetch (13-16 MiB resident).
+    (await import('../adapters/slack/defer-socket-mode.js')).deferSocketMode();
     const { createSlackSurface } = await import('../adapters/slack/slack-surface.js');
     const routes = opsRoutes ? { routes: opsRoutes.routes } : {};
     const onEdit = metrics ? () => metrics.recordEdit('slack') : undefined;

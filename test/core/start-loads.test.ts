@@ -33,7 +33,8 @@ const NOT_AT_START = [
   'pino',
   'pino-pretty',
   'ajv',
-  // The model's stream goes over node:http; undici (and its WebAssembly parser) is the Slack client's.
+  // HTTP goes over node:http (Node's native parser); undici and its WebAssembly parser load only with
+  // Slack Socket Mode (test/slack/http-mode-loads.test.ts).
   'undici',
 ];
 

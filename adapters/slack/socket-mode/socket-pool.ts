@@ -19,7 +19,7 @@ import type { SurfaceConnection } from '../../../src/ops/surface-connection.js';
 import { ThrottledLog } from '../../../src/ops/throttled-log.js';
 import { EVENTS_PER_HOUR_LIMIT, type SocketMessage } from './envelopes.js';
 import { describeOpenFailure, isUnrecoverable, platformError, retryAfterMs } from './open-failure.js';
-import { SocketClient } from './socket-client.js';
+import { createSocketClient, type SocketClient } from './socket-client.js';
 
 /** Slack allows at most 10 open Socket Mode connections per app (all instances together). */
 export const MAX_APP_CONNECTIONS = 10;
@@ -243,7 +243,7 @@ export class SocketPool implements Receiver {
   }
 
   async #openOne(): Promise<void> {
-    const client = new SocketClient({
+    const client = createSocketClient({
       appToken: this.#options.appToken,
       autoReconnectEnabled: false,
       clientPingTimeout: this.#timings.pingTimeoutMs,
