@@ -10,6 +10,7 @@ import type { Logger } from '../../src/logger.js';
 import { silentLogger } from '../../src/silent-logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { t } from '../../src/i18n/translate.js';
+import { NO_CHANNEL_LIMITS } from '../../src/render/channel-pacer.js';
 import { TurnRenderer, workingLine } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
@@ -52,7 +53,8 @@ export class ConsoleSink implements TurnSink {
       writer: this.#screen,
       // ANSI only on a terminal: a pipe or a file gets plain text.
       build: terminalPayloads(this.#style, locale),
-      limits: { answerChars: TERMINAL_ANSWER_CHARS },
+      // The screen has no rate limit: nothing is paced per channel.
+      limits: { answerChars: TERMINAL_ANSWER_CHARS, channel: NO_CHANNEL_LIMITS },
       locale,
       logger: options.logger ?? silentLogger,
       intervalMs: 0,

@@ -12,6 +12,7 @@ import { StoreError } from '../../src/errors.js';
 import { t } from '../../src/i18n/translate.js';
 import type { Logger } from '../../src/logger.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
+import { type ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
 import type { Stores } from '../../src/store/types.js';
 import type { ScoutCore, Surface } from '../../src/surface.js';
 import { registerSlashCommands } from './commands.js';
@@ -32,6 +33,8 @@ export interface DiscordSurfaceDeps {
   stores: Stores;
   /** Minimum time between edits of one message (default 1 s; tests shrink it). */
   editIntervalMs?: number;
+  /** Per-channel write limits (default DISCORD_CHANNEL_LIMITS; tests shrink them with the interval). */
+  channelLimits?: ChannelLimits;
   /** Typing indicator refresh (default 8 s). */
   typingIntervalMs?: number;
   /** Counts every message post and edit (the `scout_edits_sent_total` metric), like Slack's. */
@@ -72,6 +75,8 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
   const active = new ActiveTurns();
   const archive = new StepsArchive(stores.meta);
   const hint = new MessageContentHint(logger);
+  // One pacer per channel or thread, shared by every turn there (src/render/channel-pacer.ts).
+  const pacers = new ChannelPacers();
   let accepting = false;
 
   async function onMessage(message: Message): Promise<void> {
@@ -104,6 +109,8 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         editIntervalMs: deps.editIntervalMs,
         typingIntervalMs: deps.typingIntervalMs,
         onEdit: deps.onEdit,
+        pacers,
+        ...(deps.channelLimits ? { channelLimits: deps.channelLimits } : {}),
       });
       const context = discordContextSource({ message, earlier: trigger.earlier, apiUrl, logger });
       await core.handleMessage({ ...trigger.incoming, ...requester, context }, sink);

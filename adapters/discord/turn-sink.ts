@@ -9,6 +9,7 @@ import type { Message, SendableChannels } from 'discord.js';
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { t } from '../../src/i18n/translate.js';
+import { type ChannelLimits, type ChannelPace, ChannelPacers } from '../../src/render/channel-pacer.js';
 import { tablesAsCode } from '../../src/render/markdown-tables.js';
 import { splitMessage } from '../../src/render/split-text.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
@@ -30,6 +31,15 @@ import type { ActiveTurns, StepsArchive } from './turn-state.js';
 
 /** ~1 edit/s per channel is what bots safely sustain on Discord (per-route limits are unpublished). */
 export const EDIT_INTERVAL_MS = 1000;
+/**
+ * What Discord allows per channel (a thread is a channel): about 5 messages per 5 s; edits and
+ * deletes have per-route buckets of the same size.
+ */
+export const DISCORD_CHANNEL_LIMITS: ChannelLimits = {
+  post: [{ max: 5, perMs: 5_000 }],
+  edit: [{ max: 5, perMs: 5_000 }],
+  delete: [{ max: 5, perMs: 5_000 }],
+};
 /** The typing indicator lasts 10 s; refresh a little before it lapses. */
 export const TYPING_REFRESH_MS = 8000;
 
@@ -48,6 +58,10 @@ export interface TurnSinkDeps {
   onEdit?: () => void;
   /** Longest wait before growing text is rendered (default: a tenth of the edit interval). */
   renderFrameMs?: number;
+  /** The surface's channel pacers: the turns in one channel or thread share its pace. */
+  pacers?: ChannelPacers;
+  /** Per-channel limits (default DISCORD_CHANNEL_LIMITS; tests shrink them with the edit interval). */
+  channelLimits?: ChannelLimits;
 }
 
 export class DiscordTurnSink implements TurnSink {
@@ -61,12 +75,17 @@ export class DiscordTurnSink implements TurnSink {
   /** Approvals are asked one at a time (parallel tool calls queue), so each press answers one request. */
   #approvals: Promise<unknown> = Promise.resolve();
   #registered = false;
+  /** The channel's pace, shared with the renderer and the other turns there. */
+  readonly #pace: ChannelPace;
 
   constructor(private readonly deps: TurnSinkDeps) {
     this.conversationId = deps.conversationId;
     this.askerId = deps.askerId;
     const { channel, locale, logger } = deps;
     const turnId = this.turnId;
+    const limits = deps.channelLimits ?? DISCORD_CHANNEL_LIMITS;
+    const pacers = deps.pacers ?? new ChannelPacers();
+    this.#pace = pacers.channel(channel.id, limits);
     this.#renderer = new TurnRenderer({
       writer: {
         post: (payload) => discordWrite<Message>(() => channel.send(payload)),
@@ -87,7 +106,8 @@ export class DiscordTurnSink implements TurnSink {
         // Discord shows table syntax raw: a code block keeps the columns lined up.
         adaptMarkdown: tablesAsCode,
       },
-      limits: { answerChars: DISCORD_MAX_CHARS },
+      limits: { answerChars: DISCORD_MAX_CHARS, channel: limits },
+      channel: { key: channel.id, pacers },
       locale,
       logger: logger.child({ turn: turnId }),
       intervalMs: deps.editIntervalMs ?? EDIT_INTERVAL_MS,
@@ -121,9 +141,9 @@ export class DiscordTurnSink implements TurnSink {
 
   async reply(text: string): Promise<void> {
     for (const part of splitMessage(toDiscordMarkdown(text), DISCORD_MAX_CHARS))
-      await discordWrite<Message>(() => this.deps.channel.send(textPayload(part))).catch((err) =>
-        this.deps.logger.warn({ err: String(err) }, 'discord reply failed'),
-      );
+      await this.#pace
+        .run('post', () => discordWrite<Message>(() => this.deps.channel.send(textPayload(part))))
+        .catch((err) => this.deps.logger.warn({ err: String(err) }, 'discord reply failed'));
   }
 
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {

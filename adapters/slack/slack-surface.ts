@@ -13,6 +13,7 @@ import type { Logger } from '../../src/logger.js';
 import { t } from '../../src/i18n/translate.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { EditorClock } from '../../src/render/throttled-editor.js';
+import { type ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
 import { isUserAllowed } from '../../src/core/allowed-channels.js';
@@ -80,6 +81,8 @@ export interface SlackSurfaceOptions {
   onEdit?: () => void;
   /** Timers of the edit throttling (tests; the benchmark measures time spent pacing edits). */
   editorClock?: EditorClock;
+  /** Per-channel write limits (default SLACK_CHANNEL_LIMITS; tests shrink them with the interval). */
+  channelLimits?: ChannelLimits;
   /** Socket Mode timings (tests shrink them; defaults in socket-mode/socket-pool.ts). */
   socketMode?: Partial<SocketTimings>;
   /** Where the connection state is reported (/readyz, connection metrics). */
@@ -158,6 +161,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const locales = new LRUCache<string, Locale>(LOCALE_CACHE);
   const names = new LRUCache<string, string>(LOCALE_CACHE);
   const inFlight = new Set<Promise<void>>();
+  // One pacer per channel, shared by every turn there (src/render/channel-pacer.ts).
+  const pacers = new ChannelPacers(options.editorClock);
   let botUserId: string | undefined;
   let server: Server | undefined;
   let accepting = true;
@@ -185,6 +190,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         nativeStreaming: options.nativeStreaming,
         onEdit: options.onEdit,
         ...(options.editorClock ? { clock: options.editorClock } : {}),
+        pacers,
+        ...(options.channelLimits ? { channelLimits: options.channelLimits } : {}),
       },
       {
         team,

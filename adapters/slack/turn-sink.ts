@@ -9,6 +9,7 @@
 import { t } from '../../src/i18n/translate.js';
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import type { ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
 import { landFinal } from '../../src/render/delivery.js';
 import type { EditorClock } from '../../src/render/throttled-editor.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
@@ -32,6 +33,16 @@ import type { SlackSurfaceState } from './surface-state.js';
 /** Slack's chat.update is Tier 3 (50+/min); about one edit per second per message stays clear. */
 export const EDIT_INTERVAL_MS = 1000;
 
+/**
+ * What Slack allows per channel: chat.postMessage about 1 per second with short bursts, for all
+ * threads of the channel together. A burst of 4 (3 for intermediate posts, the 4th kept for a
+ * turn's first answer text or final state) lets a few turns start together in one channel without
+ * waiting, while a long answer's overflow parts no longer go out all at once. chat.update (Tier 3)
+ * and the stream's calls are limited per workspace and method, not per channel: their 429s carry
+ * Retry-After (delivery.ts).
+ */
+export const SLACK_CHANNEL_LIMITS: ChannelLimits = { post: [{ burst: 4, everyMs: 1_000 }] };
+
 export interface SlackTurnTarget {
   team: string;
   channel: string;
@@ -54,6 +65,10 @@ export interface SlackSinkDeps {
   clock?: EditorClock;
   /** Longest wait before growing text is rendered (default: a tenth of the edit interval). */
   renderFrameMs?: number;
+  /** The surface's channel pacers: the turns in one channel share its pace. */
+  pacers?: ChannelPacers;
+  /** Per-channel limits (default SLACK_CHANNEL_LIMITS; tests shrink them with the edit interval). */
+  channelLimits?: ChannelLimits;
 }
 
 /** A steps payload built both ways: with `container` blocks, and the Show/Hide button fallback. */
@@ -134,7 +149,9 @@ export class SlackTurnSink implements TurnSink {
           renderApprovalPart(markdown, controls, { locale, conversationId }),
       },
       ...(stream ? { stream } : {}),
-      limits: { answerChars: ANSWER_CHUNK_CHARS },
+      limits: { answerChars: ANSWER_CHUNK_CHARS, channel: deps.channelLimits ?? SLACK_CHANNEL_LIMITS },
+      // Slack's post limit is the channel's, whatever thread the turn is in.
+      ...(deps.pacers ? { channel: { key: channel, pacers: deps.pacers } } : {}),
       locale,
       logger,
       intervalMs: deps.editIntervalMs ?? EDIT_INTERVAL_MS,

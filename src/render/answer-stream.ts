@@ -16,6 +16,7 @@
  *   a platform that refuses streaming before anything showed gets the ordinary path for this turn
  *   (the adapter remembers a workspace-wide refusal); a refused channel is the renderer's refusal.
  */
+import type { PaceRequest, WriteKind } from './channel-pacer.js';
 import type { Source } from './events.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
 import type { AnswerControls, MessageWriter } from './turn-renderer.js';
@@ -75,6 +76,8 @@ export interface StreamHeadOptions<P, R, T> {
   plain: (markdown: string, controls: AnswerControls) => P;
   intervalMs: number;
   clock?: EditorClock;
+  /** The channel's pace (channel-pacer.ts) for the task-cards-only calls. */
+  pace?: (kind: WriteKind, urgent: boolean) => PaceRequest;
   onError?: (error: unknown, call: 'post' | 'edit') => void;
   /** Streaming was refused: the renderer draws the steps its ordinary way from now on when `!shown`. */
   onRefused: (scope: StreamRefusal, shown: boolean) => void;
@@ -115,7 +118,13 @@ export class StreamHead<P, R, T> {
       ...(options.clock ? { clock: options.clock } : {}),
       key: (content) => this.key(content),
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.pace ? { pace: (call, urgent) => options.pace!(this.kind(call), urgent) } : {}),
     });
+  }
+
+  /** What the head's next call is for the channel's pacer: a stream call while it streams. */
+  kind(call: 'post' | 'edit'): WriteKind {
+    return this.#mode === 'stream' ? 'stream' : call;
   }
 
   /** The steps show in the stream (as task cards), not in a steps message. */

@@ -10,6 +10,7 @@
  * messages the text no longer needs are deleted (and forgotten, so nothing is sent to them later).
  * Every message is ≤ maxChars.
  */
+import { type PaceRequest, requestAfter } from './channel-pacer.js';
 import { landFinal } from './delivery.js';
 import { planSplit, type SplitContext, splitContextAt } from './split-text.js';
 import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
@@ -41,6 +42,11 @@ export interface LiveAnswerOptions<P, R> {
   onError?: (error: unknown, call: 'post' | 'edit' | 'remove') => void;
   /** How long `finish` keeps retrying a final payload that fails with a retryable error. */
   finalDeadlineMs?: number;
+  /**
+   * The channel's pace for the call of part `index` (channel-pacer.ts). A follow-up part asks for
+   * its first slot only once the part before it is posted.
+   */
+  pace?: (call: 'post' | 'edit', index: number, urgent: boolean) => PaceRequest;
 }
 
 /** What a surplus message shows when the platform offers no way to delete it. */
@@ -186,8 +192,17 @@ export class LiveAnswer<P = string, R = unknown> {
     const posted = new Promise<void>((resolve) => {
       settled = resolve;
     });
+    const pace = this.#opts.pace;
     const editor = new ThrottledEditor<P, R>({
       // A follow-up is posted only after the message before it, so the thread reads in order.
+      ...(pace
+        ? {
+            pace: (call, urgent) =>
+              call === 'post' && previous
+                ? requestAfter(previous, (now) => pace(call, index, now), urgent)
+                : pace(call, index, urgent),
+          }
+        : {}),
       post: async (payload) => {
         if (previous) await previous;
         const ref = await this.#opts.post(payload);

@@ -1,12 +1,12 @@
 /**
- * The one place edit throttling lives. A `ThrottledEditor` owns ONE platform message: the first
- * `set` posts it at once, later `set`s are coalesced (last write wins) into at most one edit per
- * interval, scheduled only after the previous call finished, and `flush` makes the final content
- * land. Same shape as Vercel Chat SDK's fallback stream (`thread.ts`): post once, edit after the
- * last edit finished, always a final edit.
+ * The one place per-message edit throttling lives. A `ThrottledEditor` owns ONE platform message:
+ * the first `set` posts it at once, later `set`s are coalesced (last write wins) into at most one
+ * edit per interval, scheduled only after the previous call finished, and `flush` makes the final
+ * content land. Same shape as Vercel Chat SDK's fallback stream (`thread.ts`): post once, edit after
+ * the last edit finished, always a final edit. Where the channel limits writes too, each call first
+ * waits for a slot of the channel's pacer (channel-pacer.ts) and only then reads the payload.
  */
-
-/** The timer functions the editor uses; injectable so tests never wait for real time. */
+import type { PaceRequest, PaceSlot } from './channel-pacer.js';
 import {
   deliveryKindOf,
   FINAL_DEADLINE_MS,
@@ -15,6 +15,7 @@ import {
   retryAfterMsOf,
 } from './delivery.js';
 
+/** The timer functions the editor uses; injectable so tests never wait for real time. */
 export interface EditorClock {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
@@ -41,6 +42,11 @@ export interface ThrottledEditorOptions<P, R> {
   onError?: (error: unknown, call: 'post' | 'edit') => void;
   /** `flush` could not land the latest payload (refused, rejected, or the deadline passed). */
   onGiveUp?: (error: unknown, call: 'post' | 'edit') => void;
+  /**
+   * The channel's pace (channel-pacer.ts): every call waits for a slot first, urgent while `flush`
+   * is landing the final payload. Absent: only this message's interval paces the calls.
+   */
+  pace?: (call: 'post' | 'edit', urgent: boolean) => PaceRequest;
 }
 
 /**
@@ -60,7 +66,7 @@ export class ThrottledEditor<P, R = unknown> {
   #posted = false;
   #latest: { payload: P; key: string } | undefined;
   #sentKey: string | undefined;
-  #inFlight: Promise<void> | undefined;
+  #inFlight: Promise<unknown> | undefined;
   #timer: unknown;
   /** Earliest time the next call may start (end of the last call + interval, or a server's delay). */
   #nextAllowedAt = Number.NEGATIVE_INFINITY;
@@ -77,6 +83,10 @@ export class ThrottledEditor<P, R = unknown> {
   /** The last failure was a rate limit: the same payload is retried after the server's delay. */
   #rateLimitedRetry = false;
   #disposed = false;
+  /** `flush` calls under way: the calls they wait on are urgent for the channel's pacer. */
+  #flushing = 0;
+  /** The call waiting for a slot of the channel's pacer. */
+  #waiting: PaceRequest | undefined;
 
   constructor(options: ThrottledEditorOptions<P, R>) {
     this.#opts = options;
@@ -132,6 +142,17 @@ export class ThrottledEditor<P, R = unknown> {
    * an unclassified failure a few times. Never throws; `onGiveUp` hears of a payload that did not land.
    */
   async flush(deadlineMs: number = FINAL_DEADLINE_MS): Promise<void> {
+    this.#flushing++;
+    // A call already waiting for the channel carries the final payload once it goes: hurry it.
+    this.#waiting?.hurry();
+    try {
+      await this.#flushLoop(deadlineMs);
+    } finally {
+      this.#flushing--;
+    }
+  }
+
+  async #flushLoop(deadlineMs: number): Promise<void> {
     const failuresBefore = this.#failures;
     const giveUpAt = this.#clock.now() + deadlineMs;
     while (!this.#disposed) {
@@ -161,10 +182,14 @@ export class ThrottledEditor<P, R = unknown> {
     return isRetryable(this.#lastError) && this.#clock.now() + this.#waitMs() <= giveUpAt;
   }
 
-  /** Stops scheduled sends (a call in flight still finishes). Later `set`s are ignored. */
+  /**
+   * Stops scheduled sends (a call in flight still finishes; one still waiting for the channel is
+   * not made). Later `set`s are ignored.
+   */
   dispose(): void {
     this.#disposed = true;
     this.#clearTimer();
+    this.#waiting?.withdraw();
   }
 
   #hasUnsent(): boolean {
@@ -204,20 +229,52 @@ export class ThrottledEditor<P, R = unknown> {
     const latest = this.#latest;
     if (!latest) return;
     this.#expedited = false;
-    this.#inFlight = this.#call(latest).finally(() => {
+    const call = this.#opts.pace ? this.#paced() : this.#call(latest);
+    const inFlight = call.finally(() => {
       this.#inFlight = undefined;
     });
+    this.#inFlight = inFlight;
     // Reschedule once the call has fully settled (after `finally` cleared `#inFlight`).
     // After a plain failure the same payload is not retried on its own (a deleted message would
     // fail forever); a newer payload, a rate limit's delay or `flush` sends again.
-    void this.#inFlight.then(() => {
-      const newer = this.#latest !== undefined && this.#latest.key !== latest.key;
+    void inFlight.then((sent) => {
+      if (sent === undefined) return this.#schedule(); // no call was made
+      const newer = this.#latest !== undefined && this.#latest.key !== sent;
       if (!this.#lastCallFailed || this.#rateLimitedRetry || newer) this.#schedule();
       else if (isRetryable(this.#lastError) && this.#retryStreak <= 8) this.#schedule();
     });
   }
 
-  async #call(latest: { payload: P; key: string }): Promise<void> {
+  /**
+   * One call in a slot of the channel's pacer; the payload is read once the slot is granted, so
+   * what changed while it waited goes in this call. Resolves with the key sent, or undefined when
+   * no call was made (disposed meanwhile, or the latest payload is what the platform shows).
+   */
+  async #paced(): Promise<string | undefined> {
+    const request = this.#opts.pace?.(this.#posted ? 'edit' : 'post', this.#flushing > 0);
+    let slot: PaceSlot | undefined;
+    if (request) {
+      this.#waiting = request;
+      try {
+        slot = await request.slot;
+      } finally {
+        this.#waiting = undefined;
+      }
+    }
+    const latest = this.#latest;
+    if (this.#disposed || !latest || latest.key === this.#sentKey) {
+      slot?.cancel();
+      return undefined;
+    }
+    try {
+      return await this.#call(latest);
+    } finally {
+      slot?.done();
+    }
+  }
+
+  /** One call with `latest`; resolves (never rejects) with its key once it landed or failed. */
+  async #call(latest: { payload: P; key: string }): Promise<string> {
     try {
       if (this.#posted) {
         await this.#opts.edit(this.#ref as R, latest.payload);
@@ -243,6 +300,7 @@ export class ThrottledEditor<P, R = unknown> {
       if (retryAfter !== undefined) this.#serverAllowsAt = this.#clock.now() + retryAfter;
       this.#report('onError', error);
     }
+    return latest.key;
   }
 
   #backoffMs(): number {

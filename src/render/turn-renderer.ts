@@ -16,7 +16,10 @@
  *   stream falls back to the ordinary messages — one renderer with a capability, not two paths;
  * - plans shown whole (split across messages, never cut), Run/Cancel on the last part;
  * - the delivery policy (delivery.ts): rate limits and outages retried, the final retried until the
- *   deadline, and at the first refusal the turn stops writing and the user is told privately.
+ *   deadline, and at the first refusal the turn stops writing and the user is told privately;
+ * - pacing: each message's edits throttled by its editor (throttled-editor.ts), and every write of
+ *   the turn — posts, edits, deletes, stream calls — through the channel's pacer (channel-pacer.ts),
+ *   shared with the other turns in that channel, under the limits the surface declares.
  */
 import type { Logger } from '../logger.js';
 import type { PlanProposal } from '../modes/plan/plan-types.js';
@@ -25,12 +28,12 @@ import type { ToolApprovalRequest } from '../tools/types.js';
 import { t } from '../i18n/translate.js';
 import { type AnswerStream, type HeadContent, StreamHead } from './answer-stream.js';
 import {
-  type DeliveryError,
-  describeDeliveryError,
-  FINAL_DEADLINE_MS,
-  isRefused,
-  landFinal,
-} from './delivery.js';
+  type ChannelLimits,
+  type ChannelPace,
+  ChannelPacers,
+  DEFAULT_CHANNEL_LIMITS,
+} from './channel-pacer.js';
+import { type DeliveryError, describeDeliveryError, isRefused, landFinal } from './delivery.js';
 import { LiveAnswer, type PartPlace } from './live-answer.js';
 import { fenceCloserLine, scanMarkdown } from './markdown-scan.js';
 import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-frame.js';
@@ -96,7 +99,19 @@ export interface MessageWriter<P, R> {
 export interface TurnRendererOptions<P, R> {
   writer: MessageWriter<P, R>;
   build: PayloadBuilders<P>;
-  limits: { answerChars: number };
+  limits: {
+    answerChars: number;
+    /**
+     * Writes the platform allows per channel (default DEFAULT_CHANNEL_LIMITS; the terminal has
+     * none: NO_CHANNEL_LIMITS).
+     */
+    channel?: ChannelLimits;
+  };
+  /**
+   * The turn's channel among the surface's pacers: its writes share the channel's pace with the
+   * other turns there. Absent: the turn is paced on its own.
+   */
+  channel?: { key: string; pacers: ChannelPacers };
   locale: Locale;
   logger: Logger;
   intervalMs: number;
@@ -169,6 +184,8 @@ type PartPayload<P> = { payload: P } | { head: HeadContent<unknown> };
 
 export class TurnRenderer<P, R> {
   readonly #o: TurnRendererOptions<P, R>;
+  /** Every write of the turn takes a slot of its channel's pace first. */
+  readonly #pace: ChannelPace;
   readonly #steps: ThrottledEditor<P, R>;
   readonly #answer: LiveAnswer<PartPayload<P>, R>;
   readonly #head: StreamHead<P, R, unknown> | undefined;
@@ -189,6 +206,9 @@ export class TurnRenderer<P, R> {
 
   constructor(options: TurnRendererOptions<P, R>) {
     this.#o = options;
+    const pacers = options.channel?.pacers ?? new ChannelPacers(options.clock);
+    const pace = pacers.channel(options.channel?.key ?? '', options.limits.channel ?? DEFAULT_CHANNEL_LIMITS);
+    this.#pace = pace;
     const writer = this.#guarded(options.writer);
     const onError = (err: unknown, call: string) =>
       options.logger.warn({ err: describeDeliveryError(err), call }, 'turn write failed');
@@ -202,6 +222,7 @@ export class TurnRenderer<P, R> {
       edit: writer.edit,
       intervalMs: options.intervalMs,
       clock: options.clock,
+      pace: (call, urgent) => pace.acquire(call, urgent),
       onError,
       onGiveUp,
     });
@@ -214,6 +235,7 @@ export class TurnRenderer<P, R> {
           plain: (markdown, controls) => options.build.answerPart(markdown, controls),
           intervalMs: options.intervalMs,
           ...(options.clock ? { clock: options.clock } : {}),
+          pace: (kind, urgent) => pace.acquire(kind, urgent),
           onError,
           // Refused before anything streamed: the steps now need their ordinary message.
           onRefused: (_scope, shown) => {
@@ -225,7 +247,14 @@ export class TurnRenderer<P, R> {
     this.#answer = new LiveAnswer<PartPayload<P>, R>({
       post: (part) => ('head' in part ? head!.post(part.head) : writer.post(part.payload)),
       edit: (ref, part) => ('head' in part ? head!.edit(ref, part.head) : writer.edit(ref, part.payload)),
-      ...(writer.remove ? { remove: writer.remove } : {}),
+      // Deleting a message the answer no longer needs is part of the final state: urgent.
+      ...(writer.remove ? { remove: (ref: R) => pace.run('delete', () => writer.remove!(ref), true) } : {}),
+      // Part 0 is the native stream's head while it streams. Its first post is the turn's first
+      // answer text: it goes before intermediate writes, like the final state (SPEC §8).
+      pace: (call, index, urgent) =>
+        index === 0
+          ? pace.acquire(head ? head.kind(call) : call, urgent || call === 'post')
+          : pace.acquire(call, urgent),
       maxChars: options.limits.answerChars,
       intervalMs: options.intervalMs,
       clock: options.clock,
@@ -315,8 +344,10 @@ export class TurnRenderer<P, R> {
     const parts = splitMessage(wellFormed(planMarkdown(plan, this.#o.locale)), this.#o.limits.answerChars);
     const refs: R[] = [];
     try {
-      for (const [i, part] of parts.entries())
-        refs.push(await writer.post(this.#o.build.planPart(part, i === parts.length - 1 ? 'choose' : null)));
+      for (const [i, part] of parts.entries()) {
+        const payload = this.#o.build.planPart(part, i === parts.length - 1 ? 'choose' : null);
+        refs.push(await this.#pace.run('post', () => writer.post(payload)));
+      }
     } catch (err) {
       this.#o.logger.warn({ err: describeDeliveryError(err) }, 'plan could not be shown');
       return false;
@@ -325,7 +356,7 @@ export class TurnRenderer<P, R> {
     const last = refs.at(-1);
     if (last !== undefined) {
       const outcome = this.#o.build.planPart(parts.at(-1)!, run ? 'run' : 'cancel');
-      await landFinal(() => writer.edit(last, outcome), FINAL_DEADLINE_MS).catch((err) =>
+      await landFinal(() => this.#pace.run('edit', () => writer.edit(last, outcome), true)).catch((err) =>
         this.#o.logger.warn({ err: describeDeliveryError(err) }, 'plan outcome could not be shown'),
       );
     }
@@ -345,16 +376,14 @@ export class TurnRenderer<P, R> {
     const markdown = approvalMarkdown(request, this.#o.locale, this.#o.limits.answerChars);
     let ref: R;
     try {
-      ref = await writer.post(build(markdown, 'choose'));
+      ref = await this.#pace.run('post', () => writer.post(build(markdown, 'choose')));
     } catch (err) {
       this.#o.logger.warn({ err: describeDeliveryError(err) }, 'tool approval could not be shown');
       return false;
     }
     const approved = await choose();
-    await landFinal(
-      () => writer.edit(ref, build(markdown, approved ? 'approved' : 'denied')),
-      FINAL_DEADLINE_MS,
-    ).catch((err) =>
+    const outcome = build(markdown, approved ? 'approved' : 'denied');
+    await landFinal(() => this.#pace.run('edit', () => writer.edit(ref, outcome), true)).catch((err) =>
       this.#o.logger.warn({ err: describeDeliveryError(err) }, 'tool approval outcome could not be shown'),
     );
     return approved;

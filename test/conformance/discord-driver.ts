@@ -17,6 +17,8 @@ import type {
   WriteMethod,
 } from './surface-driver.js';
 import { observedCore } from './surface-driver.js';
+import { DISCORD_CHANNEL_LIMITS, EDIT_INTERVAL_MS } from '../../adapters/discord/turn-sink.js';
+import { scaledChannelLimits } from '../helpers/channel-limits.js';
 
 /** Short enough to keep the suite fast; the pacing properties are the same at any interval. */
 export const DISCORD_TEST_EDIT_INTERVAL_MS = 20;
@@ -74,6 +76,10 @@ export const discordDriver: SurfaceDriver = {
       logger: silentLogger,
       stores: harness.stores,
       editIntervalMs: DISCORD_TEST_EDIT_INTERVAL_MS,
+      channelLimits: scaledChannelLimits(
+        DISCORD_CHANNEL_LIMITS,
+        DISCORD_TEST_EDIT_INTERVAL_MS / EDIT_INTERVAL_MS,
+      ),
       typingIntervalMs: 50,
     });
     await surface.start();

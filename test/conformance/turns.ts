@@ -240,7 +240,9 @@ const shrinking: ScriptedTurn = {
   feedback: true,
   setup(world) {
     world.llm.enqueue(...SEARCH);
-    world.llm.fallback = () => streamed(shrinkingAnswer());
+    // Slow enough that every streamed part is posted under the channel's pace before the final
+    // arrives (a part still waiting to be posted when the text shrinks is simply never posted).
+    world.llm.fallback = () => streamed(shrinkingAnswer(), 10);
   },
 };
 

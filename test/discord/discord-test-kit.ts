@@ -15,6 +15,8 @@ import type { CommandReply, IncomingMessage, Locale, ScoutCore, TurnSink } from 
 import { loadJsonFixture } from '../helpers/fixtures.js';
 import { FakeDiscord, type FakeDiscordOptions, nextSnowflake } from '../helpers/fake-discord.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+import { scaledChannelLimits } from '../helpers/channel-limits.js';
+import { DISCORD_CHANNEL_LIMITS, EDIT_INTERVAL_MS } from '../../adapters/discord/turn-sink.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: recorded payloads
 export const gatewayFixtures: Record<string, any> = loadJsonFixture('discord/gateway-events.json');
@@ -154,6 +156,9 @@ export class ConfirmingCore extends ScriptedCore {
 }
 
 /** A member of the guild who did not ask and is not an admin. */
+/** Discord's per-channel limits on the tests' time base (an edit interval of 20 ms for 1 s). */
+export const TEST_CHANNEL_LIMITS = scaledChannelLimits(DISCORD_CHANNEL_LIMITS, 20 / EDIT_INTERVAL_MS);
+
 export const OTHER_USER = '1033044521375764999';
 /** MessageFlags.Ephemeral: only the presser sees the reply. */
 export const EPHEMERAL = 64;
@@ -223,6 +228,7 @@ export async function startKit(
     logger: options.logger ?? silentLogger,
     stores,
     editIntervalMs: 20,
+    channelLimits: TEST_CHANNEL_LIMITS,
     typingIntervalMs: 40,
     onEdit: options.onEdit,
     ...(options.connection ? { connection: options.connection } : {}),
@@ -262,6 +268,7 @@ export async function startE2E(
     logger: silentLogger,
     stores: harness.stores,
     editIntervalMs: 20,
+    channelLimits: TEST_CHANNEL_LIMITS,
     typingIntervalMs: 50,
   });
   await surface.start();

@@ -17,6 +17,11 @@ import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-se
 import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 import { readThrough } from '../helpers/use-shared-fake.js';
+import { scaledChannelLimits } from '../helpers/channel-limits.js';
+import {
+  EDIT_INTERVAL_MS as SLACK_EDIT_INTERVAL_MS,
+  SLACK_CHANNEL_LIMITS,
+} from '../../adapters/slack/turn-sink.js';
 
 export const SIGNING_SECRET = 'scale-signing-secret';
 export const BOT_USER_ID = 'U00FAKEBOT01';
@@ -197,6 +202,7 @@ export async function startCluster(): Promise<Cluster> {
       stores: seen,
       port: 0,
       editIntervalMs: EDIT_INTERVAL_MS,
+      channelLimits: scaledChannelLimits(SLACK_CHANNEL_LIMITS, EDIT_INTERVAL_MS / SLACK_EDIT_INTERVAL_MS),
       nativeStreaming: false,
     });
     await surface.start();

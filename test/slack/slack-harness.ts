@@ -15,6 +15,9 @@ import {
 } from '../helpers/fake-slack-api.js';
 import { loadJsonFixture } from '../helpers/fixtures.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+import { scaledChannelLimits } from '../helpers/channel-limits.js';
+import type { ChannelLimits } from '../../src/render/channel-pacer.js';
+import { EDIT_INTERVAL_MS, SLACK_CHANNEL_LIMITS } from '../../adapters/slack/turn-sink.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 /** Short edit interval so tests stay fast; the "≤ 1 edit per interval" property is the same. */
@@ -62,6 +65,8 @@ export async function startSlackHarness(
     botUserId?: string;
     /** Edit interval of the surface (default TEST_EDIT_INTERVAL_MS). */
     editIntervalMs?: number;
+    /** Per-channel limits (default Slack's, shrunk by the same factor as the edit interval). */
+    channelLimits?: ChannelLimits;
     /** An open store to use instead of a fresh memory store (the caller closes it). */
     stores?: Stores;
     /** Options of the fake Web API (users' locales, scopes…). */
@@ -87,6 +92,12 @@ export async function startSlackHarness(
     stores: h.stores,
     port: 0,
     editIntervalMs: options.editIntervalMs ?? TEST_EDIT_INTERVAL_MS,
+    channelLimits:
+      options.channelLimits ??
+      scaledChannelLimits(
+        SLACK_CHANNEL_LIMITS,
+        (options.editIntervalMs ?? TEST_EDIT_INTERVAL_MS) / EDIT_INTERVAL_MS,
+      ),
     nativeStreaming: options.nativeStreaming ?? false,
   });
   await surface.start();

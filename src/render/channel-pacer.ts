@@ -1,0 +1,375 @@
+/**
+ * The one place per-channel pacing lives. Platforms limit writes per channel, not per message
+ * (Discord: about 5 messages per 5 s per channel, edits in per-route buckets of the same size; Slack:
+ * chat.postMessage about 1 per second per channel with short bursts), so every write of every turn
+ * in a channel takes a slot from that channel's pacer first. Per-message pacing (one edit per
+ * interval, coalescing) stays in throttled-editor.ts; this file only says *when* the channel has
+ * room for the next write.
+ *
+ * - Limits are the surface's declaration (`ChannelLimits`): per write kind, rules that must all
+ *   hold — a window ("at most `max` writes in any `perMs`", Discord's buckets) or a rate ("a burst
+ *   of `burst`, then one per `everyMs`", Slack's posts). A write counts as made when it started for
+ *   the write after it, and as made when it finished for the writes after that: the platform counts
+ *   a call when it arrives, which lies between the two, so the pace holds as the platform sees it
+ *   whatever the latency.
+ * - Writes wait, never fail or drop: pacing delays, the delivery policy (delivery.ts) decides
+ *   retries. Waiting writes go first come first served, except urgent ones (the final state of a
+ *   turn): they go before ordinary ones, and ordinary writes leave one slot of each window free for
+ *   them, so a turn's closing write does not wait behind a stream of intermediate frames.
+ * - A slot is taken before the payload is read (throttled-editor.ts), so whatever changed while a
+ *   write waited goes out in that one write.
+ * - Pacers are kept per channel key while they have writes to remember, and then forgotten, so
+ *   memory follows the channels active in the last window, not every channel ever written to.
+ */
+import { type EditorClock, systemClock } from './throttled-editor.js';
+
+/** The writes a surface makes. `stream` is a native answer stream's start / append / stop. */
+export type WriteKind = 'post' | 'edit' | 'delete' | 'stream';
+
+/** At most `max` writes in any `perMs` milliseconds (a platform's bucket). */
+export interface PaceWindow {
+  readonly max: number;
+  readonly perMs: number;
+}
+
+/**
+ * A burst of `burst` writes, then one per `everyMs` (a token bucket): at most `burst + ⌊T / everyMs⌋`
+ * writes in any T milliseconds.
+ */
+export interface PaceRate {
+  readonly burst: number;
+  readonly everyMs: number;
+}
+
+export type PaceRule = PaceWindow | PaceRate;
+
+/**
+ * A surface's per-channel limits: for each write kind, rules that must all hold. A kind that is not
+ * listed is not paced per channel (the platform limits it elsewhere, or not at all).
+ */
+export type ChannelLimits = Readonly<Partial<Record<WriteKind, readonly PaceRule[]>>>;
+
+/** A surface without rate limits (the terminal). */
+export const NO_CHANNEL_LIMITS: ChannelLimits = {};
+
+/**
+ * For a surface that declares nothing: Discord's sizes, the strictest a chat platform documents
+ * (5 per 5 s for each kind), so an undeclared surface is slow rather than rate limited.
+ */
+export const DEFAULT_CHANNEL_LIMITS: ChannelLimits = {
+  post: [{ max: 5, perMs: 5_000 }],
+  edit: [{ max: 5, perMs: 5_000 }],
+  delete: [{ max: 5, perMs: 5_000 }],
+};
+
+/** A granted write: `done` once the call settled (it counts from then on), `cancel` if it never ran. */
+export interface PaceSlot {
+  done(): void;
+  cancel(): void;
+}
+
+/** A write waiting for a slot. */
+export interface PaceRequest {
+  readonly slot: Promise<PaceSlot>;
+  /** The write became urgent (the final state now waits on it): it goes before ordinary ones. */
+  hurry(): void;
+  /** The write is no longer wanted: leave the queue (the slot resolves as one that never counts). */
+  withdraw(): void;
+}
+
+/** Where one channel's writes are paced; `pacer` of `ChannelPacers`, or a turn's own. */
+export interface ChannelPace {
+  acquire(kind: WriteKind, urgent?: boolean): PaceRequest;
+  /** Runs one write in a slot of its kind. */
+  run<T>(kind: WriteKind, call: () => Promise<T>, urgent?: boolean): Promise<T>;
+}
+
+const FREE_SLOT: PaceSlot = { done: () => {}, cancel: () => {} };
+const FREE: PaceRequest = { slot: Promise.resolve(FREE_SLOT), hurry: () => {}, withdraw: () => {} };
+
+/**
+ * A request made only once `ready` settled (a message that must wait for the one before it): it
+ * holds no slot while it waits, so it never keeps the message it waits for from getting one.
+ */
+export function requestAfter(
+  ready: Promise<unknown>,
+  request: (urgent: boolean) => PaceRequest,
+  urgent: boolean,
+): PaceRequest {
+  let inner: PaceRequest | undefined;
+  let withdrawn = false;
+  return {
+    slot: ready
+      .catch(() => undefined)
+      .then(() => {
+        if (withdrawn) return FREE_SLOT;
+        inner = request(urgent);
+        return inner.slot;
+      }),
+    hurry: () => {
+      urgent = true;
+      inner?.hurry();
+    },
+    withdraw: () => {
+      withdrawn = true;
+      inner?.withdraw();
+    },
+  };
+}
+
+interface Waiter {
+  urgent: boolean;
+  grant: (slot: PaceSlot) => void;
+}
+
+/** One rule's memory of the writes made, and how long the next one must wait. */
+interface RuleState {
+  /** How long a write may not start yet: 0 now, Infinity until a write in flight ends. */
+  waitMs(now: number, inFlight: number, urgent: boolean): number;
+  /** A write ended at `end`. */
+  record(end: number): void;
+  /** Nothing recorded still counts. */
+  idle(now: number): boolean;
+}
+
+/** Ordinary writes leave one unit of a rule free for the final state (where it has more than one). */
+const room = (size: number, urgent: boolean) => (urgent || size < 2 ? size : size - 1);
+
+/** A window: writes count from their start until `perMs` after they ended. */
+function windowState({ max, perMs }: PaceWindow): RuleState {
+  const ends: number[] = [];
+  const prune = (now: number) => {
+    let expired = 0;
+    while (expired < ends.length && ends[expired]! + perMs <= now) expired++;
+    if (expired > 0) ends.splice(0, expired);
+  };
+  return {
+    waitMs(now, inFlight, urgent) {
+      prune(now);
+      const used = inFlight + ends.length;
+      const allowed = room(max, urgent);
+      if (used < allowed) return 0;
+      // `used - allowed + 1` writes must leave the window; finished ones leave oldest first.
+      const leaving = used - allowed + 1;
+      if (leaving > ends.length) return Number.POSITIVE_INFINITY;
+      return ends[leaving - 1]! + perMs - now;
+    },
+    record: (end) => ends.push(end),
+    idle(now) {
+      prune(now);
+      return ends.length === 0;
+    },
+  };
+}
+
+/**
+ * A rate, as GCRA (the token bucket's usual form): `due` is when the bucket is empty again. A write
+ * in flight counts as made now, a finished one as made when it ended.
+ */
+function rateState({ burst, everyMs }: PaceRate): RuleState {
+  let due = Number.NEGATIVE_INFINITY;
+  return {
+    waitMs(now, inFlight, urgent) {
+      const allowed = room(burst, urgent);
+      if (inFlight >= allowed) return Number.POSITIVE_INFINITY;
+      const emptyAt = Math.max(due, now) + inFlight * everyMs;
+      return Math.max(0, emptyAt - (allowed - 1) * everyMs - now);
+    },
+    record(end) {
+      due = Math.max(due, end) + everyMs;
+    },
+    idle: (now) => due <= now,
+  };
+}
+
+function stateOf(rule: PaceRule): RuleState | undefined {
+  if ('max' in rule) return rule.max > 0 && rule.perMs > 0 ? windowState(rule) : undefined;
+  return rule.burst > 0 && rule.everyMs > 0 ? rateState(rule) : undefined;
+}
+
+interface Waiter {
+  urgent: boolean;
+  grant: (slot: PaceSlot) => void;
+}
+
+/** One channel's writes of one kind. */
+class Lane {
+  #inFlight = 0;
+  readonly #queue: Waiter[] = [];
+  #timer: unknown;
+  #timerAt = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly rules: readonly RuleState[],
+    private readonly clock: EditorClock,
+  ) {}
+
+  get idle(): boolean {
+    const now = this.clock.now();
+    return this.#inFlight === 0 && this.#queue.length === 0 && this.rules.every((r) => r.idle(now));
+  }
+
+  acquire(urgent: boolean): PaceRequest {
+    const waiter: Waiter = { urgent, grant: () => {} };
+    const slot = new Promise<PaceSlot>((resolve) => {
+      waiter.grant = resolve;
+    });
+    this.#queue.push(waiter);
+    this.#pump();
+    return {
+      slot,
+      hurry: () => {
+        if (waiter.urgent || !this.#queue.includes(waiter)) return;
+        waiter.urgent = true;
+        this.#pump();
+      },
+      withdraw: () => {
+        const index = this.#queue.indexOf(waiter);
+        if (index === -1) return;
+        this.#queue.splice(index, 1);
+        waiter.grant(FREE_SLOT);
+        this.#pump();
+      },
+    };
+  }
+
+  #pump(): void {
+    const now = this.clock.now();
+    for (;;) {
+      // Urgent writes first; first come first served among the urgent and among the ordinary.
+      const urgent = this.#queue.findIndex((w) => w.urgent);
+      const index = urgent === -1 ? 0 : urgent;
+      const next = this.#queue[index];
+      if (!next) return;
+      const wait = Math.max(...this.rules.map((r) => r.waitMs(now, this.#inFlight, next.urgent)));
+      if (wait > 0) {
+        if (Number.isFinite(wait)) this.#wake(now + wait);
+        return; // otherwise a write in flight ends first and pumps again
+      }
+      this.#queue.splice(index, 1);
+      this.#inFlight++;
+      next.grant(this.#slot());
+    }
+  }
+
+  #slot(): PaceSlot {
+    let open = true;
+    const close = (ran: boolean) => {
+      if (!open) return;
+      open = false;
+      this.#inFlight--;
+      if (ran) {
+        const end = this.clock.now();
+        for (const rule of this.rules) rule.record(end);
+      }
+      this.#pump();
+    };
+    return { done: () => close(true), cancel: () => close(false) };
+  }
+
+  #wake(at: number): void {
+    if (this.#timer !== undefined && this.#timerAt <= at) return;
+    if (this.#timer !== undefined) this.clock.clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = this.clock.setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#timerAt = Number.POSITIVE_INFINITY;
+        this.#pump();
+      },
+      Math.max(0, at - this.clock.now()),
+    );
+  }
+}
+
+/** One channel's pacer: a lane per write kind that the limits name. */
+export class ChannelPacer implements ChannelPace {
+  readonly #lanes = new Map<WriteKind, Lane>();
+
+  constructor(
+    private readonly limits: ChannelLimits,
+    private readonly clock: EditorClock,
+  ) {}
+
+  /** Nothing in flight, waiting, or still counting: forgetting this pacer loses nothing. */
+  get idle(): boolean {
+    for (const lane of this.#lanes.values()) if (!lane.idle) return false;
+    return true;
+  }
+
+  acquire(kind: WriteKind, urgent = false): PaceRequest {
+    const lane = this.#lane(kind);
+    return lane ? lane.acquire(urgent) : FREE;
+  }
+
+  async run<T>(kind: WriteKind, call: () => Promise<T>, urgent = false): Promise<T> {
+    const slot = await this.acquire(kind, urgent).slot;
+    try {
+      return await call();
+    } finally {
+      slot.done();
+    }
+  }
+
+  #lane(kind: WriteKind): Lane | undefined {
+    let lane = this.#lanes.get(kind);
+    if (lane) return lane;
+    const rules = (this.limits[kind] ?? []).flatMap((rule) => stateOf(rule) ?? []);
+    if (rules.length === 0) return undefined;
+    lane = new Lane(rules, this.clock);
+    this.#lanes.set(kind, lane);
+    return lane;
+  }
+}
+
+/** How often idle pacers are looked for (on the next use after this long). */
+const SWEEP_MS = 60_000;
+
+/**
+ * The pacers of a surface's channels, by channel key (Slack: the channel, whose threads share its
+ * limit; Discord: the channel or thread id). Concurrent turns in one channel share one pacer.
+ */
+export class ChannelPacers {
+  readonly #pacers = new Map<string, ChannelPacer>();
+  readonly #clock: EditorClock;
+  #sweptAt: number;
+
+  constructor(clock: EditorClock = systemClock) {
+    this.#clock = clock;
+    this.#sweptAt = clock.now();
+  }
+
+  /** Channels with a pacer now (idle ones are forgotten on a later use). */
+  get size(): number {
+    return this.#pacers.size;
+  }
+
+  /**
+   * The pace of one channel under the surface's `limits` (a surface passes the same limits for a
+   * key every time). The pacer is looked up on every write, so one forgotten while idle is simply
+   * made again: a turn never holds on to a pacer that other turns no longer share.
+   */
+  channel(key: string, limits: ChannelLimits): ChannelPace {
+    return {
+      acquire: (kind, urgent) => this.#pacer(key, limits).acquire(kind, urgent),
+      run: (kind, call, urgent) => this.#pacer(key, limits).run(kind, call, urgent),
+    };
+  }
+
+  #pacer(key: string, limits: ChannelLimits): ChannelPacer {
+    this.#sweep();
+    let pacer = this.#pacers.get(key);
+    if (!pacer) {
+      pacer = new ChannelPacer(limits, this.#clock);
+      this.#pacers.set(key, pacer);
+    }
+    return pacer;
+  }
+
+  #sweep(): void {
+    const now = this.#clock.now();
+    if (now - this.#sweptAt < SWEEP_MS) return;
+    this.#sweptAt = now;
+    for (const [key, pacer] of this.#pacers) if (pacer.idle) this.#pacers.delete(key);
+  }
+}

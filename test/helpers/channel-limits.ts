@@ -1,0 +1,13 @@
+/**
+ * Tests run surfaces on a shrunk time base (an edit interval of tens of milliseconds instead of the
+ * platform's second); the per-channel limits shrink by the same factor, so a test sees the same
+ * pacing in fewer milliseconds.
+ */
+import type { ChannelLimits, PaceRule } from '../../src/render/channel-pacer.js';
+
+/** `limits` with every window and rate interval multiplied by `scale` (e.g. 20 / 1000). */
+export function scaledChannelLimits(limits: ChannelLimits, scale: number): ChannelLimits {
+  const rule = (r: PaceRule): PaceRule =>
+    'max' in r ? { max: r.max, perMs: r.perMs * scale } : { burst: r.burst, everyMs: r.everyMs * scale };
+  return Object.fromEntries(Object.entries(limits).map(([kind, rules]) => [kind, rules.map(rule)]));
+}

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ChannelPacer,
+  type ChannelLimits,
+  ChannelPacers,
+  type PaceSlot,
+} from '../../src/render/channel-pacer.js';
+import { LiveAnswer } from '../../src/render/live-answer.js';
+import { ThrottledEditor } from '../../src/render/throttled-editor.js';
+import { type ManualClock, manualClock } from './manual-clock.js';
+
+const DISCORD_LIKE: ChannelLimits = { post: [{ max: 5, perMs: 5000 }] };
+const SLACK_LIKE: ChannelLimits = { post: [{ burst: 3, everyMs: 1000 }] };
+
+/** A write that takes `latencyMs` and records when it started and ended. */
+function recorder(clock: ManualClock, latencyMs = 0) {
+  const writes: { name: string; start: number; end?: number }[] = [];
+  const write = (name: string) => async () => {
+    const entry: { name: string; start: number; end?: number } = { name, start: clock.now() };
+    writes.push(entry);
+    if (latencyMs > 0) await new Promise<void>((resolve) => clock.setTimeout(resolve, latencyMs));
+    entry.end = clock.now();
+    return name;
+  };
+  return { writes, write };
+}
+
+/** The most writes that started within any `perMs` window. */
+function mostInWindow(starts: number[], perMs: number): number {
+  const sorted = [...starts].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    let j = i;
+    while (j < sorted.length && sorted[j]! - sorted[i]! < perMs) j++;
+    most = Math.max(most, j - i);
+  }
+  return most;
+}
+
+describe('ChannelPacer', () => {
+  it('holds a window: 12 posts asked at once go 5 per 5 s, in order, none dropped', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer(DISCORD_LIKE, clock);
+    const { writes, write } = recorder(clock, 200);
+    const all = Promise.all(Array.from({ length: 12 }, (_, i) => pacer.run('post', write(`p${i}`), true)));
+    expect(await clock.until(all)).toEqual(Array.from({ length: 12 }, (_, i) => `p${i}`));
+    expect(writes.map((w) => w.name)).toEqual(Array.from({ length: 12 }, (_, i) => `p${i}`));
+    expect(
+      mostInWindow(
+        writes.map((w) => w.start),
+        5000,
+      ),
+    ).toBe(5);
+    // Counted from when each write ended: the 6th starts 5 s after the 1st *ended*.
+    expect(writes[5]!.start).toBe(writes[0]!.end! + 5000);
+  });
+
+  it('holds a rate: a burst of 3, then one per second', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer(SLACK_LIKE, clock);
+    const { writes, write } = recorder(clock);
+    await clock.until(
+      Promise.all(Array.from({ length: 7 }, (_, i) => pacer.run('post', write(`p${i}`), true))),
+    );
+    expect(writes.map((w) => w.start)).toEqual([0, 0, 0, 1000, 2000, 3000, 4000]);
+  });
+
+  it('does not pace kinds the limits do not name', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer(SLACK_LIKE, clock);
+    const { writes, write } = recorder(clock);
+    await clock.until(Promise.all(Array.from({ length: 20 }, (_, i) => pacer.run('edit', write(`e${i}`)))));
+    expect(new Set(writes.map((w) => w.start))).toEqual(new Set([0]));
+  });
+
+  it('keeps one slot for the final state: ordinary writes use 4 of 5, an urgent one goes at once', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer(DISCORD_LIKE, clock);
+    const { writes, write } = recorder(clock);
+    const frames = Array.from({ length: 6 }, (_, i) => pacer.run('post', write(`frame${i}`)));
+    await clock.tick();
+    expect(writes.map((w) => w.name)).toEqual(['frame0', 'frame1', 'frame2', 'frame3']);
+    const final = pacer.run('post', write('final'), true);
+    await clock.tick();
+    expect(writes.at(-1)).toMatchObject({ name: 'final', start: 0 });
+    await clock.until(Promise.all([final, ...frames]));
+    expect(writes.slice(5).map((w) => w.name)).toEqual(['frame4', 'frame5']);
+    expect(writes[5]!.start).toBe(5000);
+  });
+
+  it('hurry moves a waiting write ahead of ordinary ones; withdraw leaves without counting', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer({ post: [{ max: 1, perMs: 1000 }] }, clock);
+    const first = await pacer.acquire('post').slot;
+    const a = pacer.acquire('post');
+    const b = pacer.acquire('post');
+    const c = pacer.acquire('post');
+    const order: string[] = [];
+    for (const [name, request] of [
+      ['a', a],
+      ['b', b],
+      ['c', c],
+    ] as const)
+      void request.slot.then((slot: PaceSlot) => {
+        order.push(name);
+        slot.done();
+      });
+    c.hurry();
+    a.withdraw();
+    first.done();
+    await clock.until(Promise.all([b.slot, c.slot]));
+    // a left without a slot (it ran at once, counting nothing); c was hurried past b.
+    expect(order).toEqual(['a', 'c', 'b']);
+    expect(clock.now()).toBe(2000);
+  });
+});
+
+describe('ChannelPacers', () => {
+  it('shares one pace per channel key, keeps others apart, and forgets idle channels', async () => {
+    const clock = manualClock();
+    const pacers = new ChannelPacers(clock);
+    const { writes, write } = recorder(clock);
+    const turnA = pacers.channel('C1', SLACK_LIKE);
+    const turnB = pacers.channel('C1', SLACK_LIKE);
+    const elsewhere = pacers.channel('C2', SLACK_LIKE);
+    await clock.until(
+      Promise.all([
+        turnA.run('post', write('a1'), true),
+        turnA.run('post', write('a2'), true),
+        turnB.run('post', write('b1'), true),
+        turnB.run('post', write('b2'), true),
+        elsewhere.run('post', write('c1'), true),
+        elsewhere.run('post', write('c2'), true),
+      ]),
+    );
+    const at = Object.fromEntries(writes.map((w) => [w.name, w.start]));
+    expect(at).toEqual({ a1: 0, a2: 0, b1: 0, b2: 1000, c1: 0, c2: 0 });
+    expect(pacers.size).toBe(2);
+    // A minute later both channels have nothing left to remember: the next use forgets them.
+    await clock.advance(61_000);
+    await pacers.channel('C3', SLACK_LIKE).run('post', write('d1'));
+    expect(pacers.size).toBe(1);
+  });
+});
+
+describe('pacing the editors', () => {
+  it('reads the payload once the channel has room: what changed while waiting goes in one call', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer({ edit: [{ max: 1, perMs: 1000 }] }, clock);
+    const sent: string[] = [];
+    const editor = new ThrottledEditor<string, number>({
+      post: async (p) => {
+        sent.push(`post ${p}`);
+        return 1;
+      },
+      edit: async (_ref, p) => {
+        sent.push(`edit ${p}`);
+      },
+      intervalMs: 0,
+      clock,
+      pace: (call, urgent) => pacer.acquire(call, urgent),
+    });
+    // Another message of the channel just used the channel's one edit.
+    await pacer.run('edit', async () => {});
+    editor.set('a');
+    await clock.until(editor.flush());
+    editor.set('b');
+    await clock.tick();
+    editor.set('c');
+    editor.set('d');
+    await clock.until(editor.flush());
+    expect(sent).toEqual(['post a', 'edit d']);
+    expect(clock.now()).toBe(1000);
+  });
+
+  it('posts follow-up parts in order without deadlock when a post is rate limited', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer({ post: [{ max: 2, perMs: 1000 }] }, clock);
+    const posted: string[] = [];
+    let refused = false;
+    const answer = new LiveAnswer<string, number>({
+      post: async (p) => {
+        // The second part's first post is rate limited: the parts after it must still land.
+        if (p.startsWith('Part 1') && !refused) {
+          refused = true;
+          throw Object.assign(new Error('ratelimited'), { retryAfterMs: 1500 });
+        }
+        posted.push(p.slice(0, 6));
+        return posted.length;
+      },
+      edit: async () => {},
+      maxChars: 40,
+      intervalMs: 100,
+      clock,
+      pace: (call, _index, urgent) => pacer.acquire(call, urgent),
+    });
+    const text = Array.from({ length: 6 }, (_, i) => `Part ${i} ${'x'.repeat(24)}`).join('\n\n');
+    answer.set(text);
+    await clock.until(answer.finish(text));
+    expect(posted).toEqual(['Part 0', 'Part 1', 'Part 2', 'Part 3', 'Part 4', 'Part 5']);
+  });
+});
