@@ -13,9 +13,10 @@
  *   a call when it arrives, which lies between the two, so the pace holds as the platform sees it
  *   whatever the latency.
  * - Writes wait, never fail or drop: pacing delays, the delivery policy (delivery.ts) decides
- *   retries. Waiting writes go first come first served, except urgent ones (the final state of a
- *   turn): they go before ordinary ones, and ordinary writes leave one slot of each window free for
- *   them, so a turn's closing write does not wait behind a stream of intermediate frames.
+ *   retries. Waiting writes go first come first served, except urgent ones (a turn's first answer
+ *   text and its final state): they go before ordinary ones, in the order they became urgent, and
+ *   ordinary writes leave one slot of each rule free for them, so a turn's closing write does not
+ *   wait behind a stream of intermediate frames.
  * - A slot is taken before the payload is read (throttled-editor.ts), so whatever changed while a
  *   write waited goes out in that one write.
  * - Pacers are kept per channel key while they have writes to remember, and then forgotten, so
@@ -118,7 +119,6 @@ export function requestAfter(
 }
 
 interface Waiter {
-  urgent: boolean;
   grant: (slot: PaceSlot) => void;
 }
 
@@ -188,14 +188,22 @@ function stateOf(rule: PaceRule): RuleState | undefined {
 }
 
 interface Waiter {
-  urgent: boolean;
   grant: (slot: PaceSlot) => void;
+}
+
+function remove<T>(list: T[], item: T): boolean {
+  const index = list.indexOf(item);
+  if (index === -1) return false;
+  list.splice(index, 1);
+  return true;
 }
 
 /** One channel's writes of one kind. */
 class Lane {
   #inFlight = 0;
-  readonly #queue: Waiter[] = [];
+  /** Waiting writes: urgent ones (in the order they became urgent) go before ordinary ones. */
+  readonly #urgent: Waiter[] = [];
+  readonly #ordinary: Waiter[] = [];
   #timer: unknown;
   #timerAt = Number.POSITIVE_INFINITY;
 
@@ -206,27 +214,30 @@ class Lane {
 
   get idle(): boolean {
     const now = this.clock.now();
-    return this.#inFlight === 0 && this.#queue.length === 0 && this.rules.every((r) => r.idle(now));
+    return (
+      this.#inFlight === 0 &&
+      this.#urgent.length === 0 &&
+      this.#ordinary.length === 0 &&
+      this.rules.every((r) => r.idle(now))
+    );
   }
 
   acquire(urgent: boolean): PaceRequest {
-    const waiter: Waiter = { urgent, grant: () => {} };
+    const waiter: Waiter = { grant: () => {} };
     const slot = new Promise<PaceSlot>((resolve) => {
       waiter.grant = resolve;
     });
-    this.#queue.push(waiter);
+    (urgent ? this.#urgent : this.#ordinary).push(waiter);
     this.#pump();
     return {
       slot,
       hurry: () => {
-        if (waiter.urgent || !this.#queue.includes(waiter)) return;
-        waiter.urgent = true;
+        if (!remove(this.#ordinary, waiter)) return;
+        this.#urgent.push(waiter);
         this.#pump();
       },
       withdraw: () => {
-        const index = this.#queue.indexOf(waiter);
-        if (index === -1) return;
-        this.#queue.splice(index, 1);
+        if (!remove(this.#urgent, waiter) && !remove(this.#ordinary, waiter)) return;
         waiter.grant(FREE_SLOT);
         this.#pump();
       },
@@ -236,17 +247,16 @@ class Lane {
   #pump(): void {
     const now = this.clock.now();
     for (;;) {
-      // Urgent writes first; first come first served among the urgent and among the ordinary.
-      const urgent = this.#queue.findIndex((w) => w.urgent);
-      const index = urgent === -1 ? 0 : urgent;
-      const next = this.#queue[index];
+      const urgent = this.#urgent.length > 0;
+      const queue = urgent ? this.#urgent : this.#ordinary;
+      const next = queue[0];
       if (!next) return;
-      const wait = Math.max(...this.rules.map((r) => r.waitMs(now, this.#inFlight, next.urgent)));
+      const wait = Math.max(...this.rules.map((r) => r.waitMs(now, this.#inFlight, urgent)));
       if (wait > 0) {
         if (Number.isFinite(wait)) this.#wake(now + wait);
         return; // otherwise a write in flight ends first and pumps again
       }
-      this.#queue.splice(index, 1);
+      queue.shift();
       this.#inFlight++;
       next.grant(this.#slot());
     }

@@ -80,6 +80,8 @@ export class LiveAnswer<P = string, R = unknown> {
   /** Scan state where the frozen parts end, so each `set` only scans the open tail. */
   #context: SplitContext = { lineStart: 0, fence: null };
   #finished = false;
+  /** `finish` sets the last part's final payload itself, after the parts before it landed. */
+  #holdLast = false;
   /** Deletions of parts the text no longer needs, awaited by `finish`. */
   readonly #retiring: Promise<void>[] = [];
 
@@ -117,14 +119,23 @@ export class LiveAnswer<P = string, R = unknown> {
   async finish(finalText?: string): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
+    // The last part's final content (with the closing controls) is sent once the parts before it
+    // landed: when 👍/👎 shows, the whole answer is final, even where the channel's pace spreads
+    // the final edits over seconds.
+    this.#holdLast = true;
     this.#reconcile(finalText ?? this.#text, true);
-    await Promise.all(
-      this.#parts.map(async (part) => {
-        await part.editor.flush(this.#opts.finalDeadlineMs);
-        // Landed or given up: the parts after it no longer wait for it.
-        part.settle();
-      }),
-    );
+    this.#holdLast = false;
+    const land = async (part: Part<P, R>) => {
+      await part.editor.flush(this.#opts.finalDeadlineMs);
+      // Landed or given up: the parts after it no longer wait for it.
+      part.settle();
+    };
+    const last = this.#parts.at(-1);
+    await Promise.all(this.#parts.slice(0, -1).map(land));
+    if (last) {
+      last.editor.set(this.#payload(last, this.#parts.length - 1));
+      await land(last);
+    }
     await Promise.all(this.#retiring);
   }
 
@@ -184,7 +195,7 @@ export class LiveAnswer<P = string, R = unknown> {
       existing.markdown = markdown;
       existing.last = last;
       existing.final = final;
-      existing.editor.set(this.#payload(existing, index));
+      if (!(last && this.#holdLast)) existing.editor.set(this.#payload(existing, index));
       return;
     }
     const previous = this.#parts[index - 1]?.posted;
@@ -217,7 +228,7 @@ export class LiveAnswer<P = string, R = unknown> {
     });
     const part: Part<P, R> = { editor, start, end, markdown, last, final, posted, settle: settled };
     this.#parts[index] = part;
-    editor.set(this.#payload(part, index));
+    if (!(last && this.#holdLast)) editor.set(this.#payload(part, index));
   }
 
   /** A message the text does not need: delete it, or blank it when deleting is not offered. */

@@ -199,4 +199,34 @@ describe('pacing the editors', () => {
     await clock.until(answer.finish(text));
     expect(posted).toEqual(['Part 0', 'Part 1', 'Part 2', 'Part 3', 'Part 4', 'Part 5']);
   });
+
+  it('sends the last part’s final (its closing controls) only after the parts before it landed', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer({ edit: [{ max: 5, perMs: 5000 }] }, clock);
+    const edits: string[] = [];
+    const answer = new LiveAnswer<string, number>({
+      post: async () => 0,
+      edit: async (_ref, p) => {
+        edits.push(p);
+      },
+      maxChars: 40,
+      intervalMs: 1000,
+      clock,
+      transform: (markdown, place) => (place.final && place.last ? `${markdown} [👍]` : markdown),
+      pace: (call, _index, urgent) => pacer.acquire(call, urgent),
+    });
+    const text = (...cites: string[]) =>
+      cites.map((cite, i) => `Part ${i} cites ${cite} ${'x'.repeat(18)}`).join('\n\n');
+    answer.set(text('[1]', '[1]', '[1]'));
+    await clock.advance(2000);
+    // Part 1 was just edited: its next edit waits for its interval; part 2's may go at once.
+    answer.set(text('[1]', '[2]', '[1]'));
+    await clock.advance(50);
+    await clock.until(answer.finish(text('[1](u)', '[2](u)', '[1](u)')));
+    expect(edits.slice(-3)).toEqual([
+      `${text('[1](u)')}`,
+      `Part 1 cites [2](u) ${'x'.repeat(18)}`,
+      `Part 2 cites [1](u) ${'x'.repeat(18)} [👍]`,
+    ]);
+  });
 });
