@@ -8,6 +8,7 @@ import { emptyView, foldEvent } from '../../src/render/view.js';
 import { describe, expect, it } from 'vitest';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { type AgentExecutorOptions, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
+import type { DeadlineClock } from '../../src/modes/turn/answer-budget.js';
 import { openAIErrorBody, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
 import { agentLimits, requestedModels, useModeFakes } from './mode-fakes.js';
@@ -22,6 +23,32 @@ function limits(
 }
 
 const search = (query: string) => ({ name: 'web_search', arguments: { query } });
+
+/**
+ * A deadline clock the test moves by hand: `timeout(ms)` signals abort (TimeoutError, as
+ * `AbortSignal.timeout` does) when `advance` passes them, synchronously; `expired()` counts them.
+ */
+function scriptedDeadlines(): DeadlineClock & { advance(ms: number): void; expired(): number } {
+  let now = Date.now();
+  let expired = 0;
+  const pending: { at: number; controller: AbortController }[] = [];
+  return {
+    now: () => now,
+    timeout(ms) {
+      const controller = new AbortController();
+      pending.push({ at: now + ms, controller });
+      return controller.signal;
+    },
+    advance(ms) {
+      now += ms;
+      for (const timer of pending.filter((p) => p.at <= now && !p.controller.signal.aborted)) {
+        expired += 1;
+        timer.controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      }
+    },
+    expired: () => expired,
+  };
+}
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON
 const toolMessages = (body: any): string[] =>
   body.messages.filter((m: { role: string }) => m.role === 'tool').map((m: { content: string }) => m.content);
@@ -171,21 +198,36 @@ describe('agent statistics and recovery', () => {
   });
 
   it('a tool phase that ends just before the time limit still leaves the answer its grace budget', async () => {
-    fakes.search.latencyMs = 330;
-    fakes.llm.enqueue(
-      toolCallReply([search('slow search')]),
-      textReply('Enough.'),
-      textReply('A complete answer [1].', { delayMs: 300 }),
-    );
+    // The time limit runs on the script's clock, not the machine's: a loaded machine cannot turn
+    // "the tools end 10 ms before the limit" into "the tools time out".
+    const clock = scriptedDeadlines();
+    fakes.llm.enqueue(toolCallReply([search('slow search')]));
+    let call = 0;
+    fakes.llm.fallback = () => {
+      call += 1;
+      // The function-call model's closing reply: the tool phase ends 10 ms before the 400 ms limit.
+      if (call === 1) {
+        clock.advance(390);
+        return textReply('Enough.');
+      }
+      // The answer takes 300 ms: the limit passes while it is written (a budget of the 10 ms left
+      // would abort it here, synchronously, before the first token).
+      clock.advance(300);
+      return textReply('A complete answer [1].');
+    };
     const llm = fakes.client('tool-model');
     const turn = makeTurnContext({ text: 'Slow?', llm: { tool: llm }, env: fakes.env });
     const result = await createAgentExecutor({
       function_call_llm: llm,
+      clock,
       ...limits({ maxExecutionMs: 400, answerGraceMs: 3_000 }),
     }).run(turn.ctx);
     expect(result.answer).toContain('A complete answer');
     expect(turn.view.error).toBeUndefined();
     expect(stepsOf(turn.view, 'warning').map((s) => s.title)).not.toContain('_(The answer was cut short.)_');
+    expect(stepsOf(turn.view, 'warning')).toEqual([]);
+    // The limit did pass while the answer was written: only the tools' deadline fired.
+    expect(clock.expired()).toBe(1);
   });
 
   it('an LLM error after a search returns the sources found so far with the friendly error', async () => {

@@ -17,7 +17,7 @@ import type { ResultEvaluator } from './evaluate-results.js';
 import { formatObservations } from '../turn/observations.js';
 import { languageName } from '../turn/write-answer.js';
 import { newToolPhaseState, runToolPhase } from './tool-phase.js';
-import { ANSWER_GRACE_MS, answerBudget } from '../turn/answer-budget.js';
+import { ANSWER_GRACE_MS, answerBudget, type DeadlineClock, WALL_CLOCK } from '../turn/answer-budget.js';
 import { emitNotice } from '../turn/emit-notice.js';
 import { emitAnswerHandOver } from '../turn/answer-hand-over.js';
 import { UsageTracker } from '../turn/usage-tracker.js';
@@ -49,6 +49,8 @@ export interface AgentExecutorOptions {
   verbose?: boolean;
   /** Budget of the answer call after a timeout (default ANSWER_GRACE_MS). */
   answerGraceMs?: number;
+  /** What the time limit is measured with (default the wall clock). */
+  clock?: DeadlineClock;
 }
 
 export interface AgentExecutor {
@@ -84,8 +86,9 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
       let finishReason: FinishReason;
 
       // The time limit is merged with Stop: either aborts the in-flight model call and tools.
-      const deadlineAt = Date.now() + options.maxExecutionMs;
-      const deadline = AbortSignal.timeout(options.maxExecutionMs);
+      const clock = options.clock ?? WALL_CLOCK;
+      const deadlineAt = clock.now() + options.maxExecutionMs;
+      const deadline = clock.timeout(options.maxExecutionMs);
       const signal = withDeadline(AbortSignal.any([ctx.signal, deadline]), deadlineAt);
       const messages: ChatMessage[] = [
         { role: 'system', content: agentSystemPrompt(ctx, toolLlm) },
@@ -161,7 +164,12 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
       emitAnswerHandOver(emit, locale, { reason: state.reason, from: toolLlm, to: answerLlm });
       // The answer gets what is left of the time limit, but never less than the grace budget: a
       // tool phase that ended just before the limit must not leave the answer a few milliseconds.
-      const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);
+      const answerSignal = answerBudget(
+        ctx.signal,
+        deadlineAt,
+        options.answerGraceMs ?? ANSWER_GRACE_MS,
+        clock,
+      );
       const answerStart = Date.now();
       const answer = await writeAnswer({
         llm: answerLlm,
