@@ -46,11 +46,16 @@ export function spawnChat(
     : spawn(node[0] as string, node.slice(1), { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    out += d.toString();
+  // Decoded as a stream: a pty or pipe may cut one write anywhere, inside a multi-byte character
+  // too (a loaded machine reads it late, in bigger and differently cut chunks). Decoding each chunk
+  // on its own turned a ✅ cut in two into replacement characters: a screen the process never drew.
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stdout?.on('data', (d: string) => {
+    out += d;
   });
-  child.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
+  child.stderr?.on('data', (d: string) => {
+    err += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
