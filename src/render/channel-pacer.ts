@@ -8,10 +8,9 @@
  *
  * - Limits are the surface's declaration (`ChannelLimits`): per write kind, rules that must all
  *   hold — a window ("at most `max` writes in any `perMs`", Discord's buckets) or a rate ("a burst
- *   of `burst`, then one per `everyMs`", Slack's posts). A write counts as made when it started for
- *   the write after it, and as made when it finished for the writes after that: the platform counts
- *   a call when it arrives, which lies between the two, so the pace holds as the platform sees it
- *   whatever the latency.
+ *   of `burst`, then one per `everyMs`", Slack's posts). A write in flight counts as made now, a
+ *   finished one as made when it finished: the platform counts a call when it arrives, which lies
+ *   between its start and its end, so the pace holds as the platform sees it whatever the latency.
  * - Writes wait, never fail or drop: pacing delays, the delivery policy (delivery.ts) decides
  *   retries. Waiting writes go first come first served, except urgent ones (a turn's first answer
  *   text and its final state): they go before ordinary ones, in the order they became urgent, and

@@ -249,11 +249,15 @@ export class TurnRenderer<P, R> {
       edit: (ref, part) => ('head' in part ? head!.edit(ref, part.head) : writer.edit(ref, part.payload)),
       // Deleting a message the answer no longer needs is part of the final state: urgent.
       ...(writer.remove ? { remove: (ref: R) => pace.run('delete', () => writer.remove!(ref), true) } : {}),
-      // Part 0 is the native stream's head while it streams. Its first post is the turn's first
-      // answer text: it goes before intermediate writes, like the final state (SPEC §8).
+      // Part 0 is the native stream's head while it streams (a final with nothing streamed yet is
+      // an ordinary post). Its first post is the turn's first answer text: it goes before
+      // intermediate writes, like the final state (SPEC §8).
       pace: (call, index, urgent) =>
         index === 0
-          ? pace.acquire(head ? head.kind(call) : call, urgent || call === 'post')
+          ? pace.acquire(
+              head && !(this.#finished && call === 'post') ? head.kind(call) : call,
+              urgent || call === 'post',
+            )
           : pace.acquire(call, urgent),
       maxChars: options.limits.answerChars,
       intervalMs: options.intervalMs,

@@ -6,8 +6,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import type { AnswerStream, StreamChunks } from '../../src/render/answer-stream.js';
-import { type AnswerControls, TurnRenderer } from '../../src/render/turn-renderer.js';
+import { type ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
+import {
+  type AnswerControls,
+  TurnRenderer,
+  type TurnRendererOptions,
+} from '../../src/render/turn-renderer.js';
 import { emptyView, type StepView, type TurnView } from '../../src/render/view.js';
+import { manualClock } from './manual-clock.js';
 
 const INTERVAL_MS = 20;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,7 +24,12 @@ interface Card {
   body: string;
 }
 
-function world(options: { refuseStart?: 'workspace' | 'turn' } = {}) {
+function world(
+  options: {
+    refuseStart?: 'workspace' | 'turn';
+    pace?: Pick<TurnRendererOptions<string, string>, 'channel' | 'clock'> & { limits?: ChannelLimits };
+  } = {},
+) {
   const calls: string[] = [];
   let n = 0;
   const refused = vi.fn();
@@ -57,7 +68,9 @@ function world(options: { refuseStart?: 'workspace' | 'turn' } = {}) {
       planPart: (markdown) => markdown,
     },
     stream,
-    limits: { answerChars: 1000 },
+    limits: { answerChars: 1000, ...(options.pace?.limits ? { channel: options.pace.limits } : {}) },
+    ...(options.pace?.channel ? { channel: options.pace.channel } : {}),
+    ...(options.pace?.clock ? { clock: options.pace.clock } : {}),
     locale: 'en',
     logger: silentLogger,
     intervalMs: INTERVAL_MS,
@@ -116,5 +129,17 @@ describe('TurnRenderer with a native answer stream', () => {
     const view = emptyView();
     await renderer.done(finished(view, 'Only the final.'));
     expect(calls).toEqual(['post message Only the final. (0 cards)']);
+  });
+
+  it('that one ordinary post waits for the channel’s post limit, where the stream’s calls would not', async () => {
+    const clock = manualClock();
+    const pacers = new ChannelPacers(clock);
+    const limits: ChannelLimits = { post: [{ max: 1, perMs: 60_000 }] };
+    // Another turn in the channel just posted its message.
+    await pacers.channel('C1', limits).run('post', async () => {});
+    const { calls, renderer } = world({ pace: { channel: { key: 'C1', pacers }, clock, limits } });
+    await clock.until(renderer.done(finished(emptyView(), 'Only the final.')));
+    expect(calls).toEqual(['post message Only the final. (0 cards)']);
+    expect(clock.now()).toBe(60_000);
   });
 });
