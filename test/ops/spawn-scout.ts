@@ -30,11 +30,12 @@ export async function spawnScout(env: Record<string, string>, port: number): Pro
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString();
+  // Decoded as a stream: a character cut between two reads stays whole.
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    output += d;
   });
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    output += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
