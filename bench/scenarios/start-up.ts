@@ -71,16 +71,13 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
       ['node dist/src/main.js --once (tsc output)', `${ms(perFile, 0)} (${ratio(perFile)})`],
       ['npm start -- --once', `${ms(viaNpm, 0)} (${ratio(viaNpm)})`],
     ],
+    // The target is read on what `npm start` runs. `npm start` itself is a row, not a target: npm's
+    // own start-up (~100 ms on these machines, before Scout's first line runs) is not Scout's.
     targets: [
       {
         target: `--once cold start ≤ ${TARGET_RATIO}× node -e 0 (the bundle npm start runs)`,
         measured: ratio(direct),
         met: direct <= TARGET_RATIO * base,
-      },
-      {
-        target: `npm start -- --once ≤ ${TARGET_RATIO}× node -e 0`,
-        measured: ratio(viaNpm),
-        met: viaNpm <= TARGET_RATIO * base,
       },
     ],
     data: {
