@@ -15,10 +15,11 @@
  * json(), arrayBuffer(). Failures look like fetch's: `TypeError('fetch failed')` with the cause, or
  * the signal's reason once aborted.
  */
-import { type ClientRequest, type IncomingMessage, request as httpRequest, STATUS_CODES } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { RequestOptions } from 'node:https';
 import { loadHttps } from './lazy-https.js';
 import { LeanHeaders, type RawHeaders } from './lean-headers.js';
+import { http } from './node-http.js';
 
 class LeanResponse {
   readonly status: number;
@@ -33,7 +34,7 @@ class LeanResponse {
   constructor(url: string, status: number, headers: RawHeaders, bytes: Buffer) {
     this.url = url;
     this.status = status;
-    this.statusText = STATUS_CODES[status] ?? '';
+    this.statusText = http.STATUS_CODES[status] ?? '';
     this.ok = status >= 200 && status <= 299;
     this.headers = new LeanHeaders(headers);
     this.#bytes = bytes;
@@ -115,7 +116,7 @@ async function send(
   if (signal?.aborted) throw signal.reason;
   let answer: Answer;
   try {
-    const transport = url.startsWith('https:') ? (await loadHttps()).request : httpRequest;
+    const transport = url.startsWith('https:') ? (await loadHttps()).request : http.request;
     answer = await exchange(
       transport,
       url,

@@ -5,7 +5,7 @@
  * By default only URLs from the user's message or this turn's search results are opened
  * (url-provenance.ts); HTML is converted in time slices under a CPU budget (html-to-text.ts).
  */
-import http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import * as z from '../schema/zod.js';
 import { isAbortError } from '../errors.js';
@@ -16,6 +16,7 @@ import type { Tool, ToolContext } from './types.js';
 import { stripControlChars } from './untrusted-text.js';
 import type { FetchUrlPolicy } from './url-provenance.js';
 import { loadHttps } from '../http/lazy-https.js';
+import { http } from '../http/node-http.js';
 
 export const FETCH_URL_TOOL_NAME = 'fetch_url';
 /** A page's text beyond this adds cost, not answers. */
@@ -61,7 +62,7 @@ export interface FetchUrlOptions {
 
 interface RawPage {
   status: number;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   body: Buffer;
   truncated: boolean;
 }

@@ -10,7 +10,8 @@ import { createParser } from 'eventsource-parser';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/core/error';
 import { LeanHeaders } from '../../http/lean-headers.js';
 import { loadHttps } from '../../http/lazy-https.js';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { http } from '../../http/node-http.js';
 import { BODY_HINT_HEADER, findBodyRetryDelay } from '../retry-after.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -90,7 +91,7 @@ async function send(
   body: string,
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
-  const request = url.startsWith('https:') ? (await loadHttps()).request : httpRequest;
+  const request = url.startsWith('https:') ? (await loadHttps()).request : http.request;
   return new Promise((resolve, reject) => {
     const req = request(
       url,
