@@ -38,6 +38,9 @@ import {
 } from './triggers.js';
 import { leanFetchWithin } from '../../src/http/lean-fetch.js';
 
+/** Connections the kernel may hold for Scout before Node accepts them (see start()). */
+const HTTP_ACCEPT_BACKLOG = 4096;
+
 /** Slack redelivers for ~5 minutes; event ids are remembered a little longer. */
 const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
 /**
@@ -402,7 +405,11 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         await app.start();
         return;
       }
-      server = (await app.start(options.port ?? env.PORT)) as Server;
+      // A deep accept queue: Node's default (511) overflows when a busy workspace's events arrive
+      // while the event loop is at work, and the kernel then drops connections that Slack's
+      // client re-sends only after a 1-3 s SYN retry (bench scenario 12). The kernel caps it at
+      // net.core.somaxconn.
+      server = (await app.start({ port: options.port ?? env.PORT, backlog: HTTP_ACCEPT_BACKLOG })) as Server;
       log.info({ port: (server.address() as AddressInfo).port }, 'slack listening (HTTP mode)');
       options.connection?.update({ ready: 1, needed: 1, detail: 'HTTP mode, listening' });
     },
