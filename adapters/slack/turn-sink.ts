@@ -17,6 +17,7 @@ import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
 import type { ToolApprovalRequest } from '../../src/tools/types.js';
 import { neutraliseMentions } from './markdown.js';
+import { sliceWhole, wellFormed } from '../../src/render/well-formed.js';
 import {
   ANSWER_CHUNK_CHARS,
   renderAnswerChunk,
@@ -200,10 +201,10 @@ export class SlackTurnSink implements TurnSink {
   async #privately(text: string, options: { ephemeral: boolean }): Promise<void> {
     const { client, logger } = this.deps;
     const { channel, threadTs, userId } = this.target;
-    const safe = neutraliseMentions(text);
+    const safe = wellFormed(neutraliseMentions(text));
     const content = {
-      text: safe.slice(0, 1000),
-      blocks: [{ type: 'markdown', text: safe.slice(0, ANSWER_CHUNK_CHARS) || ' ' }] as never,
+      text: sliceWhole(safe, 1000),
+      blocks: [{ type: 'markdown', text: sliceWhole(safe, ANSWER_CHUNK_CHARS) || ' ' }] as never,
     };
     if (options.ephemeral) {
       try {

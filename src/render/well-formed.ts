@@ -23,6 +23,15 @@ export function wellFormed(text: string, growing = false): string {
 }
 
 /**
+ * The first `max` UTF-16 units of `text` without cutting a surrogate pair in two (one unit fewer
+ * when the cut would fall inside one): for texts a platform caps by length.
+ */
+export function sliceWhole(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return text.slice(0, isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max);
+}
+
+/**
  * The view with its text made well-formed: the answer, the steps' titles and bodies (search queries,
  * page titles, reasoning), the status and phase lines, the sources' titles and snippets, the error. Returns the
  * view itself when nothing needs replacing, and keeps every unchanged step object (the renderer keys

@@ -7,10 +7,24 @@ import { describe, expect, it } from 'vitest';
 import { splitMessage } from '../../src/render/split-text.js';
 import { answerMarkdown } from '../../src/render/turn-renderer.js';
 import { emptyView, type TurnView } from '../../src/render/view.js';
-import { wellFormed, wellFormedView } from '../../src/render/well-formed.js';
+import { sliceWhole, wellFormed, wellFormedView } from '../../src/render/well-formed.js';
 import { contentOf, leavesFenceOpen, prng } from './markdown-samples.js';
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+describe('sliceWhole (a length cap that never cuts a character in two)', () => {
+  it('keeps a surrogate pair whole at the cut, one unit short, and leaves short text alone', () => {
+    const text = `${'x'.repeat(999)}😀 and more`;
+    expect(sliceWhole(text, 1000)).toBe('x'.repeat(999));
+    expect(sliceWhole(text, 1001)).toBe(`${'x'.repeat(999)}😀`);
+    expect(sliceWhole('short 😀', 1000)).toBe('short 😀');
+    for (let max = 1; max < 40; max++) {
+      const cut = sliceWhole('a😀b😀c界😀'.repeat(4), max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      expect(LONE.test(cut)).toBe(false);
+    }
+  });
+});
 
 describe('wellFormed', () => {
   it('replaces each unpaired surrogate with U+FFFD and keeps pairs', () => {
