@@ -5,8 +5,14 @@
  * dropped by `event_id`, the app_mention + message double delivery by message id (in the core).
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { App, type CustomRoute, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import {
+  App,
+  type CustomRoute,
+  HTTPModuleFunctions,
+  HTTPReceiver,
+  LogLevel,
+  type Logger as BoltLogger,
+} from '@slack/bolt';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
@@ -37,9 +43,29 @@ import {
   type Trigger,
 } from './triggers.js';
 import { leanFetchWithin } from '../../src/http/lean-fetch.js';
+import { type AcceptThread, serveFromAcceptThread } from '../../src/http/accept-thread.js';
+import { http } from '../../src/http/node-http.js';
 
-/** Connections the kernel may hold for Scout before Node accepts them (see start()). */
+/** Connections the kernel may hold for Scout before they are accepted (see start()). */
 const HTTP_ACCEPT_BACKLOG = 4096;
+
+/** Requests in flight at stop() are answered within this (Slack's acknowledgement deadline is 3 s). */
+const HTTP_STOP_GRACE_MS = 3_000;
+
+/**
+ * Bolt's request handling on a server of our own: connections reach it from an acceptor thread,
+ * which keeps accepting while the event loop is busy with running turns (src/http/accept-thread.ts).
+ * Requests Bolt does not route (unknown paths) get its default 404, as on Bolt's own server.
+ */
+function httpServer(receiver: HTTPReceiver, logger: BoltLogger): Server {
+  return http.createServer((request, response) => {
+    try {
+      receiver.requestListener(request, response);
+    } catch (error) {
+      HTTPModuleFunctions.defaultDispatchErrorHandler({ error: error as Error, logger, request, response });
+    }
+  });
+}
 
 /** Slack redelivers for ~5 minutes; event ids are remembered a little longer. */
 const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
@@ -135,18 +161,23 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         ...(options.socketMode ? { timings: options.socketMode } : {}),
       })
     : undefined;
+  const boltLog = boltLogger(log);
+  // HTTP mode: Bolt's receiver handles the requests, but its server does not listen; start() serves it
+  // from an acceptor thread instead.
+  const httpReceiver = receiver
+    ? undefined
+    : new HTTPReceiver({
+        signingSecret: env.SLACK_SIGNING_SECRET ?? '',
+        processBeforeResponse: false,
+        customRoutes: options.routes ?? [],
+        logger: boltLog,
+      });
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     // Verify the token in start() (not in the constructor), so a bad token or an unreachable
     // SLACK_API_URL becomes a readable start-up error instead of an unhandled rejection.
     deferInitialization: true,
-    ...(receiver
-      ? { receiver }
-      : {
-          signingSecret: env.SLACK_SIGNING_SECRET,
-          processBeforeResponse: false,
-          customRoutes: options.routes ?? [],
-        }),
+    receiver: (receiver ?? httpReceiver)!,
     clientOptions: {
       slackApiUrl: env.SLACK_API_URL,
       retryConfig: WEB_API_RETRIES,
@@ -155,7 +186,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       // HTTP parser to compile (src/http/lean-fetch.ts).
       fetch: leanFetchWithin(WEB_API_TIMEOUT_MS),
     },
-    logger: boltLogger(log),
+    logger: boltLog,
   });
   const state = new SlackSurfaceState({ containers: true, streaming: options.nativeStreaming !== false });
   const answered = new AnsweredThreads(stores.meta, env.SESSION_TTL);
@@ -167,7 +198,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   // One pacer per channel, shared by every turn there (src/render/channel-pacer.ts).
   const pacers = new ChannelPacers(options.editorClock);
   let botUserId: string | undefined;
-  let server: Server | undefined;
+  let acceptor: AcceptThread | undefined;
   let accepting = true;
 
   const localeOf = async (userId: string): Promise<Locale> => {
@@ -382,8 +413,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     name: 'slack',
     state,
     get port() {
-      const address = server?.address();
-      return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
+      return acceptor?.port;
     },
     async start() {
       if (socketMode && !env.SLACK_APP_TOKEN!.startsWith(APP_TOKEN_PREFIX)) {
@@ -405,18 +435,26 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         await app.start();
         return;
       }
-      // A deep accept queue: Node's default (511) overflows when a busy workspace's events arrive
-      // while the event loop is at work, and the kernel then drops connections that Slack's
-      // client re-sends only after a 1-3 s SYN retry (bench scenario 12). The kernel caps it at
-      // net.core.somaxconn.
-      server = (await app.start({ port: options.port ?? env.PORT, backlog: HTTP_ACCEPT_BACKLOG })) as Server;
-      log.info({ port: (server.address() as AddressInfo).port }, 'slack listening (HTTP mode)');
+      acceptor = await serveFromAcceptThread(httpServer(httpReceiver!, boltLog), {
+        port: options.port ?? env.PORT,
+        // A deep accept queue: Node's default (511) overflows when a burst of events arrives, and
+        // the kernel then drops connections that Slack re-sends only after a 1-3 s SYN retry. The
+        // kernel caps it at net.core.somaxconn.
+        backlog: HTTP_ACCEPT_BACKLOG,
+        onFailure: (err) => {
+          log.error({ err }, 'slack HTTP mode stopped accepting connections; restart Scout');
+          options.connection?.update({ ready: 0, detail: 'HTTP mode, not accepting connections' });
+        },
+      });
+      log.info({ port: acceptor.port }, 'slack listening (HTTP mode)');
       options.connection?.update({ ready: 1, needed: 1, detail: 'HTTP mode, listening' });
     },
     async stop() {
       accepting = false;
-      // The pool's stop() waits for every socket to close (bounded); Bolt's HTTP receiver closes its server.
-      await app.stop().catch((err) => log.warn({ err }, 'slack stop failed'));
+      // The pool's stop() waits for every socket to close (bounded); in HTTP mode requests in flight
+      // get a moment to be answered.
+      if (acceptor) await acceptor.close(HTTP_STOP_GRACE_MS);
+      else await app.stop().catch((err) => log.warn({ err }, 'slack stop failed'));
       options.connection?.stopped();
     },
     async idle() {

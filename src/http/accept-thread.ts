@@ -1,0 +1,293 @@
+/**
+ * An HTTP server whose TCP connections are accepted on a worker thread and handed to the main
+ * thread's `http.Server` as in-process streams.
+ *
+ * Why: Node accepts one connection per event-loop iteration while the loop is busy (strace: every
+ * accept4 succeeds, none returns EAGAIN; reproduced with a bare node:http server on Node 20 and 24).
+ * With 1,000 turns streaming, an iteration takes 50–100 ms, so a burst of Slack events waited up to
+ * 20 s in the kernel's accept queue before Scout even saw them (bench scenario 12). The worker's loop
+ * does nothing else, so it accepts a burst at once; its messages reach the main thread in batches (a
+ * MessagePort drains its queue per wake-up), so a busy main loop still takes every waiting request
+ * in one iteration. A worker thread cannot hand a socket to the main thread, hence the bytes are
+ * relayed; requests here are small (Slack's events, button presses, health checks).
+ *
+ * The main thread keeps everything HTTP: parsing, timeouts, keep-alive, the request handler. The
+ * worker only moves bytes and pauses a socket when the main side has enough buffered.
+ */
+import type { Server } from 'node:http';
+import { Duplex } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+
+export interface AcceptThreadOptions {
+  port: number;
+  host?: string;
+  /** Listen backlog (the kernel caps it at net.core.somaxconn). */
+  backlog: number;
+  /** The acceptor thread ended without being asked to (it then accepts nothing more). */
+  onFailure?: (err: Error) => void;
+}
+
+export interface AcceptThread {
+  /** The port bound (useful with port 0). */
+  readonly port: number;
+  /** Connections open right now. */
+  readonly connections: number;
+  /**
+   * Stops accepting, closes idle keep-alive connections, lets requests in flight finish for up to
+   * `graceMs`, then drops what is left and ends the thread.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+type FromAcceptor =
+  | { t: 'listening'; port: number }
+  | { t: 'failed'; code?: string; message: string }
+  | { t: 'open'; id: number; remoteAddress?: string; remotePort?: number; remoteFamily?: string }
+  | { t: 'data'; id: number; chunk: Uint8Array }
+  | { t: 'end'; id: number }
+  | { t: 'close'; id: number };
+
+type ToAcceptor =
+  | { t: 'data'; id: number; chunk: Uint8Array }
+  | { t: 'end' | 'destroy' | 'pause' | 'resume'; id: number }
+  | { t: 'stop' };
+
+/** The worker's code, plain CommonJS so that it runs the same under tsx, vitest, tsc output and the bundle. */
+const ACCEPTOR_SOURCE = `
+const net = require('node:net');
+const { parentPort, workerData } = require('node:worker_threads');
+const sockets = new Map();
+let nextId = 0;
+const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+  const id = nextId++;
+  sockets.set(id, socket);
+  parentPort.postMessage({ t: 'open', id, remoteAddress: socket.remoteAddress, remotePort: socket.remotePort, remoteFamily: socket.remoteFamily });
+  socket.on('data', (chunk) => {
+    // An exact-size copy, moved rather than cloned: a clone of a slice copies its whole backing store.
+    const bytes = new Uint8Array(chunk);
+    parentPort.postMessage({ t: 'data', id, chunk: bytes }, [bytes.buffer]);
+  });
+  socket.on('end', () => parentPort.postMessage({ t: 'end', id }));
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    sockets.delete(id);
+    parentPort.postMessage({ t: 'close', id });
+  });
+});
+server.on('error', (err) => {
+  parentPort.postMessage({ t: 'failed', code: err.code, message: err.message });
+});
+parentPort.on('message', (m) => {
+  if (m.t === 'stop') {
+    server.close();
+    return;
+  }
+  const socket = sockets.get(m.id);
+  if (!socket) return;
+  if (m.t === 'data') socket.write(m.chunk);
+  else if (m.t === 'end') socket.end();
+  else if (m.t === 'destroy') socket.destroy();
+  else if (m.t === 'pause') socket.pause();
+  else if (m.t === 'resume') socket.resume();
+});
+server.listen({ port: workerData.port, host: workerData.host, backlog: workerData.backlog }, () => {
+  parentPort.postMessage({ t: 'listening', port: server.address().port });
+});
+`;
+
+/** The acceptor's heap: it holds sockets and byte chunks in transit, nothing else. */
+const ACCEPTOR_HEAP_MB = 64;
+
+/**
+ * One accepted connection as the main thread's HTTP server sees it: a duplex stream whose bytes
+ * travel to and from the real socket on the acceptor thread, with the socket methods node:http uses.
+ */
+class RelayedSocket extends Duplex {
+  readonly remoteAddress: string | undefined;
+  readonly remotePort: number | undefined;
+  readonly remoteFamily: string | undefined;
+  #paused = false;
+  #closedByPeer = false;
+  #idle: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly id: number,
+    private readonly send: (message: ToAcceptor, transfer?: ArrayBuffer[]) => void,
+    private readonly forget: (id: number) => void,
+    peer: { remoteAddress?: string; remotePort?: number; remoteFamily?: string },
+  ) {
+    super({ allowHalfOpen: true });
+    this.remoteAddress = peer.remoteAddress;
+    this.remotePort = peer.remotePort;
+    this.remoteFamily = peer.remoteFamily;
+  }
+
+  /** Bytes from the peer; pauses the real socket when the HTTP side has not read what it has. */
+  receive(chunk: Uint8Array): void {
+    this.#idle?.refresh();
+    if (!this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)) && !this.#paused) {
+      this.#paused = true;
+      this.send({ t: 'pause', id: this.id });
+    }
+  }
+
+  /** The real socket closed (peer gone or reset): nothing more can be sent or received. */
+  peerClosed(): void {
+    this.#closedByPeer = true;
+    this.destroy();
+  }
+
+  override _read(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.send({ t: 'resume', id: this.id });
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
+    this._writev([{ chunk }], callback);
+  }
+
+  /** node:http corks a response's head and body: one message for all of it. */
+  override _writev(chunks: Array<{ chunk: Buffer }>, callback: (err?: Error | null) => void): void {
+    this.#idle?.refresh();
+    // An exact-size copy, moved rather than cloned: small Buffers are slices of an 8 KiB pool, and a
+    // clone would copy the whole pool.
+    let size = 0;
+    for (const { chunk } of chunks) size += chunk.byteLength;
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const { chunk } of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    this.send({ t: 'data', id: this.id, chunk: bytes }, [bytes.buffer]);
+    callback();
+  }
+
+  override _final(callback: (err?: Error | null) => void): void {
+    this.send({ t: 'end', id: this.id });
+    callback();
+  }
+
+  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
+    clearTimeout(this.#idle);
+    if (!this.#closedByPeer) this.send({ t: 'destroy', id: this.id });
+    this.forget(this.id);
+    callback(err);
+  }
+
+  /**
+   * node:http arms this for keep-alive and request timeouts: 'timeout' after `ms` without bytes
+   * either way, as on a net.Socket.
+   */
+  setTimeout(ms: number, onTimeout?: () => void): this {
+    if (onTimeout) {
+      if (ms === 0) this.removeListener('timeout', onTimeout);
+      else this.once('timeout', onTimeout);
+    }
+    clearTimeout(this.#idle);
+    this.#idle = ms > 0 ? setTimeout(() => this.emit('timeout'), ms).unref() : undefined;
+    return this;
+  }
+
+  // Set on the real socket by the acceptor (noDelay) or not meaningful for a relayed one.
+  setNoDelay(): this {
+    return this;
+  }
+
+  setKeepAlive(): this {
+    return this;
+  }
+}
+
+/**
+ * Serves `server` on `options.port` with connections accepted on a worker thread. The server itself
+ * must not listen; its 'connection' event receives every accepted connection.
+ */
+export function serveFromAcceptThread(server: Server, options: AcceptThreadOptions): Promise<AcceptThread> {
+  const worker = new Worker(ACCEPTOR_SOURCE, {
+    eval: true,
+    workerData: { port: options.port, host: options.host, backlog: options.backlog },
+    resourceLimits: { maxOldGenerationSizeMb: ACCEPTOR_HEAP_MB },
+    stdout: true,
+    stderr: true,
+  });
+  const sockets = new Map<number, RelayedSocket>();
+  const send = (message: ToAcceptor, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer);
+  const forget = (id: number) => sockets.delete(id);
+  let stopping = false;
+  let port = 0;
+
+  return new Promise<AcceptThread>((resolve, reject) => {
+    let listening = false;
+    const fail = (err: Error) => {
+      if (!listening) {
+        reject(err);
+        void worker.terminate();
+        return;
+      }
+      if (!stopping) options.onFailure?.(err);
+    };
+    worker.on('message', (message: FromAcceptor) => {
+      switch (message.t) {
+        case 'open': {
+          const socket = new RelayedSocket(message.id, send, forget, message);
+          sockets.set(message.id, socket);
+          server.emit('connection', socket);
+          return;
+        }
+        case 'data':
+          sockets.get(message.id)?.receive(message.chunk);
+          return;
+        case 'end':
+          sockets.get(message.id)?.push(null);
+          return;
+        case 'close':
+          sockets.get(message.id)?.peerClosed();
+          return;
+        case 'listening':
+          listening = true;
+          port = message.port;
+          // node:http starts its connection tracking on 'listening' (headers and request timeouts,
+          // closeIdleConnections); the server is listening, through the acceptor.
+          server.emit('listening');
+          resolve(thread);
+          return;
+        case 'failed': {
+          const err = Object.assign(new Error(message.message), message.code ? { code: message.code } : {});
+          fail(err);
+          return;
+        }
+      }
+    });
+    worker.on('error', (err) => fail(err));
+    worker.on('exit', (code) => {
+      for (const socket of sockets.values()) socket.peerClosed();
+      if (!stopping) fail(new Error(`the HTTP acceptor thread exited (code ${code})`));
+    });
+
+    const thread: AcceptThread = {
+      get port() {
+        return port;
+      },
+      get connections() {
+        return sockets.size;
+      },
+      async close(graceMs = 10_000) {
+        if (stopping) return;
+        stopping = true;
+        send({ t: 'stop' });
+        // Closes idle keep-alive connections and ends the timeout checks; the error it reports
+        // (ERR_SERVER_NOT_RUNNING: the server has no socket of its own) says nothing here.
+        server.close(() => {});
+        const deadline = Date.now() + graceMs;
+        while (sockets.size > 0 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 25));
+          server.closeIdleConnections();
+        }
+        for (const socket of sockets.values()) socket.destroy();
+        await worker.terminate();
+      },
+    };
+  });
+}
