@@ -47,14 +47,23 @@ describe('serveFromAcceptThread', () => {
     const ask = (path: string, body?: string) =>
       new Promise<{ status: number; json: unknown }>((resolve, reject) => {
         const req = http.request(`${url}${path}`, { method: body ? 'POST' : 'GET', agent }, (res) => {
-          readBody(res).then((b) => resolve({ status: res.statusCode!, json: JSON.parse(b.toString()) }), reject);
+          readBody(res).then(
+            (b) => resolve({ status: res.statusCode!, json: JSON.parse(b.toString()) }),
+            reject,
+          );
         });
         req.on('error', reject);
         req.end(body);
       });
     expect(await ask('/a')).toEqual({ status: 200, json: { method: 'GET', url: '/a', got: '' } });
-    expect(await ask('/b', 'héllo 👋')).toEqual({ status: 200, json: { method: 'POST', url: '/b', got: 'héllo 👋' } });
-    expect(await ask('/c', 'again')).toEqual({ status: 200, json: { method: 'POST', url: '/c', got: 'again' } });
+    expect(await ask('/b', 'héllo 👋')).toEqual({
+      status: 200,
+      json: { method: 'POST', url: '/b', got: 'héllo 👋' },
+    });
+    expect(await ask('/c', 'again')).toEqual({
+      status: 200,
+      json: { method: 'POST', url: '/c', got: 'again' },
+    });
     agent.destroy();
     // One connection for all three, and the handler saw the real peer's address.
     expect(peers.size).toBe(1);
@@ -133,9 +142,9 @@ describe('serveFromAcceptThread', () => {
   it('a port already taken is a start-up error naming the cause', async () => {
     const { thread } = await serve((_req, res) => res.end());
     const second = http.createServer();
-    await expect(serveFromAcceptThread(second, { port: thread.port, host: '127.0.0.1', backlog: 16 })).rejects.toThrow(
-      /EADDRINUSE/,
-    );
+    await expect(
+      serveFromAcceptThread(second, { port: thread.port, host: '127.0.0.1', backlog: 16 }),
+    ).rejects.toThrow(/EADDRINUSE/);
   });
 
   it('takes a burst of waiting connections in a few iterations of a busy event loop', async () => {
@@ -210,7 +219,9 @@ describe('serveFromAcceptThread', () => {
 
 function fetchText(url: string, agent?: http.Agent): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, agent ? { agent } : {}, (res) => readBody(res).then((b) => resolve(b.toString()), reject));
+    const req = http.get(url, agent ? { agent } : {}, (res) =>
+      readBody(res).then((b) => resolve(b.toString()), reject),
+    );
     req.on('error', reject);
   });
 }
