@@ -12,7 +12,10 @@
  * relayed; requests here are small (Slack's events, button presses, health checks).
  *
  * The main thread keeps everything HTTP: parsing, timeouts, keep-alive, the request handler. The
- * worker only moves bytes and pauses a socket when the main side has enough buffered.
+ * worker only moves bytes. Flow control is a window: the worker stops reading a socket once it has
+ * relayed WINDOW bytes the main thread has not confirmed, and the main thread confirms bytes as its
+ * HTTP side takes them — so a peer uploading fast to a busy (or unread) request is held back by TCP,
+ * as with a socket read on the main thread, instead of piling up in the message queue.
  */
 import type { Server } from 'node:http';
 import { Duplex } from 'node:stream';
@@ -49,23 +52,28 @@ type FromAcceptor =
 
 type ToAcceptor =
   | { t: 'data'; id: number; chunk: Uint8Array }
-  | { t: 'end' | 'destroy' | 'pause' | 'resume'; id: number }
+  | { t: 'ack'; id: number; bytes: number }
+  | { t: 'end' | 'destroy'; id: number }
   | { t: 'stop' };
 
 /** The worker's code, plain CommonJS so that it runs the same under tsx, vitest, tsc output and the bundle. */
 const ACCEPTOR_SOURCE = `
 const net = require('node:net');
 const { parentPort, workerData } = require('node:worker_threads');
+const WINDOW = workerData.window;
 const sockets = new Map();
 let nextId = 0;
 const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
   const id = nextId++;
   sockets.set(id, socket);
+  socket.inFlight = 0;
   parentPort.postMessage({ t: 'open', id, remoteAddress: socket.remoteAddress, remotePort: socket.remotePort, remoteFamily: socket.remoteFamily });
   socket.on('data', (chunk) => {
     // An exact-size copy, moved rather than cloned: a clone of a slice copies its whole backing store.
     const bytes = new Uint8Array(chunk);
+    socket.inFlight += bytes.byteLength;
     parentPort.postMessage({ t: 'data', id, chunk: bytes }, [bytes.buffer]);
+    if (socket.inFlight >= WINDOW) socket.pause();
   });
   socket.on('end', () => parentPort.postMessage({ t: 'end', id }));
   socket.on('error', () => {});
@@ -87,13 +95,21 @@ parentPort.on('message', (m) => {
   if (m.t === 'data') socket.write(m.chunk);
   else if (m.t === 'end') socket.end();
   else if (m.t === 'destroy') socket.destroy();
-  else if (m.t === 'pause') socket.pause();
-  else if (m.t === 'resume') socket.resume();
+  else if (m.t === 'ack') {
+    socket.inFlight -= m.bytes;
+    if (socket.inFlight < WINDOW && socket.isPaused()) socket.resume();
+  }
 });
 server.listen({ port: workerData.port, host: workerData.host, backlog: workerData.backlog }, () => {
   parentPort.postMessage({ t: 'listening', port: server.address().port });
 });
 `;
+
+/**
+ * Bytes per connection relayed and not yet taken by the HTTP side before the acceptor stops reading
+ * that socket (a Slack event is a few KiB; Bolt refuses bodies over 4 MiB).
+ */
+const RELAY_WINDOW_BYTES = 256 * 1024;
 
 /** The acceptor's heap: it holds sockets and byte chunks in transit, nothing else. */
 const ACCEPTOR_HEAP_MB = 64;
@@ -106,7 +122,10 @@ class RelayedSocket extends Duplex {
   readonly remoteAddress: string | undefined;
   readonly remotePort: number | undefined;
   readonly remoteFamily: string | undefined;
-  #paused = false;
+  /** Bytes taken by the HTTP side and not yet confirmed to the acceptor. */
+  #unconfirmed = 0;
+  /** The HTTP side's buffer is full: confirm nothing until it asks for more. */
+  #full = false;
   #closedByPeer = false;
   #idle: NodeJS.Timeout | undefined;
 
@@ -122,13 +141,19 @@ class RelayedSocket extends Duplex {
     this.remoteFamily = peer.remoteFamily;
   }
 
-  /** Bytes from the peer; pauses the real socket when the HTTP side has not read what it has. */
+  /** Bytes from the peer, confirmed to the acceptor once the HTTP side has room for more. */
   receive(chunk: Uint8Array): void {
     this.#idle?.refresh();
-    if (!this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)) && !this.#paused) {
-      this.#paused = true;
-      this.send({ t: 'pause', id: this.id });
-    }
+    this.#unconfirmed += chunk.byteLength;
+    this.#full = !this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if (!this.#full) this.#confirm();
+  }
+
+  /** Confirms in steps of a quarter window, so small requests cost no message back. */
+  #confirm(): void {
+    if (this.#unconfirmed < RELAY_WINDOW_BYTES / 4) return;
+    this.send({ t: 'ack', id: this.id, bytes: this.#unconfirmed });
+    this.#unconfirmed = 0;
   }
 
   /** The real socket closed (peer gone or reset): nothing more can be sent or received. */
@@ -138,16 +163,19 @@ class RelayedSocket extends Duplex {
   }
 
   override _read(): void {
-    if (!this.#paused) return;
-    this.#paused = false;
-    this.send({ t: 'resume', id: this.id });
+    if (!this.#full) return;
+    this.#full = false;
+    this.#confirm();
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
     this._writev([{ chunk }], callback);
   }
 
-  /** node:http corks a response's head and body: one message for all of it. */
+  /**
+   * node:http corks a response's head and body: one message for all of it. Written at once, without
+   * a window: what Scout answers on this server (acknowledgements, health, metrics) is small.
+   */
   override _writev(chunks: Array<{ chunk: Buffer }>, callback: (err?: Error | null) => void): void {
     this.#idle?.refresh();
     // An exact-size copy, moved rather than cloned: small Buffers are slices of an 8 KiB pool, and a
@@ -207,7 +235,12 @@ class RelayedSocket extends Duplex {
 export function serveFromAcceptThread(server: Server, options: AcceptThreadOptions): Promise<AcceptThread> {
   const worker = new Worker(ACCEPTOR_SOURCE, {
     eval: true,
-    workerData: { port: options.port, host: options.host, backlog: options.backlog },
+    workerData: {
+      port: options.port,
+      host: options.host,
+      backlog: options.backlog,
+      window: RELAY_WINDOW_BYTES,
+    },
     resourceLimits: { maxOldGenerationSizeMb: ACCEPTOR_HEAP_MB },
     stdout: true,
     stderr: true,

@@ -94,6 +94,39 @@ describe('serveFromAcceptThread', () => {
     expect(reply.subarray(size).equals(sent)).toBe(true);
   });
 
+  it('holds back a peer uploading to a request nobody reads, as TCP would', async () => {
+    // Without flow control the acceptor would read the whole upload into the message queue.
+    let started!: () => void;
+    const requestSeen = new Promise<void>((r) => {
+      started = r;
+    });
+    const { url } = await serve(() => started());
+    const port = Number(new URL(url).port);
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise((r) => socket.once('connect', r));
+    const total = 256 * 1024 * 1024;
+    socket.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${total}\r\n\r\n`);
+    const block = Buffer.alloc(1024 * 1024, 0x61);
+    let offered = 0;
+    const pump = () => {
+      while (offered < total && socket.write(block)) offered += block.length;
+    };
+    socket.on('drain', () => {
+      offered += block.length;
+      pump();
+    });
+    pump();
+    await requestSeen;
+    await new Promise((r) => setTimeout(r, 1_500));
+    const written = socket.bytesWritten;
+    await new Promise((r) => setTimeout(r, 500));
+    // Loopback buffers on both sides hold a few MiB; past that the peer has to wait.
+    expect(written).toBeLessThan(48 * 1024 * 1024);
+    expect(socket.bytesWritten - written).toBeLessThan(1024 * 1024);
+    socket.destroy();
+  });
+
   it("keeps node:http's own protections: a request whose headers never end is dropped", async () => {
     const { url, thread } = await serve(() => {}, {
       headersTimeout: 300,
