@@ -45,6 +45,7 @@ import {
 import { leanFetchWithin } from '../../src/http/lean-fetch.js';
 import { type AcceptThread, serveFromAcceptThread } from '../../src/http/accept-thread.js';
 import { http } from '../../src/http/node-http.js';
+import { listenError } from '../../src/http/listen-error.js';
 
 /** Connections the kernel may hold for Scout before they are accepted (see start()). */
 const HTTP_ACCEPT_BACKLOG = 4096;
@@ -435,8 +436,9 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         await app.start();
         return;
       }
+      const port = options.port ?? env.PORT;
       acceptor = await serveFromAcceptThread(httpServer(httpReceiver!, boltLog), {
-        port: options.port ?? env.PORT,
+        port,
         // A deep accept queue: Node's default (511) overflows when a burst of events arrives, and
         // the kernel then drops connections that Slack re-sends only after a 1-3 s SYN retry. The
         // kernel caps it at net.core.somaxconn.
@@ -445,6 +447,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
           log.error({ err }, 'slack HTTP mode stopped accepting connections; restart Scout');
           options.connection?.update({ ready: 0, detail: 'HTTP mode, not accepting connections' });
         },
+      }).catch((err: unknown) => {
+        throw listenError(err, port, 'Slack HTTP mode');
       });
       log.info({ port: acceptor.port }, 'slack listening (HTTP mode)');
       options.connection?.update({ ready: 1, needed: 1, detail: 'HTTP mode, listening' });

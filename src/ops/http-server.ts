@@ -6,6 +6,7 @@
  */
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listenError } from '../http/listen-error.js';
 import {
   type OpsEndpointOptions,
   type OpsEndpoints,
@@ -50,9 +51,10 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (err: Error) => reject(listenError(err, options.port, 'Health and metrics server'));
+    server.once('error', failed);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
