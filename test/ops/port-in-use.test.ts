@@ -47,7 +47,12 @@ describe('a port already in use', { timeout: 60_000 }, () => {
     );
     // spawnScout waits for /healthz, which the squatter answers with 200: wait for the exit instead.
     const scout = await started.catch((err: Error) => err);
-    const output = scout instanceof Error ? scout.message : (await scout.exited, scout.output());
+    let output: string;
+    if (scout instanceof Error) output = scout.message;
+    else {
+      expect(await scout.exited).toBe(1);
+      output = scout.output();
+    }
     expect(output).toContain(
       `Slack HTTP mode: port ${port} is already in use. Stop what listens there, or set PORT to a free port.`,
     );
