@@ -122,7 +122,7 @@ class RelayedSocket extends Duplex {
   readonly remoteAddress: string | undefined;
   readonly remotePort: number | undefined;
   readonly remoteFamily: string | undefined;
-  /** Bytes taken by the HTTP side and not yet confirmed to the acceptor. */
+  /** Bytes received from the acceptor and not yet confirmed to it. */
   #unconfirmed = 0;
   /** The HTTP side's buffer is full: confirm nothing until it asks for more. */
   #full = false;
@@ -168,11 +168,8 @@ class RelayedSocket extends Duplex {
     this.#confirm();
   }
 
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
-    this._writev([{ chunk }], callback);
-  }
-
   /**
+   * Every write lands here (Writable sends a single write to _writev when there is no _write).
    * node:http corks a response's head and body: one message for all of it. Written at once, without
    * a window: what Scout answers on this server (acknowledgements, health, metrics) is small.
    */
@@ -296,7 +293,7 @@ export function serveFromAcceptThread(server: Server, options: AcceptThreadOptio
     worker.on('error', (err) => fail(err));
     worker.on('exit', (code) => {
       for (const socket of sockets.values()) socket.peerClosed();
-      if (!stopping) fail(new Error(`the HTTP acceptor thread exited (code ${code})`));
+      fail(new Error(`the HTTP acceptor thread exited (code ${code})`));
     });
 
     const thread: AcceptThread = {
