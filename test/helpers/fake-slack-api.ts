@@ -26,6 +26,11 @@ const MAX_CONTAINER_TITLE = 150;
 const MAX_CONTAINER_CHILDREN = 10;
 /** Observed: whole messages are rejected (`msg_blocks_too_long`) near this many characters. */
 const MAX_MESSAGE_CHARS = 13_200;
+/**
+ * Slack's Tier 3 (chat.update, chat.delete …): "50+ per minute", counted per workspace and method.
+ * A test enables it with `methodLimits` (scaled to its own time base).
+ */
+export const SLACK_TIER_3: MethodLimit = { max: 50, perMs: 60_000 };
 /** JSON-encoded form fields (the WebClient stringifies objects); everything else stays a string. */
 const JSON_FIELDS = new Set([
   'blocks',
@@ -86,6 +91,12 @@ export interface FakeFile {
   redirectTo?: string;
 }
 
+/** At most `max` calls of one method in any `perMs` milliseconds, per workspace. */
+export interface MethodLimit {
+  max: number;
+  perMs: number;
+}
+
 export interface FakeSlackOptions {
   botUserId?: string;
   botId?: string;
@@ -99,6 +110,13 @@ export interface FakeSlackOptions {
    * (public), `groups:history` (private), `im:history` / `mpim:history` is `missing_scope`, as on Slack.
    */
   scopes?: string[];
+  /**
+   * Per-method rate limits enforced the way Slack enforces its tiers: per workspace (one bot token is
+   * one workspace) and method, over a sliding window. A call over the limit is answered HTTP 429
+   * with `Retry-After` in whole seconds (when the window has room again, rounded up, as Slack
+   * answers) and does not count. Default: none (every call is answered).
+   */
+  methodLimits?: Record<string, MethodLimit>;
 }
 
 export interface FakeSlackApi {
@@ -297,6 +315,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const violations: Violation[] = [];
   const messages = new Map<string, FakeMessage>();
   const limited = new Map<string, { times: number; retryAfter: number }>();
+  /** When each workspace's recent calls of a tiered method were answered, oldest first. */
+  const tierWindows = new Map<string, number[]>();
   const failing = new Map<string, { times: number; status: number }>();
   const files = new Map<string, FakeFile>();
   const downloads: { path: string; token: string }[] = [];
@@ -659,6 +679,23 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     };
   }
 
+  /**
+   * 0 when a call of `method` by `token`'s workspace is within its tier (and counts it), else how
+   * long until the window has room again.
+   */
+  function tierWaitMs(method: string, token: string): number {
+    const limit = options.methodLimits?.[method];
+    if (!limit) return 0;
+    const key = `${token}\n${method}`;
+    const window = tierWindows.get(key) ?? [];
+    tierWindows.set(key, window);
+    const now = Date.now();
+    while (window.length > 0 && window[0]! <= now - limit.perMs) window.shift();
+    if (window.length >= limit.max) return Math.max(1, window[0]! + limit.perMs - now);
+    window.push(now);
+    return 0;
+  }
+
   /** url_private: only with the bot token, as Slack serves files (anything else gets the sign-in redirect). */
   function serveFile(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '').replace(/\?.*$/, '');
@@ -715,6 +752,17 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       const response = { ok: false, error: 'ratelimited' };
       calls.push({ method, args, at: Date.now(), response, status: 429, token });
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(limit.retryAfter) });
+      res.end(JSON.stringify(response));
+      return;
+    }
+    const tierWait = tierWaitMs(method, token);
+    if (tierWait > 0) {
+      const response = { ok: false, error: 'ratelimited' };
+      calls.push({ method, args, at: Date.now(), response, status: 429, token });
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        'retry-after': String(Math.ceil(tierWait / 1000)),
+      });
       res.end(JSON.stringify(response));
       return;
     }

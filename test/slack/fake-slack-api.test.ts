@@ -1,7 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSlackApi, signSlackRequest, startFakeSlackApi } from '../helpers/fake-slack-api.js';
+import {
+  type FakeSlackApi,
+  SLACK_TIER_3,
+  signSlackRequest,
+  startFakeSlackApi,
+} from '../helpers/fake-slack-api.js';
 
 describe('fake Slack Web API', () => {
   let slack: FakeSlackApi;
@@ -83,6 +88,29 @@ describe('fake Slack Web API', () => {
       retryAfter: 7,
     });
     expect(slack.calls.at(-1)!.status).toBe(429);
+  });
+
+  it('Tier 3: 50 chat.update per minute per workspace, then 429 with Retry-After; other methods and workspaces unaffected', async () => {
+    const tiered = await startFakeSlackApi({ methodLimits: { 'chat.update': SLACK_TIER_3 } });
+    try {
+      const options = { slackApiUrl: tiered.url, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } };
+      const one = new WebClient('xoxb-workspace-one', options);
+      const two = new WebClient('xoxb-workspace-two', options);
+      const posted = await one.chat.postMessage({ channel: 'C1', text: 'a' });
+      for (let i = 0; i < 50; i++) await one.chat.update({ channel: 'C1', ts: posted.ts!, text: `v${i}` });
+      const refused = await one.chat.update({ channel: 'C1', ts: posted.ts!, text: 'late' }).catch((e) => e);
+      expect(refused).toMatchObject({ code: 'slack_webapi_rate_limited_error' });
+      // The window frees a minute after the first call: Slack says so in whole seconds.
+      expect(refused.retryAfter).toBeGreaterThanOrEqual(59);
+      expect(refused.retryAfter).toBeLessThanOrEqual(60);
+      expect(tiered.calls.at(-1)!.status).toBe(429);
+      // The refused call changed nothing; posting and the other workspace still go through.
+      expect(tiered.messages.get(`C1:${posted.ts}`)!.text).toBe('v49');
+      await one.chat.postMessage({ channel: 'C1', text: 'b' });
+      await two.chat.update({ channel: 'C1', ts: posted.ts!, text: 'other workspace' });
+    } finally {
+      await tiered.close();
+    }
   });
 
   it('records edit times per message', async () => {
