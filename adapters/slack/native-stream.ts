@@ -12,6 +12,7 @@ import type { Source } from '../../src/render/events.js';
 import type { AnswerControls } from '../../src/render/turn-renderer.js';
 import type { StepView } from '../../src/render/view.js';
 import { stepLabel } from '../../src/render/step-text.js';
+import { t } from '../../src/i18n/translate.js';
 import type { Locale } from '../../src/surface.js';
 import { neutraliseMentions, truncate } from './markdown.js';
 import {
@@ -157,6 +158,15 @@ export class SlackAnswerStream implements AnswerStream<SlackPayload, string, Tas
 
   message(markdown: string, controls: AnswerControls, tasks: TaskCard[]): SlackPayload {
     return renderStreamedMessage(neutraliseMentions(markdown), tasks, this.#options(controls));
+  }
+
+  /**
+   * Slack's stream methods take no buttons until the stream ends (chat.stopStream's `blocks` go
+   * under the finished message), and what is streamed stays: a Stop button cannot be shown while
+   * it runs, so the stream says how to stop it — "stop" written in the thread (slack-surface.ts).
+   */
+  stopHint(): string {
+    return t(this.target.locale, 'stop.stream-hint');
   }
 
   refusal(error: unknown): StreamRefusal | undefined {

@@ -260,13 +260,15 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     }
     const locale = await localeOf(trigger.userId);
     const conversation = conversationId(team, trigger.channel, trigger.threadTs);
-    // A native stream carries no Stop button: "stop" written in the thread stops the turn running
-    // there (the button's rule: the asker or an admin); with nothing running it is a message.
+    // A native stream carries no Stop button (its top says to write "stop"): "stop" written in the
+    // thread stops the turn running there (the button's rule: the asker or an admin). One that
+    // arrives when nothing runs (the answer just ended) is told so, privately: never a question.
     if (STOP_REQUEST.test(trigger.text)) {
       const stop = () => core.cancel(conversation);
       const outcome = await relay.handle(conversation, 'stop', trigger.userId, stop);
       if (outcome === 'done' || outcome === 'relayed') return;
-      if (outcome === 'forbidden') return sinkFor(team, trigger, locale).reply(t(locale, 'stop.not-yours'));
+      const notice = outcome === 'forbidden' ? 'stop.not-yours' : 'stop.nothing-running';
+      return sinkFor(team, trigger, locale).reply(t(locale, notice));
     }
     try {
       // Only a thread Scout opened is answered without a mention afterwards.

@@ -12,6 +12,9 @@
  * - the last chunks travel in the stop, with the closing controls (footer, feedback) when the head
  *   is the answer's last part; a final text that rewrote what streamed (citations linked) is put in
  *   place right after the stop by an ordinary edit that keeps the task cards;
+ * - a stream carries no buttons: while it runs, its top says how to stop it (the adapter's
+ *   `stopHint`, e.g. "reply stop"); streamed text cannot be taken back, so the final message is put
+ *   in place by an ordinary edit right after the stop, without the hint;
  * - a stream that cannot go on (expired) turns into an ordinary message for the rest of this turn;
  *   a platform that refuses streaming before anything showed gets the ordinary path for this turn
  *   (the adapter remembers a workspace-wide refusal); a refused channel is the renderer's refusal.
@@ -51,6 +54,11 @@ export interface AnswerStream<P, R, T> {
    * or a stream that expired), keeping the task cards the stream showed.
    */
   message(markdown: string, controls: AnswerControls, tasks: T[]): P;
+  /**
+   * The stream cannot carry a Stop button: Markdown that tells how to stop the answer instead (shown
+   * at the top of the stream while it runs, in the asker's words), or undefined for none.
+   */
+  stopHint?(): string | undefined;
   /** A failed call that means streaming cannot go on, or undefined for an ordinary failure. */
   refusal(error: unknown): StreamRefusal | undefined;
   /** Streaming was refused (the adapter logs it and remembers a workspace-wide refusal). */
@@ -93,6 +101,8 @@ export class StreamHead<P, R, T> {
   readonly #tasksOnly: ThrottledEditor<HeadContent<T>, R>;
   #mode: Mode = 'stream';
   #textStarted = false;
+  /** The stream shows the stop hint: its final content needs the edit that takes it away. */
+  #hinted = false;
   /** What the platform shows: the key of each task card (steps only ever append), and the text. */
   readonly #sentTasks: string[] = [];
   #sentText = '';
@@ -201,7 +211,12 @@ export class StreamHead<P, R, T> {
     const { stream, guard } = this.#o;
     const text = stream.text(content.markdown, content.final);
     if (ref === undefined) {
-      const started = await guard(() => stream.start(this.#chunks(content.tasks, text)));
+      const chunks = this.#chunks(content.tasks, text);
+      const hint = stream.stopHint?.();
+      // The hint leads the streamed text; what the answer streams later is appended after it.
+      const opening = hint ? { ...chunks, text: `${hint}\n\n${chunks.text}` } : chunks;
+      const started = await guard(() => stream.start(opening));
+      this.#hinted = Boolean(hint);
       this.#commit(content.tasks, text);
       return started;
     }
@@ -214,14 +229,16 @@ export class StreamHead<P, R, T> {
       return ref;
     }
     // The final: its last chunks go in the stop. A text that rewrote what streamed (citations
-    // linked) is put in place by an ordinary edit right after, with the controls and task cards.
+    // linked), or a stream that showed the stop hint, is put in place by an ordinary edit right
+    // after, with the controls and task cards (the stop already holds the whole text, should that
+    // edit never land).
     const extendsStream = text.startsWith(this.#sentText);
     const last = extendsStream ? text : this.#sentText;
     const closing = extendsStream && hasClosing(content.controls) ? content.controls : undefined;
     await guard(() => stream.stop(ref, this.#chunks(content.tasks, last), closing));
     this.#commit(content.tasks, last);
     this.#mode = 'message';
-    if (!extendsStream) await this.#asMessage(ref, content);
+    if (!extendsStream || this.#hinted) await this.#asMessage(ref, content);
     return ref;
   }
 

@@ -183,13 +183,52 @@ describeWithShared('Slack native streaming: whole turns', () => {
   });
 });
 
-describeWithShared('Slack: "stop" written in the thread', () => {
+describeWithShared('Slack: how to stop a streamed answer, and "stop" written in the thread', () => {
   const open: SlackHarness[] = [];
   afterEach(async () => {
     for (const s of open.splice(0)) await s.close();
   });
 
-  it('stops the streaming turn (a stream has no Stop button) and is not asked as a question', async () => {
+  const EN_HINT = /To stop this answer, reply_ `stop`/;
+  const ZH_HINT = /要停止此回答，请在此话题中回复_ `停止`/;
+
+  for (const [locale, hint, stopWord, nothing] of [
+    ['en-US', EN_HINT, 'stop', 'Nothing is running in this conversation.'],
+    ['zh-CN', ZH_HINT, '停止', '此会话没有正在运行的任务。'],
+  ] as const) {
+    it(`${locale}: the running stream says how to stop it; the final message does not, and a late "${stopWord}" is told nothing runs`, async () => {
+      const fx = threadFixture();
+      const user = fx.mention.event.user as string;
+      const s = await startSlackHarness({ nativeStreaming: true, fake: { userLocales: { [user]: locale } } });
+      open.push(s);
+      const answer = plainAnswer(12);
+      s.h.llm.fallback = () => textReply(answer, { pieces: 60, chunkDelayMs: 20 });
+      await s.event({ ...fx.mention, event: { ...fx.mention.event, type: 'app_mention' } });
+      const streamed = () => s.slack.messagesIn(fx.mention.event.channel, fx.mention.event.ts)[0];
+      // While it runs, what the user sees in the stream tells how to stop it, in their language.
+      await s.slack.waitFor(() => streamed()?.streaming === true, 5000, 'the stream');
+      expect(streamed()!.streamedText).toMatch(hint);
+      await s.surface.idle();
+
+      const [message] = s.slack.messagesIn(fx.mention.event.channel, fx.mention.event.ts);
+      expect(message!.streaming).toBe(false);
+      expect(shown(message!)).toBe(answer);
+      expect(JSON.stringify(message!.blocks)).not.toMatch(hint);
+      expect(has(message!, 'scout_feedback_up')).toBe(true);
+      expect(s.slack.violations).toEqual([]);
+
+      // The answer is over: "stop" written a moment late is answered privately, never asked.
+      await s.event({ ...fx.followUp, event: { ...fx.followUp.event, text: stopWord } });
+      await s.surface.idle();
+      expect(s.h.llm.requests).toHaveLength(1);
+      const notes = s.slack.callsTo('chat.postEphemeral');
+      expect(notes.map((c) => c.args.text)).toEqual([nothing]);
+      expect(notes[0]!.args).toMatchObject({ user: fx.followUp.event.user });
+      expect(s.slack.messagesIn(fx.mention.event.channel, fx.mention.event.ts)).toHaveLength(1);
+    });
+  }
+
+  it('"stop" written while the answer streams stops it, and is not asked as a question', async () => {
     const fx = threadFixture();
     const s = await startSlackHarness({ nativeStreaming: true });
     open.push(s);
@@ -200,15 +239,11 @@ describeWithShared('Slack: "stop" written in the thread', () => {
     await s.surface.idle();
 
     expect(s.h.llm.requests).toHaveLength(1);
+    expect(s.slack.callsTo('chat.postEphemeral')).toEqual([]);
     const [message] = s.slack.messagesIn(fx.mention.event.channel, fx.mention.event.ts);
     expect(message!.streaming).toBe(false);
     expect(shown(message!)).not.toContain('Paragraph 39');
     expect(shown(message!)).toMatch(/stop/i);
-
-    // With nothing running, "stop" is an ordinary message.
-    s.h.llm.fallback = () => textReply('Nothing to stop.');
-    await s.event({ ...fx.followUp, event: { ...fx.followUp.event, ts: '1767224999.000009', text: 'stop' } });
-    await s.surface.idle();
-    expect(s.h.llm.requests).toHaveLength(2);
+    expect(shown(message!)).not.toMatch(EN_HINT);
   });
 });
