@@ -17,7 +17,7 @@
  * HTTP side takes them — so a peer uploading fast to a busy (or unread) request is held back by TCP,
  * as with a socket read on the main thread, instead of piling up in the message queue.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Duplex } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 
@@ -48,7 +48,8 @@ type FromAcceptor =
   | { t: 'open'; id: number; remoteAddress?: string; remotePort?: number; remoteFamily?: string }
   | { t: 'data'; id: number; chunk: Uint8Array }
   | { t: 'end'; id: number }
-  | { t: 'close'; id: number };
+  | { t: 'close'; id: number }
+  | { t: 'stopped' };
 
 type ToAcceptor =
   | { t: 'data'; id: number; chunk: Uint8Array }
@@ -87,14 +88,22 @@ server.on('error', (err) => {
 });
 parentPort.on('message', (m) => {
   if (m.t === 'stop') {
+    // close() releases the listening socket at once (its callback waits for every connection):
+    // from 'stopped' on, a new connection is refused by the kernel.
     server.close();
+    parentPort.postMessage({ t: 'stopped' });
     return;
   }
   const socket = sockets.get(m.id);
   if (!socket) return;
   if (m.t === 'data') socket.write(m.chunk);
   else if (m.t === 'end') socket.end();
-  else if (m.t === 'destroy') socket.destroy();
+  // node:http ends then destroys a connection it closes; a net.Socket would flush what was written
+  // first (destroySoon), so a response is not cut by the destroy that follows it at once.
+  else if (m.t === 'destroy') {
+    if (socket.writableEnded && !socket.writableFinished) socket.once('finish', () => socket.destroy());
+    else socket.destroy();
+  }
   else if (m.t === 'ack') {
     socket.inFlight -= m.bytes;
     if (socket.inFlight < WINDOW && socket.isPaused()) socket.resume();
@@ -245,8 +254,26 @@ export function serveFromAcceptThread(server: Server, options: AcceptThreadOptio
   const sockets = new Map<number, RelayedSocket>();
   const send = (message: ToAcceptor, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer);
   const forget = (id: number) => sockets.delete(id);
+  // Real sockets still open on the acceptor (a relayed socket is forgotten when destroyed here, its
+  // real one closes there a moment later, once what was written has been flushed).
+  const real = new Set<number>();
+  let realClosed: (() => void) | undefined;
   let stopping = false;
   let port = 0;
+  let exited = false;
+  let portClosed: (() => void) | undefined;
+  // Responses not yet started when close() begins say `Connection: close`, so that no client keeps
+  // their connection for a next request that would meet a closing socket ("socket hang up") instead
+  // of a refusal.
+  const inFlight = new Set<ServerResponse>();
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (stopping) {
+      res.setHeader('connection', 'close');
+      return;
+    }
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
 
   return new Promise<AcceptThread>((resolve, reject) => {
     let listening = false;
@@ -261,6 +288,7 @@ export function serveFromAcceptThread(server: Server, options: AcceptThreadOptio
     worker.on('message', (message: FromAcceptor) => {
       switch (message.t) {
         case 'open': {
+          real.add(message.id);
           const socket = new RelayedSocket(message.id, send, forget, message);
           sockets.set(message.id, socket);
           server.emit('connection', socket);
@@ -273,6 +301,8 @@ export function serveFromAcceptThread(server: Server, options: AcceptThreadOptio
           sockets.get(message.id)?.push(null);
           return;
         case 'close':
+          real.delete(message.id);
+          if (real.size === 0) realClosed?.();
           sockets.get(message.id)?.peerClosed();
           return;
         case 'listening':
@@ -283,6 +313,9 @@ export function serveFromAcceptThread(server: Server, options: AcceptThreadOptio
           server.emit('listening');
           resolve(thread);
           return;
+        case 'stopped':
+          portClosed?.();
+          return;
         case 'failed': {
           const err = Object.assign(new Error(message.message), message.code ? { code: message.code } : {});
           fail(err);
@@ -292,7 +325,11 @@ export function serveFromAcceptThread(server: Server, options: AcceptThreadOptio
     });
     worker.on('error', (err) => fail(err));
     worker.on('exit', (code) => {
+      exited = true;
+      real.clear();
       for (const socket of sockets.values()) socket.peerClosed();
+      portClosed?.();
+      realClosed?.();
       fail(new Error(`the HTTP acceptor thread exited (code ${code})`));
     });
 
@@ -306,7 +343,14 @@ export function serveFromAcceptThread(server: Server, options: AcceptThreadOptio
       async close(graceMs = 10_000) {
         if (stopping) return;
         stopping = true;
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+        inFlight.clear();
+        const stopped = new Promise<void>((r) => {
+          portClosed = r;
+        });
         send({ t: 'stop' });
+        // Resolve only once the port refuses connections (or the thread is gone, which closes it too).
+        if (!exited) await stopped;
         // Closes idle keep-alive connections and ends the timeout checks; the error it reports
         // (ERR_SERVER_NOT_RUNNING: the server has no socket of its own) says nothing here.
         server.close(() => {});
@@ -316,6 +360,19 @@ export function serveFromAcceptThread(server: Server, options: AcceptThreadOptio
           server.closeIdleConnections();
         }
         for (const socket of sockets.values()) socket.destroy();
+        // Let the acceptor flush and close the real sockets (a last response must not be cut by the
+        // thread's end), within what is left of the grace period.
+        if (real.size > 0 && !exited) {
+          const flushed = new Promise<void>((r) => {
+            realClosed = r;
+          });
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<void>((r) => {
+            timer = setTimeout(r, Math.max(0, deadline - Date.now()));
+          });
+          await Promise.race([flushed, late]);
+          clearTimeout(timer);
+        }
         await worker.terminate();
       },
     };

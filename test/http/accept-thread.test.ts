@@ -172,6 +172,46 @@ describe('serveFromAcceptThread', () => {
     idleAgent.destroy();
   });
 
+  it('a response in flight during close() says Connection: close, so its kept-alive client is refused next, not hung up', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const { url, thread } = await serve(async (_req, res) => {
+      await held;
+      res.end('done');
+    });
+    const agent = new http.Agent({ keepAlive: true });
+    const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
+      http.get(`${url}/slow`, { agent }, resolve).on('error', reject);
+    });
+    await expect.poll(() => thread.connections).toBe(1);
+    const closing = thread.close(5_000);
+    release();
+    const res = await answered;
+    expect(res.headers.connection).toBe('close');
+    expect((await readBody(res)).toString()).toBe('done');
+    await closing;
+    // The same client asks again at once: a new connection, which the closed port refuses.
+    await expect(fetchText(`${url}/late`, agent)).rejects.toThrow(/ECONNREFUSED/);
+    agent.destroy();
+  });
+
+  it('once close() resolves, the port refuses connections', async () => {
+    const { url, thread } = await serve((_req, res) => res.end('ok'));
+    expect(await fetchText(`${url}/`, new http.Agent({ keepAlive: false }))).toBe('ok');
+    await thread.close(1_000);
+    const outcome = await new Promise<string>((resolve) => {
+      const socket = net.connect(thread.port, '127.0.0.1');
+      socket.on('connect', () => {
+        socket.destroy();
+        resolve('accepted');
+      });
+      socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    });
+    expect(outcome).toBe('ECONNREFUSED');
+  });
+
   it('a port already taken is a start-up error naming the cause', async () => {
     const { thread } = await serve((_req, res) => res.end());
     const second = http.createServer();
