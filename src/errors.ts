@@ -46,6 +46,8 @@ export interface LlmErrorDetails {
   /** Connection failures: the base URL that could not be reached, and why. */
   endpoint?: string;
   connectFailure?: ConnectFailure;
+  /** The connection had worked (parts of the answer arrived) and then broke: not a base-URL problem. */
+  streamCut?: boolean;
   provider?: string;
   model?: string;
   status?: number;

@@ -37,6 +37,8 @@ function describe(err: unknown, locale: Locale): string {
       case 'rate_limited':
         return t(locale, 'error.rate-limited');
       case 'network':
+        // The server had answered, then the stream broke: its URL and connection advice do not apply.
+        if (err.details.streamCut) return t(locale, 'error.stream-cut');
         if (err.details.endpoint && err.details.connectFailure)
           return t(locale, 'error.unreachable', {
             endpoint: err.details.endpoint,

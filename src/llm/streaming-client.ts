@@ -109,11 +109,13 @@ export function createStreamingClient(
               maxStreamMs: settings.maxStreamMs,
               signal: request.signal,
             });
+            let received = false; // this attempt got a part: the connection worked
             try {
               for await (const part of driver.attempt(current, {
                 signal: guard.signal,
                 touch: guard.touch,
               })) {
+                received = true;
                 const reason = stopped(guard);
                 if (reason) throw reason;
                 if (part.type === 'text') {
@@ -154,7 +156,8 @@ export function createStreamingClient(
               }
             } catch (err) {
               if (err === final) throw err;
-              throw stopped(guard) ?? (err instanceof LlmError ? err : driver.mapError(err));
+              const error = stopped(guard) ?? (err instanceof LlmError ? err : driver.mapError(err));
+              throw received ? cutShort(error) : error;
             } finally {
               guard.dispose();
             }
@@ -193,6 +196,21 @@ export function createStreamingClient(
         current = plan.request;
       }
     }
+  }
+
+  /**
+   * A network failure after parts of the answer had arrived: the server was reached, so what it says
+   * is "the answer was cut off", not where the server is or what to check in its URL.
+   */
+  function cutShort(error: LlmError): LlmError {
+    if (error.code !== 'network' || error.details.streamCut) return error;
+    const why = error.details.connectFailure ?? 'network error';
+    return new LlmError(
+      'network',
+      `${label}: the stream broke after the answer had started (${why})`,
+      { provider: config.provider, model: config.model, streamCut: true },
+      { cause: error },
+    );
   }
 
   /** Why a stream that finished without answer text or a tool call has nothing to show. */
