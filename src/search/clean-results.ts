@@ -2,6 +2,7 @@
  * Turns what a provider returned into what Scout shows and sends to models: valid http(s) URLs only,
  * one result per URL, plain-text titles, snippets of at most SNIPPET_MAX_CHARS.
  */
+import { Tokenizer } from 'htmlparser2';
 import type { SearchResult } from './types.js';
 
 /** SPEC §4: snippets of at most 200 characters keep the tool result compact for the model. */
@@ -39,11 +40,63 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/** Strips tags (Brave and DuckDuckGo highlight matches with <b>/<strong>), decodes entities, collapses whitespace. */
-export function toPlainText(html: string): string {
-  return decodeEntities(html.replace(/<[^>]*>/g, ''))
-    .replace(/\s+/g, ' ')
-    .trim();
+/**
+ * Characters of a title or snippet read at most: 20 times what is kept (SNIPPET_MAX_CHARS). A
+ * provider that sends 64 KB of markup for one snippet is broken or hostile; the text it meant to
+ * show is at the start.
+ */
+export const PLAIN_TEXT_INPUT_MAX = 4_096;
+
+/**
+ * Strips tags (Brave and DuckDuckGo highlight matches with <b>/<strong>), decodes entities, collapses
+ * whitespace. Provider text is hostile input: a regex like `<[^>]*>` rescans to the end from every
+ * unclosed `<` (64 KB of them took 13 s), so the text is cut to `maxInput` characters first and goes
+ * through htmlparser2's Tokenizer, one linear pass with entity decoding, as pages do (html-to-text.ts).
+ */
+export function toPlainText(html: string, maxInput = PLAIN_TEXT_INPUT_MAX): string {
+  const input = html.length > maxInput ? html.slice(0, maxInput) : html;
+  if (!/[<&]/.test(input)) return input.replace(/\s+/g, ' ').trim();
+  const parts: string[] = [];
+  // Text runs the tokenizer reports piecewise (every `<` of `<<<<` is one) are joined by range.
+  let runStart = 0;
+  let runEnd = 0;
+  const flush = () => {
+    if (runEnd > runStart) parts.push(input.slice(runStart, runEnd));
+    runStart = runEnd = 0;
+  };
+  const tokenizer = new Tokenizer(
+    { xmlMode: false, decodeEntities: true },
+    {
+      ontext(start, end) {
+        if (start !== runEnd) {
+          flush();
+          runStart = start;
+        }
+        runEnd = end;
+      },
+      ontextentity(codepoint) {
+        flush();
+        parts.push(String.fromCodePoint(codepoint));
+      },
+      onattribdata() {},
+      onattribentity() {},
+      onattribend() {},
+      onattribname() {},
+      oncdata() {},
+      onclosetag() {},
+      oncomment() {},
+      ondeclaration() {},
+      onend() {},
+      onopentagend() {},
+      onopentagname() {},
+      onprocessinginstruction() {},
+      onselfclosingtag() {},
+    },
+  );
+  tokenizer.write(input);
+  tokenizer.end();
+  flush();
+  return parts.join('').replace(/\s+/g, ' ').trim();
 }
 
 /** Cuts at a word boundary so the result, "…" included, has at most `max` characters. */
