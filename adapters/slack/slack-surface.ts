@@ -35,6 +35,7 @@ import { SlackSurfaceState } from './surface-state.js';
 import { SlackTurnSink } from './turn-sink.js';
 import {
   AnsweredThreads,
+  hasChannel,
   isDirectMessage,
   mentionTrigger,
   messageTrigger,
@@ -317,6 +318,11 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     void running.finally(() => inFlight.delete(running));
   };
 
+  /** A malformed delivery: nothing to answer nor anywhere to answer it. Never logs the text. */
+  const withoutChannel = (type: string, eventId: string | undefined) => {
+    log.warn({ event: type, eventId }, `Slack ${type} event without a channel: ignored`);
+  };
+
   const firstDelivery = async (eventId: string | undefined) =>
     !eventId || (await core.firstDelivery(`slack:event:${eventId}`, EVENT_DEDUPE_TTL_MS));
 
@@ -328,6 +334,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     dispatch(async () => {
       botUserId ??= context.botUserId;
       const message = event as unknown as SlackMessageEvent;
+      if (!hasChannel(message)) return withoutChannel('app_mention', body.event_id);
       const trigger = mentionTrigger(message, context.botUserId);
       try {
         if (!(await firstDelivery(body.event_id))) return;
@@ -344,6 +351,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     dispatch(async () => {
       const team = body.team_id;
       const message = event as unknown as SlackMessageEvent;
+      if (!hasChannel(message)) return withoutChannel('message', body.event_id);
       const botId = context.botUserId ?? botUserId;
       try {
         if (!(await firstDelivery(body.event_id))) return;

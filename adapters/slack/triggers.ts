@@ -76,6 +76,11 @@ export function opensThread(trigger: Trigger, direct: boolean): boolean {
   return direct || trigger.threadTs === trigger.ts;
 }
 
+/** Slack always sends a channel; a delivery without one (malformed, forged) has nowhere to be answered. */
+export function hasChannel(event: SlackMessageEvent): boolean {
+  return typeof event.channel === 'string' && event.channel !== '';
+}
+
 export function isDirectMessage(event: SlackMessageEvent): boolean {
   return event.channel_type === 'im' || event.channel.startsWith('D');
 }
