@@ -3,7 +3,8 @@
  * message history, CDN). Reply chains, thread reading, who Scout answers in a thread it did not
  * open, and attachments — asserted on what the model is sent and what Discord receives.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithShared } from '../helpers/fixtures.js';
 import { nextSnowflake } from '../helpers/fake-discord.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { closeE2E, type E2E, fixtureMessage, meta, startE2E } from '../discord/discord-test-kit.js';
@@ -98,7 +99,8 @@ function humanThread(e: E2E): string {
   return id;
 }
 
-describe('Discord: reply chains and threads', () => {
+// The messages are built from recorded gateway payloads (../shared/fixtures/discord).
+describeWithShared('Discord: reply chains and threads', () => {
   it('a reply chain of 3 is read, oldest first, by display name', async () => {
     env = await startE2E();
     env.harness.llm.fallback = () => textReply('55k in total.');
@@ -135,7 +137,7 @@ describe('Discord: reply chains and threads', () => {
   });
 });
 
-describe('Discord: attachments', () => {
+describeWithShared('Discord: attachments', () => {
   it('a CDN image reaches a vision model; a link outside the CDN is skipped with a notice and never fetched', async () => {
     elsewhere = await startElsewhere();
     env = await startE2E({ AGENT_FUNCTION_CALL_MODEL: 'openai/gpt-4o' });

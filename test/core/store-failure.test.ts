@@ -7,6 +7,7 @@ import type { TurnView } from '../../src/render/view.js';
 import type { IncomingMessage, TurnSink } from '../../src/surface.js';
 import { ScriptedCore, fixtureMessage, meta, startKit } from '../discord/discord-test-kit.js';
 import { textReply } from '../helpers/fake-openai-server.js';
+import { itWithShared } from '../helpers/fixtures.js';
 import { type ReadOnlySqlite, openReadOnlySqlite } from '../helpers/read-only-sqlite.js';
 import { startTestScout } from '../helpers/scout-harness.js';
 import { dmFixture, startSlackHarness, visibleText } from '../slack/slack-harness.js';
@@ -58,26 +59,31 @@ describe.skipIf(!ro)('store failure', () => {
     }
   });
 
-  it('Slack: a DM that cannot be marked in the store gets a visible reply instead of silence', async () => {
-    const s = await startSlackHarness({ stores: ro!.stores });
-    try {
-      const { dmMessage } = dmFixture();
-      await s.event(dmMessage);
-      await s.surface.idle();
-      const shown = [...s.slack.callsTo('chat.postEphemeral'), ...s.slack.callsTo('chat.postMessage')].filter(
-        (c) => c.args.channel === dmMessage.event.channel,
-      );
-      expect(shown).toHaveLength(1);
-      expect(`${shown[0]!.args.text} ${visibleText(shown[0]!.args.blocks ?? [])}`).toMatch(
-        /storage is unavailable/,
-      );
-      expect(s.h.llm.requests).toHaveLength(0);
-    } finally {
-      await s.close();
-    }
-  });
+  // The Slack and Discord cases post recorded payloads (../shared/fixtures).
+  itWithShared(
+    'Slack: a DM that cannot be marked in the store gets a visible reply instead of silence',
+    async () => {
+      const s = await startSlackHarness({ stores: ro!.stores });
+      try {
+        const { dmMessage } = dmFixture();
+        await s.event(dmMessage);
+        await s.surface.idle();
+        const shown = [
+          ...s.slack.callsTo('chat.postEphemeral'),
+          ...s.slack.callsTo('chat.postMessage'),
+        ].filter((c) => c.args.channel === dmMessage.event.channel);
+        expect(shown).toHaveLength(1);
+        expect(`${shown[0]!.args.text} ${visibleText(shown[0]!.args.blocks ?? [])}`).toMatch(
+          /storage is unavailable/,
+        );
+        expect(s.h.llm.requests).toHaveLength(0);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 
-  it('Discord: a mention whose thread cannot be recorded gets a visible reply', async () => {
+  itWithShared('Discord: a mention whose thread cannot be recorded gets a visible reply', async () => {
     const kit = await startKit(new ScriptedCore(), { stores: ro!.stores });
     try {
       const mention = fixtureMessage('gatewayAIMention');

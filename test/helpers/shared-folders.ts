@@ -7,8 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const sharedFixturesDir = path.resolve(repoRoot, '../shared/fixtures');
-export const sharedReplaysDir = path.resolve(repoRoot, '../shared/replays');
+/**
+ * `../shared` unless SCOUT_SHARED_DIR names another folder: `.ci/run` points it at an empty one to prove
+ * that a plain clone (no `../shared`) passes with its skips.
+ */
+export const sharedDir = path.resolve(repoRoot, process.env.SCOUT_SHARED_DIR || '../shared');
+export const sharedFixturesDir = path.join(sharedDir, 'fixtures');
+export const sharedReplaysDir = path.join(sharedDir, 'replays');
 
 export type SharedFolder = 'fixtures' | 'replays';
 
@@ -25,13 +30,13 @@ export function missingShared(folders: readonly SharedFolder[] = ['fixtures', 'r
   return folders.filter((folder) => !existsSync(folderPath[folder]));
 }
 
-/** `../shared/<folder>` as users see it in messages (relative to the repository root). */
+/** `../shared/<folder>` as users see it in messages (relative to the repository root, or as overridden). */
 export function sharedLabel(folder: SharedFolder): string {
-  return `../shared/${folder}`;
+  return `${process.env.SCOUT_SHARED_DIR || '../shared'}/${folder}`;
 }
 
 /** The error CI reports when a shared folder is absent: names the folder and where it is looked for. */
 export function sharedMissingInCiMessage(folders: readonly SharedFolder[]): string {
   const names = folders.map(sharedLabel).join(' and ');
-  return `${names} not found beside the repository (looked in ${path.resolve(repoRoot, '../shared')}); CI=true requires the recorded fixtures, so these tests fail instead of skipping. See README › Tests.`;
+  return `${names} not found beside the repository (looked in ${sharedDir}); CI=true requires the recorded fixtures, so these tests fail instead of skipping. See README › Tests.`;
 }
