@@ -1,0 +1,89 @@
+/**
+ * Blocks that are page furniture even inside the article container Readability picked: ad labels,
+ * "Skip to content", cookie notices, copyright lines, share prompts, photo credits, "related" link
+ * lists and their labels, bylines and timestamps (the reader reports those as metadata), the
+ * article's own title again. Judged per Markdown block by the shapes sites use everywhere; a block
+ * long enough to be prose is kept.
+ */
+
+/** Whole blocks that are only a label. */
+const LABEL =
+  /^(advert(isement)?s?|sponsored( content)?|ad|skip to (main )?content|share( this( article| story| post| page)?)?( on| via)?|comments?|\d+ comments?|leave a (comment|reply)|topics|tags|related( articles| stories| posts| content| coverage| links)?|read more|more stories|loading|this slideshow requires javascript|print|email|whatsapp|facebook|twitter|linkedin|pinterest|reddit|copy link|continue reading( below)?|story continues below( advertisement)?|scroll to continue|\d+|close|menu|search|caption|you (may|might) also like|don'?t miss|see more|see also|more from .{1,30}|recommended( for you)?|most (read|popular|viewed)|trending( now)?|read next|up next|watch|listen|more on this( story| topic)?|editor'?s picks?)$/i;
+/** A cookie or consent notice. */
+const COOKIE = /\bcookies?\b/i;
+const CONSENT = /\b(use|uses|using|accept|consent|agree|opt[- ]out|privacy|experience)\b/i;
+/** Copyright and imprint lines. */
+const COPYRIGHT = /(©|\(c\) ?\d{4}|\bcopyright\b|all rights reserved)/i;
+/** Newsletter and follow prompts. */
+const PROMPT =
+  /^(sign up|subscribe|follow us|get (our|the) .{0,40}newsletter|join our|download (our|the) app)\b/i;
+/** Photo captions and credits. */
+const PHOTO_CREDIT =
+  /(\((AP|AFP|Reuters|Getty)?\s*Photo\b[^)]*\)|\(Images?: [^)]*\)|\bCredit: |\bPhoto(graph)?: |^Image \d+ of|\b(Getty|Shutterstock|Alamy) Images?\)?$|\bPhoto by )/i;
+/** "By Jane Doe", "Published 4:00 am, Nov 20, 2019", "Updated: 18 Nov 2019": reported as metadata. */
+const BYLINE = /^(by|von|par|por)\s+\p{Lu}[^.!?]{0,60}$/u;
+const TIMESTAMP = /^[-–•·\s]*(published|updated|posted|last (updated|modified)|modified)\b:?.{0,80}$/i;
+const LINK = /\[([^\]]*)\]\([^)]*\)/g;
+
+/** Drops furniture blocks; `title` (the page's) is dropped where it opens the article as a heading. */
+export function dropBoilerplateBlocks(blocks: string[], title?: string): string[] {
+  const seen = new Set<string>();
+  const wantedTitle = title ? normalise(title) : undefined;
+  const out: string[] = [];
+  for (const block of blocks) {
+    if (isBoilerplateBlock(block)) continue;
+    // A repeated block (a caption shown twice, a teaser in two slots) says nothing new.
+    if (block.length > 40) {
+      if (seen.has(block)) continue;
+      seen.add(block);
+    }
+    if (out.length === 0 && wantedTitle && /^#{1,3} /.test(block) && normalise(block) === wantedTitle)
+      continue;
+    out.push(block);
+  }
+  return out;
+}
+
+export function isBoilerplateBlock(block: string): boolean {
+  if (block.startsWith('```') || block.startsWith('~~~') || block.startsWith('|')) return false;
+  const text = plain(block);
+  if (!/[\p{L}\p{N}]/u.test(text)) return true;
+  if (/^https?:\/\/\S+$/.test(text)) return true;
+  const label = text.replace(/^[-•*\s]+|[\s:.!…|]+$/g, '');
+  if (label.length <= 60 && LABEL.test(label)) return true;
+  if (text.length < 400 && COOKIE.test(text) && CONSENT.test(text)) return true;
+  if (text.length < 300 && COPYRIGHT.test(text)) return true;
+  if (text.length < 200 && PROMPT.test(text)) return true;
+  if (text.length < 400 && PHOTO_CREDIT.test(text)) return true;
+  if (text.length < 80 && (BYLINE.test(text) || (TIMESTAMP.test(text) && /\d/.test(text)))) return true;
+  // A heading that links is a section title (product round-ups), not a teaser.
+  return !block.startsWith('#') && isLinkList(block, text);
+}
+
+/**
+ * A block that is only links ("related" teasers, a list of other articles): at least 90 % of its
+ * text is link text. A sentence with a link in it is far below that.
+ */
+function isLinkList(block: string, text: string): boolean {
+  let linked = 0;
+  for (const match of block.matchAll(LINK)) linked += match[1]?.length ?? 0;
+  const letters = text
+    .replace(/^[-*\d.\s]+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim().length;
+  return linked > 0 && letters > 0 && linked / letters >= 0.9;
+}
+
+function plain(block: string): string {
+  return block
+    .replace(LINK, '$1')
+    .replace(/^#+ |\*\*|^> ?/gm, '')
+    .trim();
+}
+
+function normalise(text: string): string {
+  return plain(text)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}

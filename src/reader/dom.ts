@@ -1,0 +1,21 @@
+/**
+ * The slice of the DOM the reader uses, typed here because Scout compiles without lib.dom: linkedom's
+ * documents and elements have all of it.
+ */
+import type { DomNode } from './html-to-markdown.js';
+
+export interface DomElement extends DomNode {
+  readonly tagName: string;
+  readonly parentNode: DomElement | null;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): Iterable<DomElement> & ArrayLike<DomElement>;
+  remove(): void;
+}
+
+export interface DomDocument {
+  readonly documentElement: DomElement | null;
+  readonly body: DomElement | null;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): Iterable<DomElement> & ArrayLike<DomElement>;
+}

@@ -1,0 +1,204 @@
+/**
+ * The article, not the page: main content of an HTML page as Markdown blocks, with its metadata.
+ *
+ * Mozilla Readability (Firefox's Reader View, maintained by Mozilla) finds the main content on a
+ * linkedom DOM (a light, spec-following DOM without a browser's cost; no script ever runs). Where it
+ * fails or returns too little, the fallbacks are, in order: the page's own schema.org `articleBody`
+ * (JSON-LD), then the page's text minus navigation, header, footer, asides, forms and consent
+ * banners — which is also how pages that are not articles (docs, forum threads, product pages,
+ * search results) still give their useful text.
+ *
+ * Synchronous and CPU-bound: callers run it in the reader's worker (extract-pool.ts), never on the
+ * main thread's event loop.
+ */
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import type { DomDocument, DomElement } from './dom.js';
+import { dropBoilerplateBlocks } from './boilerplate-blocks.js';
+import { type DomNode, domToMarkdownBlocks } from './html-to-markdown.js';
+import { type PageMetadata, readMetadata } from './page-metadata.js';
+
+export interface ExtractedArticle extends Omit<PageMetadata, 'articleBody' | 'baseUrl' | 'declaresArticle'> {
+  /** Markdown blocks in document order (paragraphs, headings, lists, tables, code, quotes). */
+  blocks: string[];
+  /** Which reading won: Readability's article, the page's JSON-LD body, or the cleaned page. */
+  method: 'article' | 'json-ld' | 'page';
+}
+
+/** Below this many characters Readability's pick is a fragment, not an article. */
+const MIN_ARTICLE_CHARS = 250;
+/** Elements that are never the content of a page, whatever page it is. */
+const BOILERPLATE =
+  'script, style, noscript, template, nav, header, footer, aside, form, dialog, button, select, ' +
+  '[role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], ' +
+  '[role="dialog"], [role="alertdialog"], [aria-modal="true"], [hidden], [aria-hidden="true"]';
+/** Consent banners, share bars, newsletter boxes: by the names sites give them. */
+const BOILERPLATE_NAMES =
+  /(^|[\s_-])(cookie|consent|gdpr|cmp|onetrust|newsletter|subscribe|signup|share|sharing|social|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer))($|[\s_-])/i;
+
+export function extractArticle(html: string, pageUrl: string): ExtractedArticle {
+  const document = parse(html);
+  const metadata = readMetadata(document, pageUrl);
+  const { articleBody, baseUrl, declaresArticle, ...fields } = metadata;
+  // What is never content goes before Readability looks: it scores less noise, and faster.
+  removeBoilerplate(document.body ?? document.documentElement);
+  const main = mainArea(document);
+  const mainChars = main ? visibleTextLength(main) : 0;
+  const mainLinkShare = main && mainChars > 0 ? linkTextLength(main) / mainChars : 1;
+  const article = readabilityBlocks(document, baseUrl);
+  const articleChars = textLength(article?.blocks);
+  if (
+    article &&
+    articleChars >= MIN_ARTICLE_CHARS &&
+    !(articleBody && articleChars < articleBody.length * 0.5)
+  ) {
+    // Readability keeps one best block. On a forum thread, a docs page or a list of results the
+    // content is many blocks of the main area, so the cleaned main area wins when it reads as
+    // content (few links) and Readability's pick is a small part of it.
+    if (!declaresArticle && main && mainChars > articleChars * 2.5 && mainLinkShare < 0.35) {
+      const page = pageBlocks(parse(html), baseUrl);
+      if (textLength(page.blocks) > articleChars * 2 && linkShare(page.blocks) < 0.35)
+        return { ...fields, ...withTitle(article.title, fields.title), blocks: page.blocks, method: 'page' };
+    }
+    return {
+      ...fields,
+      ...withTitle(article.title, fields.title),
+      ...(!fields.byline && article.byline ? { byline: article.byline } : {}),
+      blocks: article.blocks,
+      method: 'article',
+    };
+  }
+  if (articleBody && articleBody.length >= Math.min(MIN_ARTICLE_CHARS, articleChars + 1)) {
+    return { ...fields, blocks: paragraphs(articleBody), method: 'json-ld' };
+  }
+  const page = pageBlocks(parse(html), baseUrl);
+  if (article && articleChars >= textLength(page.blocks) * 0.5 && articleChars > 0) {
+    return { ...fields, blocks: article.blocks, method: 'article' };
+  }
+  return { ...fields, blocks: page.blocks, method: 'page' };
+}
+
+function mainArea(document: DomDocument): DomElement | null {
+  return (
+    document.querySelector('main, [role="main"]') ??
+    (document.querySelectorAll('article').length === 1 ? document.querySelector('article') : null)
+  );
+}
+
+function visibleTextLength(element: DomElement): number {
+  return (element.textContent ?? '').replace(/\s+/g, ' ').length;
+}
+
+function linkTextLength(element: DomElement): number {
+  let length = 0;
+  for (const link of element.querySelectorAll('a'))
+    length += (link.textContent ?? '').replace(/\s+/g, ' ').length;
+  return length;
+}
+
+function removeBoilerplate(root: DomElement | null): void {
+  if (!root) return;
+  for (const junk of root.querySelectorAll(BOILERPLATE)) if (!holdsContent(junk)) junk.remove();
+}
+
+/**
+ * A wrapper that holds the article after all: ASP.NET pages put the whole page in one `<form>`,
+ * some themes the whole post in a `<header>` or a hidden-until-loaded container.
+ */
+function holdsContent(element: DomElement): boolean {
+  if (element.querySelector('article, main, [role="main"], [itemprop="articleBody"]')) return true;
+  const paragraphs = element.querySelectorAll('p');
+  if (paragraphs.length < 4) return false;
+  let long = 0;
+  for (const p of paragraphs) if ((p.textContent ?? '').length > 120 && ++long >= 3) return true;
+  return false;
+}
+
+function parse(html: string): DomDocument {
+  return parseHTML(html).document as unknown as DomDocument;
+}
+
+function readabilityBlocks(
+  document: DomDocument,
+  baseUrl: string,
+): { blocks: string[]; title?: string; byline?: string } | undefined {
+  try {
+    const reader = new Readability(document as never, {
+      // Hand back the element itself: serialising to HTML only to parse it again costs time.
+      serializer: (node: unknown) => node,
+      charThreshold: 400,
+    });
+    const result = reader.parse();
+    if (!result?.content) return undefined;
+    const root = result.content as unknown as DomElement;
+    removeNamedBoilerplate(root);
+    return {
+      blocks: dropBoilerplateBlocks(
+        domToMarkdownBlocks(root as DomNode, { baseUrl }),
+        result.title ?? undefined,
+      ),
+      ...(result.title ? { title: result.title.trim() } : {}),
+      ...(result.byline ? { byline: result.byline.trim() } : {}),
+    };
+  } catch {
+    // Readability throws on some broken documents; the fallbacks read them.
+    return undefined;
+  }
+}
+
+/** The page minus what is never content, scoped to its `<main>` (or sole `<article>`) when it has one. */
+function pageBlocks(document: DomDocument, baseUrl: string): { blocks: string[]; mainScoped: boolean } {
+  removeBoilerplate(document.body ?? document.documentElement);
+  const main = mainArea(document);
+  const root = main ?? document.body ?? document.documentElement;
+  if (!root) return { blocks: [], mainScoped: false };
+  return {
+    blocks: dropBoilerplateBlocks(domToMarkdownBlocks(root as DomNode, { baseUrl })),
+    mainScoped: main !== null,
+  };
+}
+
+/** Drops elements named like consent banners, share bars and link lists (not the root itself). */
+function removeNamedBoilerplate(root: DomElement): void {
+  for (const element of root.querySelectorAll('[class], [id]')) {
+    const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+    if (names.length < 300 && BOILERPLATE_NAMES.test(names) && !isContentTag(element)) element.remove();
+  }
+}
+
+/** Never dropped by name: an element that is itself the text (`<p class="share-note">`). */
+function isContentTag(element: DomElement): boolean {
+  return /^(P|H[1-6]|PRE|TABLE|BLOCKQUOTE|LI|ARTICLE|MAIN|BODY|HTML)$/i.test(element.tagName);
+}
+
+function withTitle(readabilityTitle: string | undefined, metaTitle: string | undefined) {
+  const title = metaTitle ?? readabilityTitle;
+  return title ? { title } : {};
+}
+
+function paragraphs(text: string): string[] {
+  return text
+    .split(/\n\s*\n|\r\n\s*\r\n|\n/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p !== '');
+}
+
+const LINK_RE = /\[([^\]]*)\]\([^)]*\)/g;
+
+function textLength(blocks: string[] | undefined): number {
+  if (!blocks) return 0;
+  let length = 0;
+  for (const block of blocks) length += block.replace(LINK_RE, '$1').length;
+  return length;
+}
+
+/** Share of the text that is link text: menus and result lists are mostly links, content is not. */
+function linkShare(blocks: string[]): number {
+  let linked = 0;
+  let all = 0;
+  for (const block of blocks) {
+    for (const match of block.matchAll(LINK_RE)) linked += match[1]?.length ?? 0;
+    all += block.replace(LINK_RE, '$1').length;
+  }
+  return all === 0 ? 1 : linked / all;
+}

@@ -1,0 +1,383 @@
+/**
+ * An extracted article (a DOM subtree from linkedom) as Markdown blocks the model can use: headings,
+ * paragraphs, lists, tables as Markdown tables, fenced code, block quotes and links as `[text](url)`
+ * with absolute URLs.
+ *
+ * It returns blocks, not one string: a block (a paragraph, a heading, a whole list, a table, a code
+ * block) is the unit the passage selector ranks and the `[… N paragraphs skipped …]` markers count.
+ *
+ * The DOM is already built (by linkedom, in the reader's worker), so this is a walk, not a parser.
+ * Recursion is capped at MAX_DEPTH: deeper markup is read as plain text, so 100k nested tags cannot
+ * overflow the stack.
+ */
+
+/** The parts of a DOM node this walk reads (linkedom's nodes have them; no lib.dom types needed). */
+export interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<DomNode>;
+  getAttribute?(name: string): string | null;
+}
+
+const ELEMENT = 1;
+const TEXT = 3;
+/** Deeper than this, a subtree is read as its text: real articles nest far less. */
+const MAX_DEPTH = 120;
+/** Cells longer than this are cut in tables: a table is for comparing, not for essays. */
+const MAX_CELL_CHARS = 400;
+
+/** Never readable text, wherever they appear. */
+const SKIP = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'SVG',
+  'MATH',
+  'IFRAME',
+  'HEAD',
+  'CANVAS',
+  'SELECT',
+  'OBJECT',
+  'BUTTON',
+  'INPUT',
+  'TEXTAREA',
+  'IMG',
+  'PICTURE',
+  'VIDEO',
+  'AUDIO',
+  'SOURCE',
+  'LINK',
+  'META',
+  'DIALOG',
+  // Photo captions and credits: ground-truth article text leaves them out, and so do readers.
+  'FIGCAPTION',
+]);
+/** Elements whose content starts a new block. */
+const BLOCK = new Set(
+  'ADDRESS ARTICLE ASIDE BLOCKQUOTE DD DETAILS DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HGROUP HR LI MAIN NAV OL P PRE SECTION SUMMARY TABLE UL CENTER'.split(
+    ' ',
+  ),
+);
+
+export interface MarkdownOptions {
+  /** Base for relative links (the page's URL, or its `<base href>`). */
+  baseUrl?: string;
+}
+
+/** The subtree under `root` as Markdown blocks, in document order. */
+export function domToMarkdownBlocks(root: DomNode, options: MarkdownOptions = {}): string[] {
+  const writer = new BlockWriter(options);
+  writer.container(root, 0);
+  writer.flush();
+  return writer.blocks;
+}
+
+class BlockWriter {
+  readonly blocks: string[] = [];
+  private inline: string[] = [];
+
+  constructor(private readonly options: MarkdownOptions) {}
+
+  /** Ends the paragraph being collected from inline content. */
+  flush(): void {
+    const text = collapse(this.inline.join(''));
+    this.inline = [];
+    if (text) this.blocks.push(text);
+  }
+
+  /** Walks a block container: inline runs become paragraphs, block children their own blocks. */
+  container(node: DomNode, depth: number): void {
+    const children = node.childNodes;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as DomNode;
+      if (child.nodeType === TEXT) {
+        this.inline.push(spaced(child.textContent));
+        continue;
+      }
+      if (child.nodeType !== ELEMENT) continue;
+      const name = child.nodeName.toUpperCase();
+      if (SKIP.has(name) || isHidden(child)) continue;
+      if (depth >= MAX_DEPTH) {
+        this.inline.push(` ${spaced(child.textContent)} `);
+        continue;
+      }
+      if (name === 'BR') {
+        this.inline.push(LINE_BREAK);
+        continue;
+      }
+      if (!BLOCK.has(name) && name !== 'TABLE') {
+        this.inline.push(inlineText(child, this.options, depth + 1));
+        continue;
+      }
+      this.flush();
+      this.block(child, name, depth + 1);
+    }
+  }
+
+  private block(node: DomNode, name: string, depth: number): void {
+    if (/^H[1-6]$/.test(name)) {
+      const text = collapse(inlineText(node, this.options, depth));
+      if (text) this.blocks.push(`${'#'.repeat(Number(name[1]))} ${text}`);
+      return;
+    }
+    switch (name) {
+      case 'P':
+      case 'FIGCAPTION':
+      case 'DT':
+      case 'SUMMARY': {
+        // A paragraph may hold blocks in broken markup; read them as blocks, not one run.
+        this.container(node, depth);
+        this.flush();
+        return;
+      }
+      case 'HR':
+        return;
+      case 'PRE':
+        this.blocks.push(codeBlock(node));
+        return;
+      case 'UL':
+      case 'OL': {
+        const lines = listLines(node, name === 'OL', 0, this.options, depth);
+        if (lines.length > 0) this.blocks.push(lines.join('\n'));
+        return;
+      }
+      case 'TABLE': {
+        const table = tableMarkdown(node, this.options, depth);
+        if (table) this.blocks.push(table);
+        else {
+          // A layout table: its cells are blocks of the page.
+          this.container(node, depth);
+          this.flush();
+        }
+        return;
+      }
+      case 'BLOCKQUOTE': {
+        const inner = domToMarkdownBlocksAt(node, this.options, depth);
+        if (inner.length > 0)
+          this.blocks.push(
+            inner
+              .join('\n\n')
+              .split('\n')
+              .map((line) => (line ? `> ${line}` : '>'))
+              .join('\n'),
+          );
+        return;
+      }
+      default:
+        this.container(node, depth);
+        this.flush();
+    }
+  }
+}
+
+function domToMarkdownBlocksAt(root: DomNode, options: MarkdownOptions, depth: number): string[] {
+  const writer = new BlockWriter(options);
+  writer.container(root, depth);
+  writer.flush();
+  return writer.blocks;
+}
+
+/** Inline content: text, links, emphasis and code spans; nested blocks read as spaced text. */
+function inlineText(node: DomNode, options: MarkdownOptions, depth: number): string {
+  if (node.nodeType === TEXT) return spaced(node.textContent);
+  if (node.nodeType !== ELEMENT) return '';
+  const name = node.nodeName.toUpperCase();
+  if (SKIP.has(name) || isHidden(node)) return '';
+  if (name === 'BR') return LINE_BREAK;
+  if (depth >= MAX_DEPTH) return spaced(node.textContent);
+  let inner = '';
+  const children = node.childNodes;
+  for (let i = 0; i < children.length; i++) inner += inlineText(children[i] as DomNode, options, depth + 1);
+  switch (name) {
+    case 'A': {
+      const text = collapse(inner);
+      const href = absoluteHttpUrl(node.getAttribute?.('href'), options.baseUrl);
+      if (!text) return '';
+      if (!href || text === href) return inner;
+      return `${leading(inner)}[${text.replace(/([[\]])/g, '\\$1')}](${href.replace(/[()\s]/g, encodeURIComponent)})${trailing(inner)}`;
+    }
+    case 'STRONG':
+    case 'B': {
+      const text = collapse(inner);
+      // Bold punctuation (`**[**`) or bold links is noise, not emphasis.
+      return text && /[\p{L}\p{N}]/u.test(text) && !text.includes('](')
+        ? `${leading(inner)}**${text}**${trailing(inner)}`
+        : inner;
+    }
+    case 'CODE':
+    case 'KBD':
+    case 'SAMP': {
+      const text = collapse(spaced(node.textContent));
+      if (!text) return '';
+      const fence = text.includes('`') ? '``' : '`';
+      return `${fence}${text}${fence}`;
+    }
+    case 'SUP':
+    case 'SUB':
+      return inner;
+    default:
+      return BLOCK.has(name) || name === 'TD' || name === 'TH' || name === 'TR' ? ` ${inner} ` : inner;
+  }
+}
+
+function leading(text: string): string {
+  return /^\s/.test(text) ? ' ' : '';
+}
+function trailing(text: string): string {
+  return /\s$/.test(text) ? ' ' : '';
+}
+
+/** Fenced code with the language a highlighter's class names (`language-ts`, `lang-py`). */
+function codeBlock(pre: DomNode): string {
+  const code = firstElement(pre, 'CODE');
+  const classes = `${pre.getAttribute?.('class') ?? ''} ${code?.getAttribute?.('class') ?? ''}`;
+  const language = /(?:^|\s)(?:language|lang)-([\w+#-]{1,20})/.exec(classes)?.[1] ?? '';
+  const text = (pre.textContent ?? '').replace(/\r\n?/g, '\n').replace(/^\n+|\s+$/g, '');
+  const fence = text.includes('```') ? '~~~~' : '```';
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+function listLines(
+  list: DomNode,
+  ordered: boolean,
+  indent: number,
+  options: MarkdownOptions,
+  depth: number,
+): string[] {
+  const lines: string[] = [];
+  const pad = '  '.repeat(indent);
+  let n = 1;
+  const children = list.childNodes;
+  for (let i = 0; i < children.length; i++) {
+    const item = children[i] as DomNode;
+    if (item.nodeType !== ELEMENT || isHidden(item)) continue;
+    const name = item.nodeName.toUpperCase();
+    if (name === 'UL' || name === 'OL') {
+      lines.push(...listLines(item, name === 'OL', indent + 1, options, depth + 1));
+      continue;
+    }
+    if (name !== 'LI') continue;
+    // The item's own text; lists inside it become indented lines under it.
+    let text = '';
+    const nested: string[] = [];
+    const parts = item.childNodes;
+    for (let j = 0; j < parts.length; j++) {
+      const part = parts[j] as DomNode;
+      const partName = part.nodeType === ELEMENT ? part.nodeName.toUpperCase() : '';
+      if ((partName === 'UL' || partName === 'OL') && depth < MAX_DEPTH) {
+        nested.push(...listLines(part, partName === 'OL', indent + 1, options, depth + 1));
+      } else if (partName === 'PRE') {
+        nested.push(
+          ...codeBlock(part)
+            .split('\n')
+            .map((line) => `${pad}  ${line}`),
+        );
+      } else {
+        text += inlineText(part, options, depth + 1);
+        if (BLOCK.has(partName)) text += ' ';
+      }
+    }
+    const clean = collapse(text).replace(/\n/g, ' ');
+    if (clean) lines.push(`${pad}${ordered ? `${n++}.` : '-'} ${clean}`);
+    lines.push(...nested);
+  }
+  return lines;
+}
+
+/**
+ * A data table as a Markdown table; undefined for a layout table (nested tables, or a single
+ * column), which the caller reads as blocks instead.
+ */
+function tableMarkdown(table: DomNode, options: MarkdownOptions, depth: number): string | undefined {
+  const rows: string[][] = [];
+  let nestedTable = false;
+  const visit = (node: DomNode, level: number) => {
+    const children = node.childNodes;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as DomNode;
+      if (child.nodeType !== ELEMENT) continue;
+      const name = child.nodeName.toUpperCase();
+      if (name === 'TR') {
+        const cells: string[] = [];
+        const cellNodes = child.childNodes;
+        for (let j = 0; j < cellNodes.length; j++) {
+          const cell = cellNodes[j] as DomNode;
+          const cellName = cell.nodeType === ELEMENT ? cell.nodeName.toUpperCase() : '';
+          if (cellName !== 'TD' && cellName !== 'TH') continue;
+          if (firstElement(cell, 'TABLE')) nestedTable = true;
+          const text = collapse(inlineText(cell, options, depth + 1)).replace(/\n/g, ' ');
+          cells.push(text.slice(0, MAX_CELL_CHARS).replace(/\|/g, '\\|'));
+          const span = Number(cell.getAttribute?.('colspan') ?? 1);
+          for (let k = 1; k < Math.min(span, 20); k++) cells.push('');
+        }
+        if (cells.some((c) => c !== '')) rows.push(cells);
+      } else if (name === 'THEAD' || name === 'TBODY' || name === 'TFOOT') {
+        if (level < 3) visit(child, level + 1);
+      } else if (name === 'TABLE') {
+        nestedTable = true;
+      }
+    }
+  };
+  visit(table, 0);
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  if (nestedTable || rows.length === 0 || width < 2) return undefined;
+  const caption = firstElement(table, 'CAPTION');
+  const lines = rows.map((r) => `| ${[...r, ...Array(width - r.length).fill('')].join(' | ')} |`);
+  lines.splice(1, 0, `|${' --- |'.repeat(width)}`);
+  const title = caption ? collapse(caption.textContent ?? '') : '';
+  return title ? `${title}\n\n${lines.join('\n')}` : lines.join('\n');
+}
+
+function firstElement(node: DomNode, name: string): DomNode | undefined {
+  const children = node.childNodes;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as DomNode;
+    if (child.nodeType === ELEMENT && child.nodeName.toUpperCase() === name) return child;
+  }
+  return undefined;
+}
+
+/** Elements the page hides from readers (`hidden`, `aria-hidden`, inline `display:none`). */
+function isHidden(node: DomNode): boolean {
+  const get = node.getAttribute;
+  if (!get) return false;
+  if (get.call(node, 'hidden') !== null) return true;
+  if (get.call(node, 'aria-hidden') === 'true') return true;
+  const style = get.call(node, 'style');
+  return style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
+}
+
+/** An http(s) URL made absolute against the page, or undefined (javascript:, mailto:, fragments). */
+export function absoluteHttpUrl(
+  href: string | null | undefined,
+  base: string | undefined,
+): string | undefined {
+  if (!href) return undefined;
+  const trimmed = href.trim();
+  if (!trimmed || trimmed.startsWith('#')) return undefined;
+  try {
+    const url = new URL(trimmed, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stands for `<br>` until collapse(): source line breaks in text are only spaces. */
+const LINE_BREAK = '\uE000';
+
+/** A text node's whitespace (line breaks of the HTML source included) as single spaces. */
+function spaced(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ');
+}
+
+/** Whitespace runs become one space; line breaks from `<br>` survive, trimmed. */
+function collapse(text: string): string {
+  return text
+    .split(LINE_BREAK)
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '')
+    .join('\n');
+}

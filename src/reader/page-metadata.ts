@@ -1,0 +1,164 @@
+/**
+ * What a page says about itself: title, site name, byline and publication date, from its JSON-LD
+ * (schema.org Article and kin), Open Graph and article meta tags, in that order of trust. The JSON-LD
+ * `articleBody` is kept too: it is the reader's fallback when the visible page has no article (a body
+ * drawn by script, a paywall teaser).
+ */
+import type { DomDocument, DomElement } from './dom.js';
+
+export interface PageMetadata {
+  title?: string;
+  site?: string;
+  byline?: string;
+  /** ISO date (`2026-03-14`), or date and time when the page gives one. */
+  published?: string;
+  /** schema.org `articleBody`, when the page carries one. */
+  articleBody?: string;
+  /** `<base href>` or the page's URL: where relative links point. */
+  baseUrl: string;
+  /** The page calls itself an article (og:type, schema.org type, a publication date). */
+  declaresArticle: boolean;
+}
+
+/** One JSON-LD block bigger than this is not metadata: not parsed. */
+const MAX_JSON_LD_CHARS = 1_000_000;
+const MAX_FIELD_CHARS = 300;
+const ARTICLE_TYPES =
+  /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|AnalysisNewsArticle|ReportageNewsArticle|OpinionNewsArticle|LiveBlogPosting|SocialMediaPosting|DiscussionForumPosting|WebPage|Review|Recipe|HowTo|QAPage|Question)$/;
+
+export function readMetadata(document: DomDocument, pageUrl: string): PageMetadata {
+  const meta = (selector: string) => clean(document.querySelector(selector)?.getAttribute('content'));
+  const ld = jsonLdArticle(document);
+  const baseHref = document.querySelector('base[href]')?.getAttribute('href');
+  let baseUrl = pageUrl;
+  try {
+    if (baseHref) baseUrl = new URL(baseHref, pageUrl).href;
+  } catch {
+    // An unusable <base>: links resolve against the page itself.
+  }
+  const title =
+    clean(text(ld?.headline)) ||
+    meta('meta[property="og:title"]') ||
+    meta('meta[name="twitter:title"]') ||
+    clean(document.querySelector('title')?.textContent);
+  const site =
+    meta('meta[property="og:site_name"]') ||
+    clean(text(objectName(ld?.publisher))) ||
+    meta('meta[name="application-name"]') ||
+    meta('meta[name="apple-mobile-web-app-title"]');
+  const byline =
+    clean(authorNames(ld?.author)) ||
+    meta('meta[name="author"]') ||
+    meta('meta[property="article:author"]')?.replace(/^https?:\/\/\S+$/, '') ||
+    meta('meta[name="byl"]') ||
+    clean(document.querySelector('[rel="author"], [itemprop="author"] [itemprop="name"]')?.textContent);
+  const published = isoDate(
+    text(ld?.datePublished) ||
+      meta('meta[property="article:published_time"]') ||
+      meta('meta[name="date"]') ||
+      meta('meta[name="pubdate"]') ||
+      meta('meta[name="publish-date"]') ||
+      meta('meta[itemprop="datePublished"]') ||
+      document.querySelector('[itemprop="datePublished"]')?.getAttribute('datetime') ||
+      document.querySelector('article time[datetime], time[pubdate]')?.getAttribute('datetime') ||
+      text(ld?.dateCreated),
+  );
+  const shortTitle = title && site ? withoutSiteSuffix(title, site) : title;
+  const articleBody = typeof ld?.articleBody === 'string' ? ld.articleBody.trim() : undefined;
+  const ldTypes = [ld?.['@type']].flat().map(String);
+  const declaresArticle =
+    /article/i.test(meta('meta[property="og:type"]') ?? '') ||
+    ldTypes.some((t) => /Article|BlogPosting|Report/.test(t)) ||
+    published !== undefined;
+  return {
+    declaresArticle,
+    ...(shortTitle ? { title: shortTitle.slice(0, MAX_FIELD_CHARS) } : {}),
+    ...(site ? { site: site.slice(0, 100) } : {}),
+    ...(byline ? { byline: byline.slice(0, 200) } : {}),
+    ...(published ? { published } : {}),
+    ...(articleBody ? { articleBody } : {}),
+    baseUrl,
+  };
+}
+
+type LdNode = Record<string, unknown>;
+
+/** The page's main schema.org node: an Article-like one first, else the first typed node. */
+function jsonLdArticle(document: DomDocument): LdNode | undefined {
+  const nodes: LdNode[] = [];
+  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+    const source = script.textContent ?? '';
+    if (source.length > MAX_JSON_LD_CHARS) continue;
+    try {
+      collect(JSON.parse(source.replace(/^\s*<!--|-->\s*$/g, '')), nodes, 0);
+    } catch {
+      // Broken JSON-LD is common; the page's other metadata still counts.
+    }
+  }
+  const typed = (node: LdNode) => [node['@type']].flat().map(String);
+  return (
+    nodes.find((n) => typed(n).some((t) => ARTICLE_TYPES.test(t) && t !== 'WebPage') && n.articleBody) ??
+    nodes.find((n) => typed(n).some((t) => ARTICLE_TYPES.test(t) && t !== 'WebPage')) ??
+    nodes.find((n) => typed(n).includes('WebPage'))
+  );
+}
+
+function collect(value: unknown, out: LdNode[], depth: number): void {
+  if (depth > 4 || out.length > 200 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) collect(item, out, depth + 1);
+    return;
+  }
+  const node = value as LdNode;
+  if (node['@type']) out.push(node);
+  if (node['@graph']) collect(node['@graph'], out, depth + 1);
+  if (node.mainEntity) collect(node.mainEntity, out, depth + 1);
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return text(value[0]);
+  return undefined;
+}
+
+function objectName(value: unknown): unknown {
+  if (Array.isArray(value)) return objectName(value[0]);
+  if (value && typeof value === 'object') return (value as LdNode).name;
+  return value;
+}
+
+function authorNames(value: unknown): string | undefined {
+  const names = [value]
+    .flat()
+    .map((a) => text(objectName(a)))
+    .filter((n): n is string => typeof n === 'string' && n.trim() !== '' && !/^https?:\/\//.test(n));
+  return names.length > 0 ? names.slice(0, 5).join(', ') : undefined;
+}
+
+/** `2026-03-14T09:30:00Z` → `2026-03-14`; anything Date cannot read is left out. */
+export function isoDate(value: string | null | undefined): string | undefined {
+  const raw = value?.trim();
+  if (!raw) return undefined;
+  const day = /^(\d{4}-\d{2}-\d{2})/.exec(raw)?.[1];
+  if (day) return day;
+  const parsed = Date.parse(raw);
+  return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString().slice(0, 10);
+}
+
+/** "Story title | The Site" → "Story title": the site is reported on its own. */
+function withoutSiteSuffix(title: string, site: string): string {
+  const lower = title.toLowerCase();
+  const name = site.toLowerCase();
+  for (const separator of [' | ', ' - ', ' – ', ' — ', ' :: ', ' · ']) {
+    const suffix = `${separator}${name}`;
+    if (lower.endsWith(suffix) && title.length > suffix.length) return title.slice(0, -suffix.length).trim();
+  }
+  return title;
+}
+
+function clean(value: string | null | undefined): string | undefined {
+  const collapsed = value?.replace(/\s+/g, ' ').trim();
+  return collapsed || undefined;
+}
+
+export type { DomElement };
