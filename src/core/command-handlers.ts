@@ -5,6 +5,7 @@
 import type { Config } from '../config/env.js';
 import { ConfigError } from '../errors.js';
 import { t } from '../i18n/translate.js';
+import { looksLikeSecret } from '../llm/looks-like-secret.js';
 import { checkModelConfig, modelLabel } from '../llm/model-config.js';
 import type { ModelConfig } from '../llm/types.js';
 import type { McpToolSource } from '../mcp/mcp-tools.js';
@@ -222,6 +223,10 @@ export function parseModelArguments(
   config: Config,
   locale: Locale = 'en',
 ): ModelConfig {
+  // A key pasted by mistake is refused before anything could show it back or save it.
+  if (looksLikeSecret(spec) || options.some(looksLikeSecret)) {
+    throw new ConfigError([t(locale, 'model.looks-like-secret')]);
+  }
   const slash = spec.indexOf('/');
   if (slash <= 0) throw new ConfigError([t(locale, 'model.expected-spec', { spec })]);
   const input: Record<string, unknown> = { provider: spec.slice(0, slash), model: spec.slice(slash + 1) };

@@ -28,6 +28,8 @@ export const STRINGS = {
     'model.role.answer': 'Answer',
     'model.invalid': '⚠️ These model settings are not valid:',
     'model.expected-spec': 'expected provider/model, for example openai/gpt-4.1-mini',
+    'model.looks-like-secret':
+      'this looks like an API key or token, not a model id, so it was not saved or shown here; if it is a real key, revoke it and create a new one',
     'model.unknown-option': 'unknown option "{option}" (use temperature=, max_tokens=, top_p=, thinking=)',
     'model.key-missing': '{variable} is not set, so {provider} models cannot be used',
     'reset.done': '🧹 Conversation reset: history and search cache cleared.',
@@ -318,6 +320,7 @@ export const STRINGS = {
     'model.role.answer': '回答',
     'model.invalid': '⚠️ 模型设置无效：',
     'model.expected-spec': '应为 provider/model 格式，例如 openai/gpt-4.1-mini',
+    'model.looks-like-secret': '这看起来像 API 密钥或令牌，而不是模型 ID，因此未保存也不在此显示；如果它是真实密钥，请吊销并重新创建',
     'model.unknown-option': '未知选项 "{option}"（可用 temperature=、max_tokens=、top_p=、thinking=）',
     'model.key-missing': '未设置 {variable}，无法使用 {provider} 模型',
     'reset.done': '🧹 会话已重置：对话历史和搜索缓存已清空。',

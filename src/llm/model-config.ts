@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { resolveDeepSeekVariant } from './deepseek-variants.js';
+import { looksLikeSecret, SECRET_MODEL_PROBLEM } from './looks-like-secret.js';
 import { type ModelConfig, PROVIDERS, type ProviderName } from './types.js';
 
 export const DEFAULT_TEMPERATURE = 0.7;
@@ -64,6 +65,8 @@ export function checkModelConfig(
   }
   let model = typeof input.model === 'string' ? input.model.trim() : '';
   if (!model && provider === 'deepseek') model = defaults.deepseekVariant ?? 'deepseek-chat';
+  // Said beside the form problem (a key pasted after a name breaks both), never instead of it.
+  if (model && looksLikeSecret(model)) problems.push(SECRET_MODEL_PROBLEM);
   if (!model) problems.push('model name is missing');
   else if (!MODEL_NAME.test(model)) {
     problems.push(
