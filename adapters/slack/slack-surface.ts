@@ -114,6 +114,8 @@ export interface SlackSurfaceOptions {
   editorClock?: EditorClock;
   /** Per-channel write limits (default SLACK_CHANNEL_LIMITS; tests shrink them with the interval). */
   channelLimits?: ChannelLimits;
+  /** Per-workspace write limits (default SLACK_WORKSPACE_LIMITS; tests shrink them with the interval). */
+  workspaceLimits?: ChannelLimits;
   /** Socket Mode timings (tests shrink them; defaults in socket-mode/socket-pool.ts). */
   socketMode?: Partial<SocketTimings>;
   /** Where the connection state is reported (/readyz, connection metrics). */
@@ -199,6 +201,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const inFlight = new Set<Promise<void>>();
   // One pacer per channel, shared by every turn there (src/render/channel-pacer.ts).
   const pacers = new ChannelPacers(options.editorClock);
+  // One pacer per workspace for what Slack counts per workspace (chat.update, chat.delete: Tier 3).
+  const workspacePacers = new ChannelPacers(options.editorClock);
   let botUserId: string | undefined;
   let acceptor: AcceptThread | undefined;
   let accepting = true;
@@ -228,6 +232,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         ...(options.editorClock ? { clock: options.editorClock } : {}),
         pacers,
         ...(options.channelLimits ? { channelLimits: options.channelLimits } : {}),
+        workspacePacers,
+        ...(options.workspaceLimits ? { workspaceLimits: options.workspaceLimits } : {}),
       },
       {
         team,

@@ -44,6 +44,21 @@ export const EDIT_INTERVAL_MS = 1000;
  */
 export const SLACK_CHANNEL_LIMITS: ChannelLimits = { post: [{ burst: 4, everyMs: 1_000 }] };
 
+/** Slack's Tier 3 as Scout keeps to it: never more than 50 calls in a minute, spread one per 1.2 s. */
+const TIER_3 = [
+  { max: 50, perMs: 60_000 },
+  // A short burst lets a quiet workspace show edits at once; the minute's count above still holds.
+  { burst: 5, everyMs: 1_200 },
+];
+
+/**
+ * What Slack allows per workspace: chat.update and chat.delete are Tier 3 (about 50 a minute per
+ * workspace and method), for every channel together. Paced here, a busy workspace's intermediate
+ * frames wait (one per message, its latest content once it goes) while every turn's final edits go
+ * first; left to Slack, most updates came back 429 and each one paused every Web API call.
+ */
+export const SLACK_WORKSPACE_LIMITS: ChannelLimits = { edit: TIER_3, delete: TIER_3 };
+
 export interface SlackTurnTarget {
   team: string;
   channel: string;
@@ -70,6 +85,10 @@ export interface SlackSinkDeps {
   pacers?: ChannelPacers;
   /** Per-channel limits (default SLACK_CHANNEL_LIMITS; tests shrink them with the edit interval). */
   channelLimits?: ChannelLimits;
+  /** The surface's workspace pacers: the turns in one workspace share its edits and deletes. */
+  workspacePacers?: ChannelPacers;
+  /** Per-workspace limits (default SLACK_WORKSPACE_LIMITS; tests shrink them with the edit interval). */
+  workspaceLimits?: ChannelLimits;
 }
 
 /** A steps payload built both ways: with `container` blocks, and the Show/Hide button fallback. */
@@ -109,6 +128,8 @@ export class SlackTurnSink implements TurnSink {
       }
     };
     const args = (p: SlackPayload) => ({ text: p.text, blocks: p.blocks as never });
+    // chat.update and chat.delete count per workspace, whatever the channel.
+    const workspace = deps.workspacePacers?.channel(team, deps.workspaceLimits ?? SLACK_WORKSPACE_LIMITS);
     this.#renderer = new TurnRenderer<StepsChoice, string>({
       writer: {
         post: async (payload) => {
@@ -153,6 +174,7 @@ export class SlackTurnSink implements TurnSink {
       limits: { answerChars: ANSWER_CHUNK_CHARS, channel: deps.channelLimits ?? SLACK_CHANNEL_LIMITS },
       // Slack's post limit is the channel's, whatever thread the turn is in.
       ...(deps.pacers ? { channel: { key: channel, pacers: deps.pacers } } : {}),
+      ...(workspace ? { wider: { edit: workspace, delete: workspace } } : {}),
       locale,
       logger,
       intervalMs: deps.editIntervalMs ?? EDIT_INTERVAL_MS,

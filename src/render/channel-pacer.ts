@@ -13,13 +13,20 @@
  *   between its start and its end, so the pace holds as the platform sees it whatever the latency.
  * - Writes wait, never fail or drop: pacing delays, the delivery policy (delivery.ts) decides
  *   retries. Waiting writes go first come first served, except urgent ones (a turn's first answer
- *   text and its final state): they go before ordinary ones, in the order they became urgent, and
- *   ordinary writes leave one slot of each rule free for them, so a turn's closing write does not
- *   wait behind a stream of intermediate frames.
+ *   text and its final state): they go before ordinary ones, and ordinary writes leave one slot of
+ *   each rule free for them, so a turn's closing write does not wait behind a stream of
+ *   intermediate frames. Urgent writes go by turn: those of the turn that asked urgently first go
+ *   first (in the order they became urgent), so when many turns finish at once each one's
+ *   messages turn final together and one after the other, rather than every turn's a little at
+ *   a time and all at the very end. A turn is one `channel()` pace (one per turn renderer).
  * - A slot is taken before the payload is read (throttled-editor.ts), so whatever changed while a
  *   write waited goes out in that one write.
  * - Pacers are kept per channel key while they have writes to remember, and then forgotten, so
  *   memory follows the channels active in the last window, not every channel ever written to.
+ * - Some kinds are limited in a wider scope than the channel (Slack counts chat.update and
+ *   chat.delete per workspace and method: Tier 3, about 50 a minute): `scopedPace` sends those kinds
+ *   to a pacer keyed by that scope, shared by every turn in it. The same rules then hold there, so a
+ *   busy workspace's intermediate frames wait (coalesced, one per message) while finals go first.
  */
 import { type EditorClock, systemClock } from './throttled-editor.js';
 
@@ -119,7 +126,12 @@ export function requestAfter(
 
 interface Waiter {
   grant: (slot: PaceSlot) => void;
+  /** Among urgent writes, lower goes first: when the write's turn first asked urgently. */
+  rank: number;
 }
+
+/** When a write's turn first asked for an urgent slot (asked when the write becomes urgent). */
+type Rank = () => number;
 
 /** One rule's memory of the writes made, and how long the next one must wait. */
 interface RuleState {
@@ -186,10 +198,6 @@ function stateOf(rule: PaceRule): RuleState | undefined {
   return rule.burst > 0 && rule.everyMs > 0 ? rateState(rule) : undefined;
 }
 
-interface Waiter {
-  grant: (slot: PaceSlot) => void;
-}
-
 function remove<T>(list: T[], item: T): boolean {
   const index = list.indexOf(item);
   if (index === -1) return false;
@@ -200,7 +208,7 @@ function remove<T>(list: T[], item: T): boolean {
 /** One channel's writes of one kind. */
 class Lane {
   #inFlight = 0;
-  /** Waiting writes: urgent ones (in the order they became urgent) go before ordinary ones. */
+  /** Waiting writes: urgent ones (by rank, then in the order they became urgent) before ordinary ones. */
   readonly #urgent: Waiter[] = [];
   readonly #ordinary: Waiter[] = [];
   #timer: unknown;
@@ -221,18 +229,19 @@ class Lane {
     );
   }
 
-  acquire(urgent: boolean): PaceRequest {
-    const waiter: Waiter = { grant: () => {} };
+  acquire(urgent: boolean, rank: Rank): PaceRequest {
+    const waiter: Waiter = { grant: () => {}, rank: 0 };
     const slot = new Promise<PaceSlot>((resolve) => {
       waiter.grant = resolve;
     });
-    (urgent ? this.#urgent : this.#ordinary).push(waiter);
+    if (urgent) this.#queueUrgent(waiter, rank());
+    else this.#ordinary.push(waiter);
     this.#pump();
     return {
       slot,
       hurry: () => {
         if (!remove(this.#ordinary, waiter)) return;
-        this.#urgent.push(waiter);
+        this.#queueUrgent(waiter, rank());
         this.#pump();
       },
       withdraw: () => {
@@ -241,6 +250,14 @@ class Lane {
         this.#pump();
       },
     };
+  }
+
+  /** After every urgent write of an earlier or the same rank: a turn's writes keep their order. */
+  #queueUrgent(waiter: Waiter, rank: number): void {
+    waiter.rank = rank;
+    const after = this.#urgent.findIndex((w) => w.rank > rank);
+    if (after === -1) this.#urgent.push(waiter);
+    else this.#urgent.splice(after, 0, waiter);
   }
 
   #pump(): void {
@@ -306,13 +323,17 @@ export class ChannelPacer implements ChannelPace {
     return true;
   }
 
-  acquire(kind: WriteKind, urgent = false): PaceRequest {
+  /**
+   * A slot for one write. `rank` orders urgent writes (lower first; default: when it became
+   * urgent, which is first come first served); a turn's pace passes when the turn first asked.
+   */
+  acquire(kind: WriteKind, urgent = false, rank: Rank = () => this.clock.now()): PaceRequest {
     const lane = this.#lane(kind);
-    return lane ? lane.acquire(urgent) : FREE;
+    return lane ? lane.acquire(urgent, rank) : FREE;
   }
 
-  async run<T>(kind: WriteKind, call: () => Promise<T>, urgent = false): Promise<T> {
-    const slot = await this.acquire(kind, urgent).slot;
+  async run<T>(kind: WriteKind, call: () => Promise<T>, urgent = false, rank?: Rank): Promise<T> {
+    const slot = await this.acquire(kind, urgent, rank).slot;
     try {
       return await call();
     } finally {
@@ -329,6 +350,22 @@ export class ChannelPacer implements ChannelPace {
     this.#lanes.set(kind, lane);
     return lane;
   }
+}
+
+/**
+ * A turn's pace where some write kinds are limited in a wider scope than its channel (Slack: edits
+ * and deletes per workspace). A kind named in `wider` takes its slot there only; the others from
+ * `channel`. (Slack limits those kinds per workspace and not per channel, so one slot is enough.)
+ */
+export function scopedPace(
+  channel: ChannelPace,
+  wider: Readonly<Partial<Record<WriteKind, ChannelPace>>>,
+): ChannelPace {
+  const paceOf = (kind: WriteKind) => wider[kind] ?? channel;
+  return {
+    acquire: (kind, urgent) => paceOf(kind).acquire(kind, urgent),
+    run: (kind, call, urgent) => paceOf(kind).run(kind, call, urgent),
+  };
 }
 
 /** How often idle pacers are looked for (on the next use after this long). */
@@ -355,13 +392,19 @@ export class ChannelPacers {
 
   /**
    * The pace of one channel under the surface's `limits` (a surface passes the same limits for a
-   * key every time). The pacer is looked up on every write, so one forgotten while idle is simply
+   * key every time), for one turn: ask once per turn, so its urgent writes are ranked together. The pacer is looked up on every write, so one forgotten while idle is simply
    * made again: a turn never holds on to a pacer that other turns no longer share.
    */
   channel(key: string, limits: ChannelLimits): ChannelPace {
+    // This pace is one turn's: its urgent writes rank by when it first asked for one.
+    let first: number | undefined;
+    const rank = () => {
+      first ??= this.#clock.now();
+      return first;
+    };
     return {
-      acquire: (kind, urgent) => this.#pacer(key, limits).acquire(kind, urgent),
-      run: (kind, call, urgent) => this.#pacer(key, limits).run(kind, call, urgent),
+      acquire: (kind, urgent) => this.#pacer(key, limits).acquire(kind, urgent, rank),
+      run: (kind, call, urgent) => this.#pacer(key, limits).run(kind, call, urgent, rank),
     };
   }
 

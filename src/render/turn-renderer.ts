@@ -32,6 +32,8 @@ import {
   type ChannelPace,
   ChannelPacers,
   DEFAULT_CHANNEL_LIMITS,
+  scopedPace,
+  type WriteKind,
 } from './channel-pacer.js';
 import { type DeliveryError, describeDeliveryError, isRefused, landFinal } from './delivery.js';
 import { LiveAnswer, type PartPlace } from './live-answer.js';
@@ -112,6 +114,11 @@ export interface TurnRendererOptions<P, R> {
    * other turns there. Absent: the turn is paced on its own.
    */
   channel?: { key: string; pacers: ChannelPacers };
+  /**
+   * Write kinds the platform limits in a wider scope than the channel, with that scope's pace
+   * (Slack: chat.update and chat.delete per workspace); they take their slot there instead.
+   */
+  wider?: Partial<Record<WriteKind, ChannelPace>>;
   locale: Locale;
   logger: Logger;
   intervalMs: number;
@@ -207,7 +214,10 @@ export class TurnRenderer<P, R> {
   constructor(options: TurnRendererOptions<P, R>) {
     this.#o = options;
     const pacers = options.channel?.pacers ?? new ChannelPacers(options.clock);
-    const pace = pacers.channel(options.channel?.key ?? '', options.limits.channel ?? DEFAULT_CHANNEL_LIMITS);
+    const pace = scopedPace(
+      pacers.channel(options.channel?.key ?? '', options.limits.channel ?? DEFAULT_CHANNEL_LIMITS),
+      options.wider ?? {},
+    );
     this.#pace = pace;
     const writer = this.#guarded(options.writer);
     const onError = (err: unknown, call: string) =>

@@ -4,6 +4,7 @@ import {
   type ChannelLimits,
   ChannelPacers,
   type PaceSlot,
+  scopedPace,
 } from '../../src/render/channel-pacer.js';
 import { LiveAnswer } from '../../src/render/live-answer.js';
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
@@ -140,6 +141,125 @@ describe('ChannelPacers', () => {
     await clock.advance(61_000);
     await pacers.channel('C3', SLACK_LIKE).run('post', write('d1'));
     expect(pacers.size).toBe(1);
+  });
+});
+
+describe('paces wider than a channel (Slack: chat.update per workspace)', () => {
+  /** Slack's chat.update as Scout paces it: 50 a minute, one per 1.2 s after a short burst. */
+  const TIER_3: ChannelLimits = {
+    edit: [
+      { max: 50, perMs: 60_000 },
+      { burst: 5, everyMs: 1_200 },
+    ],
+  };
+
+  it('edits of turns in different channels share the workspace pace; posts stay per channel', async () => {
+    const clock = manualClock();
+    const channels = new ChannelPacers(clock);
+    const workspaces = new ChannelPacers(clock);
+    const { writes, write } = recorder(clock);
+    const turn = (channel: string) =>
+      scopedPace(channels.channel(channel, SLACK_LIKE), { edit: workspaces.channel('T1', TIER_3) });
+    const turns = ['C1', 'C2', 'C3', 'C4'].map(turn);
+    await clock.until(
+      Promise.all(
+        turns.flatMap((pace, t) => [
+          pace.run('post', write(`post${t}`)),
+          pace.run('edit', write(`edit${t}a`)),
+          pace.run('edit', write(`edit${t}b`)),
+        ]),
+      ),
+    );
+    const starts = (prefix: string) => writes.filter((w) => w.name.startsWith(prefix)).map((w) => w.start);
+    // Each channel posts at once: nothing else was written there.
+    expect(starts('post')).toEqual([0, 0, 0, 0]);
+    // Eight edits in four channels: four at once (one kept for a final), then one per 1.2 s.
+    expect(starts('edit')).toEqual([0, 0, 0, 0, 1200, 2400, 3600, 4800]);
+  });
+
+  it('never more than 50 edits in a minute, however many turns keep asking', async () => {
+    const clock = manualClock();
+    const workspaces = new ChannelPacers(clock);
+    const { writes, write } = recorder(clock, 150);
+    const turns = Array.from({ length: 16 }, () => workspaces.channel('T1', TIER_3));
+    const all = turns.flatMap((pace, t) =>
+      Array.from({ length: 10 }, (_, i) => pace.run('edit', write(`t${t}e${i}`), i === 9)),
+    );
+    await clock.until(Promise.all(all));
+    expect(writes).toHaveLength(160);
+    expect(
+      mostInWindow(
+        writes.map((w) => w.start),
+        60_000,
+      ),
+    ).toBeLessThanOrEqual(50);
+  });
+
+  it('finals go by turn: a turn that began finishing first lands all of its finals first', async () => {
+    const clock = manualClock();
+    const workspaces = new ChannelPacers(clock);
+    const { writes, write } = recorder(clock);
+    const limits: ChannelLimits = { edit: [{ burst: 1, everyMs: 1000 }] };
+    const [a, b, c] = [0, 1, 2].map(() => workspaces.channel('T1', limits));
+    // The workspace's one edit is taken; every turn now waits.
+    const busy = a!.run('edit', write('busy'));
+    const frame = c!.run('edit', write('c frame'));
+    // Turn a starts finishing, then b, then a's second message asks for its final too.
+    const finals = [a!.run('edit', write('a final 1'), true)];
+    await clock.advance(10);
+    finals.push(b!.run('edit', write('b final 1'), true), b!.run('edit', write('b final 2'), true));
+    await clock.advance(10);
+    finals.push(a!.run('edit', write('a final 2'), true));
+    await clock.until(Promise.all([busy, frame, ...finals]));
+    expect(writes.map((w) => w.name)).toEqual([
+      'busy',
+      'a final 1',
+      'a final 2',
+      'b final 1',
+      'b final 2',
+      'c frame',
+    ]);
+  });
+
+  it('coalesces: a message waiting for the workspace sends its latest frame once, and its final before others’ frames', async () => {
+    const clock = manualClock();
+    const workspaces = new ChannelPacers(clock);
+    const sent: string[] = [];
+    const editor = (name: string) => {
+      const pace = workspaces.channel('T1', { edit: [{ burst: 2, everyMs: 1000 }] });
+      return new ThrottledEditor<string, string>({
+        post: async () => name,
+        edit: async (ref, p) => {
+          sent.push(`${ref}: ${p}`);
+        },
+        intervalMs: 100,
+        clock,
+        pace: (call, urgent) => pace.acquire(call, urgent),
+      });
+    };
+    const messages = ['m1', 'm2', 'm3', 'm4'].map(editor);
+    for (const m of messages) {
+      m.set('frame 0');
+      await clock.until(m.settled());
+    }
+    // Forty frames for every message over 4 s: the workspace has room for about 5 edits.
+    for (let i = 1; i <= 40; i++) {
+      for (const m of messages) m.set(`frame ${i}`);
+      await clock.advance(100);
+    }
+    messages[3]!.set('final');
+    await clock.until(messages[3]!.flush());
+    expect(sent.length).toBeLessThanOrEqual(6);
+    // Every edit carried the latest frame of its message when it went, never an old one.
+    const lastFrame = new Map<string, number>();
+    for (const line of sent) {
+      const [ref, frame] = line.split(': frame ');
+      if (frame === undefined) continue;
+      expect(Number(frame)).toBeGreaterThan(lastFrame.get(ref!) ?? 0);
+      lastFrame.set(ref!, Number(frame));
+    }
+    expect(sent.at(-1)).toBe('m4: final');
+    for (const m of messages) m.dispose();
   });
 });
 

@@ -17,7 +17,11 @@ import { loadJsonFixture } from '../helpers/fixtures.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 import { scaledChannelLimits } from '../helpers/channel-limits.js';
 import type { ChannelLimits } from '../../src/render/channel-pacer.js';
-import { EDIT_INTERVAL_MS, SLACK_CHANNEL_LIMITS } from '../../adapters/slack/turn-sink.js';
+import {
+  EDIT_INTERVAL_MS,
+  SLACK_CHANNEL_LIMITS,
+  SLACK_WORKSPACE_LIMITS,
+} from '../../adapters/slack/turn-sink.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 /** Short edit interval so tests stay fast; the "≤ 1 edit per interval" property is the same. */
@@ -67,6 +71,8 @@ export async function startSlackHarness(
     editIntervalMs?: number;
     /** Per-channel limits (default Slack's, shrunk by the same factor as the edit interval). */
     channelLimits?: ChannelLimits;
+    /** Per-workspace limits (default Slack's, shrunk by the same factor as the edit interval). */
+    workspaceLimits?: ChannelLimits;
     /** An open store to use instead of a fresh memory store (the caller closes it). */
     stores?: Stores;
     /** Options of the fake Web API (users' locales, scopes…). */
@@ -85,6 +91,7 @@ export async function startSlackHarness(
     },
     ...(options.stores ? { stores: options.stores } : {}),
   });
+  const scale = (options.editIntervalMs ?? TEST_EDIT_INTERVAL_MS) / EDIT_INTERVAL_MS;
   const surface = createSlackSurface({
     core: options.core ? options.core(h.scout) : h.scout,
     config: h.config,
@@ -92,12 +99,8 @@ export async function startSlackHarness(
     stores: h.stores,
     port: 0,
     editIntervalMs: options.editIntervalMs ?? TEST_EDIT_INTERVAL_MS,
-    channelLimits:
-      options.channelLimits ??
-      scaledChannelLimits(
-        SLACK_CHANNEL_LIMITS,
-        (options.editIntervalMs ?? TEST_EDIT_INTERVAL_MS) / EDIT_INTERVAL_MS,
-      ),
+    channelLimits: options.channelLimits ?? scaledChannelLimits(SLACK_CHANNEL_LIMITS, scale),
+    workspaceLimits: options.workspaceLimits ?? scaledChannelLimits(SLACK_WORKSPACE_LIMITS, scale),
     nativeStreaming: options.nativeStreaming ?? false,
   });
   await surface.start();
