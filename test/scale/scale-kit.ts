@@ -21,6 +21,7 @@ import { scaledChannelLimits } from '../helpers/channel-limits.js';
 import {
   EDIT_INTERVAL_MS as SLACK_EDIT_INTERVAL_MS,
   SLACK_CHANNEL_LIMITS,
+  SLACK_WORKSPACE_LIMITS,
 } from '../../adapters/slack/turn-sink.js';
 
 export const SIGNING_SECRET = 'scale-signing-secret';
@@ -203,6 +204,7 @@ export async function startCluster(): Promise<Cluster> {
       port: 0,
       editIntervalMs: EDIT_INTERVAL_MS,
       channelLimits: scaledChannelLimits(SLACK_CHANNEL_LIMITS, EDIT_INTERVAL_MS / SLACK_EDIT_INTERVAL_MS),
+      workspaceLimits: scaledChannelLimits(SLACK_WORKSPACE_LIMITS, EDIT_INTERVAL_MS / SLACK_EDIT_INTERVAL_MS),
       nativeStreaming: false,
     });
     await surface.start();

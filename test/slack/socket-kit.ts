@@ -14,7 +14,11 @@ import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 import { DM_CHANNEL, dmEventCallback } from '../helpers/slack-events.js';
 import { dmFixture, TEST_EDIT_INTERVAL_MS } from './slack-harness.js';
 import { scaledChannelLimits } from '../helpers/channel-limits.js';
-import { EDIT_INTERVAL_MS, SLACK_CHANNEL_LIMITS } from '../../adapters/slack/turn-sink.js';
+import {
+  EDIT_INTERVAL_MS,
+  SLACK_CHANNEL_LIMITS,
+  SLACK_WORKSPACE_LIMITS,
+} from '../../adapters/slack/turn-sink.js';
 
 export const APP_TOKEN = 'xapp-1-A00FAKEAPP01-1-socketmodetest';
 export const BOT_TOKEN = 'xoxb-test-token';
@@ -64,6 +68,7 @@ export async function startSocketScout(options: SocketScoutOptions = {}): Promis
     stores: h.stores,
     editIntervalMs: TEST_EDIT_INTERVAL_MS,
     channelLimits: scaledChannelLimits(SLACK_CHANNEL_LIMITS, TEST_EDIT_INTERVAL_MS / EDIT_INTERVAL_MS),
+    workspaceLimits: scaledChannelLimits(SLACK_WORKSPACE_LIMITS, TEST_EDIT_INTERVAL_MS / EDIT_INTERVAL_MS),
     nativeStreaming: false,
     ...(options.socketMode ? { socketMode: options.socketMode } : {}),
     ...(options.connection ? { connection: options.connection } : {}),
