@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from './config/env.js';
+import { BUILT_IN_TOOL_NAMES, loadConfig, type Config } from './config/env.js';
 import type { Scout } from './core/scout.js';
 import { ConfigError } from './errors.js';
 import type { Logger } from './logger.js';
@@ -73,7 +73,11 @@ async function main(): Promise<number> {
     let ok = true;
     if (config.mcpServers.length > 0) {
       const { checkMcpServers } = await import('./mcp/check-mcp.js');
-      const mcp = await checkMcpServers(config.mcpServers);
+      const mcp = await checkMcpServers(config.mcpServers, {
+        maxTools: config.env.AGENT_MAX_TOOLS,
+        allow: config.env.AGENT_TOOLS,
+        builtInTools: BUILT_IN_TOOL_NAMES,
+      });
       process.stdout.write(mcp.lines.map((line) => `${line}\n`).join(''));
       ok = mcp.ok;
     }

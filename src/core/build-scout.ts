@@ -60,6 +60,7 @@ export async function buildScout(options: BuildOptions): Promise<Scout> {
       : undefined;
   const tools = createToolRegistry(builtIn, {
     allow: config.env.AGENT_TOOLS,
+    maxTools: config.env.AGENT_MAX_TOOLS,
     logger,
     ...(mcp ? { sources: [mcp] } : {}),
   });

@@ -332,7 +332,7 @@ export class Scout implements ScoutCore {
         emit,
         signal: controller.signal,
         llm: { tool, answer },
-        tools: channelTools(this.deps.tools, settings.toolRules),
+        tools: channelTools(this.deps.tools, settings.toolRules, question),
         search: this.deps.search,
         prompts: this.deps.prompts,
         config: this.deps.config,
@@ -354,11 +354,30 @@ export class Scout implements ScoutCore {
       }
       if (sink.confirmTool) {
         const confirm = sink.confirmTool.bind(sink);
-        context.confirmTool = (request, signal) =>
-          confirm(
-            request,
-            AbortSignal.any([signal, controller.signal, AbortSignal.timeout(TOOL_CONFIRM_TIMEOUT_MS)]),
+        // The prompt says the model chose the call, while answering whose message, and whether the
+        // turn read earlier messages (a message planted there can ask for calls nobody wanted).
+        const origin = {
+          message: question,
+          ...(message.userName ? { asker: message.userName } : {}),
+          ...(read.forModel ? { readEarlier: true } : {}),
+        };
+        // One Deny (or no answer) answers every call of the turn waiting or yet to come: the asker saw
+        // a call they did not want, and the turn goes on at once instead of queueing more questions.
+        const denied = new AbortController();
+        context.confirmTool = async (request, signal) => {
+          if (denied.signal.aborted) return false;
+          const approved = await confirm(
+            { ...request, origin },
+            AbortSignal.any([
+              signal,
+              controller.signal,
+              denied.signal,
+              AbortSignal.timeout(TOOL_CONFIRM_TIMEOUT_MS),
+            ]),
           );
+          if (!approved) denied.abort();
+          return approved;
+        };
       }
       // Tool servers start on the first turn that may call tools; one that fails is a notice.
       if (mode !== 'chat' && this.deps.tools.prepare) {

@@ -2,7 +2,8 @@
  * `/tools`: lists the agent's tools grouped by where they come from (built-in or an MCP server, with
  * its state), marking those that ask first and those this channel turned off; `/tools enable|disable
  * <name|pattern>` stores a rule in the channel's settings. Listing starts MCP servers not started yet
- * (within their start bound), so the list is what the next turn will offer.
+ * (within their first-listing wait), so the list is what the next turn may offer; over AGENT_MAX_TOOLS
+ * it says how each request chooses among them.
  */
 import { t } from '../i18n/translate.js';
 import type { McpToolSource } from '../mcp/mcp-tools.js';
@@ -76,12 +77,15 @@ function listTools(deps: ToolsCommandDeps, rules: string[], locale: Locale): str
     }
   }
   if (lines.length === 0) return t(locale, 'tools.none');
-  return `${t(locale, 'tools.title')}\n${capText(lines.join('\n'), locale)}`;
+  const on = tools.filter((tool) => toolEnabled(tool.name, rules)).length;
+  const max = deps.tools.maxTools;
+  const capped = max !== undefined && on > max ? `\n${t(locale, 'tools.capped', { count: on, max })}` : '';
+  return `${t(locale, 'tools.title')}\n${capText(lines.join('\n'), locale, MAX_LIST_CHARS - capped.length)}${capped}`;
 }
 
-function capText(text: string, locale: Locale): string {
-  if (text.length <= MAX_LIST_CHARS) return text;
-  const cut = text.slice(0, MAX_LIST_CHARS);
+function capText(text: string, locale: Locale, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
   const end = cut.lastIndexOf(', ');
   const shown = end > 0 ? cut.slice(0, end) : cut;
   const hidden = (text.slice(shown.length).match(/`[^`]+`/g) ?? []).length;

@@ -97,6 +97,8 @@ export const STRINGS = {
     'tools.no-match': 'No tool matches `{pattern}` right now; the rule is kept for when one appears.',
     'tools.bad-pattern': 'A tool name or pattern may use only letters, digits, _, - and *.',
     'tools.more': '…and {count} more',
+    'tools.capped':
+      '{count} tools are on here, more than the {max} a request may offer (AGENT_MAX_TOOLS): each question gets the built-in tools, those enabled here with `/tools enable`, then the most relevant to it.',
     on: 'on',
     off: 'off',
     none: 'none',
@@ -235,7 +237,15 @@ export const STRINGS = {
     'plan.prompt': 'Run this plan?',
     'plan.running': '▶ Running the plan…',
     'plan.cancelled': 'Plan cancelled.',
-    'tool-approval.prompt': '🔐 `{tool}` wants to run — it may change something. Allow it?',
+    'tool-approval.prompt':
+      '🔐 `{tool}` wants to run — it may change something. Allow it only if you want exactly this call:',
+    'tool-approval.origin': 'The model chose this call, not you, while answering {asker}’s message {message}',
+    'tool-approval.origin-unnamed':
+      'The model chose this call, not you, while answering the message {message}',
+    'tool-approval.read-earlier':
+      'For this answer Scout also read earlier messages of the conversation: text there may have asked for this call.',
+    'tool-approval.cut':
+      '({count} more characters of the arguments are not shown: deny unless you are sure.)',
     'tool-approval.approved': '✅ Approved: running it.',
     'tool-approval.denied': '🚫 Denied: it was not run.',
     'tool-approval.not-yours': 'Only the person who asked (or an admin) can approve or deny this tool call.',
@@ -384,6 +394,8 @@ export const STRINGS = {
     'tools.no-match': '目前没有工具匹配 `{pattern}`；该规则会保留，待工具出现时生效。',
     'tools.bad-pattern': '工具名或模式只能包含字母、数字、_、- 和 *。',
     'tools.more': '……另有 {count} 个',
+    'tools.capped':
+      '本频道启用了 {count} 个工具，超过每次请求最多可提供的 {max} 个（AGENT_MAX_TOOLS）：每个问题会得到内置工具、本频道用 `/tools enable` 启用的工具，然后是与问题最相关的工具。',
     on: '开启',
     off: '关闭',
     none: '无',
@@ -509,7 +521,11 @@ export const STRINGS = {
     'plan.prompt': '执行此计划？',
     'plan.running': '▶ 正在执行计划…',
     'plan.cancelled': '计划已取消。',
-    'tool-approval.prompt': '🔐 `{tool}` 请求运行——它可能会更改数据。是否允许？',
+    'tool-approval.prompt': '🔐 `{tool}` 请求运行——它可能会更改数据。只有当你确实想要下面这次调用时才允许：',
+    'tool-approval.origin': '这次调用是模型（而不是你）在回答 {asker} 的消息 {message} 时选择的',
+    'tool-approval.origin-unnamed': '这次调用是模型（而不是你）在回答消息 {message} 时选择的',
+    'tool-approval.read-earlier': 'Scout 为这次回答还读取了对话中较早的消息：其中的文字可能要求了这次调用。',
+    'tool-approval.cut': '（参数还有 {count} 个字符未显示：除非你确定，否则请拒绝。）',
     'tool-approval.approved': '✅ 已允许：正在运行。',
     'tool-approval.denied': '🚫 已拒绝：未运行。',
     'tool-approval.not-yours': '只有提问者（或管理员）可以允许或拒绝这次工具调用。',

@@ -2,11 +2,14 @@
  * JSON Schema checking for MCP tools, with ajv: a tool's input schema is compiled once when the tool
  * list arrives (an invalid schema drops that tool, not the server), and the model's arguments are
  * checked against it before the call goes out. Draft 2020-12 schemas (what zod 4 servers emit) and
- * draft-07 ones (most others) each get the matching ajv.
+ * draft-07 ones (most others) each get the matching ajv. Both are bounded against a hostile server: a
+ * schema over MAX_INPUT_SCHEMA_CHARS is refused before ajv sees it (it would go to the model with
+ * every request), and `pattern` runs on a linear-time engine (linear-regexp.ts).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { linearRegExp } from './linear-regexp.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -14,8 +17,21 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 ) => Ajv;
 
 // Servers write schemas for many validators: unknown keywords are allowed (strict off), but a
-// schema that breaks the meta-schema is refused (validateSchema on), and ajv never logs.
-const options = { strict: false, validateSchema: true, allErrors: true, logger: false } as const;
+// schema that breaks the meta-schema is refused (validateSchema on), ajv never logs, and patterns
+// never backtrack.
+const options = {
+  strict: false,
+  validateSchema: true,
+  allErrors: true,
+  logger: false,
+  code: { regExp: linearRegExp },
+} as const;
+
+/**
+ * Largest input schema accepted, as JSON text. Real tools need a few KB; the schema travels with every
+ * request to the model, so one 200 KB schema would make each request 200 KB larger.
+ */
+export const MAX_INPUT_SCHEMA_CHARS = 16 * 1024;
 const draft07 = addFormats(new Ajv(options));
 const draft2020 = addFormats(new Ajv2020(options) as unknown as Ajv);
 

@@ -1,8 +1,10 @@
 /**
  * MCP_CONFIG: the `mcp.json` file users already have from desktop MCP clients,
  * `{"mcpServers": {"name": {"command", "args", "env"} | {"url", "headers"}}}`, plus Scout's own
- * optional `trusted` (skip the approval of tools that change things) and `timeoutMs`. Problems name
- * the server and field, never a value: `env` and `headers` hold secrets.
+ * optional `trusted` (none of its tools asks for approval), `autoApprove` (these tools, by the
+ * server's own name for them, do not ask) and `timeoutMs`. Only these operator settings skip
+ * approval: a server's `readOnlyHint` is its own claim and never does. Problems name the server and
+ * field, never a value: `env` and `headers` hold secrets.
  */
 import { readFileSync } from 'node:fs';
 import * as z from '../schema/zod.js';
@@ -14,6 +16,8 @@ const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
 const common = {
   trusted: z.optional(z.boolean()),
+  /** Tool names as the server lists them (`create_issue`, not `github__create_issue`). */
+  autoApprove: z.optional(z.array(z.string().check(z.minLength(1, 'must not be empty')))),
   timeoutMs: z.optional(z.number().check(z.int(), z.gte(1_000), z.lte(600_000))),
 };
 const StdioServer = z.strictObject({

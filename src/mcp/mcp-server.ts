@@ -46,9 +46,13 @@ export class McpServerConnection {
   state: McpServerState = 'idle';
   /** The tools of the last successful listing; kept while the server restarts. */
   tools: McpTool[] = [];
+  /** A listing has succeeded at least once (`tools` is the server's, not the empty start). */
+  listed = false;
   /** Why it is not ready, in words safe to show. */
   problem: string | undefined;
   private client: Client | undefined;
+  /** The client of a start in progress: closing it ends a handshake or listing that hangs. */
+  private connecting: Client | undefined;
   private starting: Promise<void> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private failures = 0;
@@ -119,6 +123,8 @@ export class McpServerConnection {
     clearTimeout(this.restartTimer);
     const client = this.client;
     this.client = undefined;
+    // A server stuck in its start must not hold the shutdown until its start bound.
+    await this.connecting?.close().catch(() => undefined);
     await this.starting?.catch(() => undefined);
     await client?.close().catch(() => undefined);
   }
@@ -129,6 +135,7 @@ export class McpServerConnection {
     this.state = 'starting';
     this.lastTransportError = undefined;
     let client = this.newClient();
+    this.connecting = client;
     try {
       if (config.transport === 'stdio') {
         await client.connect(this.stdioTransport(config), { timeout });
@@ -143,7 +150,9 @@ export class McpServerConnection {
           if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw err;
           this.log.info('Streamable HTTP failed: trying the SSE transport');
           await client.close().catch(() => undefined);
+          if (this.isClosed()) return;
           client = this.newClient();
+          this.connecting = client;
           await client.connect(new SSEClientTransport(new URL(config.url), this.httpOptions(config)), {
             timeout,
           });
@@ -153,7 +162,13 @@ export class McpServerConnection {
         await client.close().catch(() => undefined);
         return;
       }
-      this.tools = await listAllTools(client, timeout);
+      const tools = await listAllTools(client, timeout);
+      if (this.isClosed()) {
+        await client.close().catch(() => undefined);
+        return;
+      }
+      this.tools = tools;
+      this.listed = true;
       this.client = client;
       this.state = 'ready';
       this.problem = undefined;
@@ -167,6 +182,8 @@ export class McpServerConnection {
       this.log.warn({ problem: this.problem }, 'MCP server failed to start');
       this.state = 'failed';
       this.scheduleRestart();
+    } finally {
+      if (this.connecting === client) this.connecting = undefined;
     }
   }
 

@@ -1,23 +1,37 @@
 /**
  * Every configured MCP server as one tool source for the registry. Each server's tools appear as
- * `<server>__<tool>` with their JSON Schema checked (an invalid schema or a name clash drops that one
- * tool with a notice), a time limit, approval for tools that may change something (unless the server
- * is `trusted`), and results turned into capped text. Servers start lazily on the first turn that
- * may use tools; `prepare` waits for them within a bound, so a slow or broken server costs a notice,
- * never the turn.
+ * `<server>__<tool>` with their JSON Schema checked (an invalid or oversized schema or a name clash
+ * drops that one tool with a notice), a time limit, approval for every call unless the operator's
+ * config says otherwise (`trusted`, `autoApprove`: a server's own `readOnlyHint` is a claim from an
+ * untrusted party), and results turned into capped text. Servers start lazily on the first turn that
+ * may use tools and list in the background: only that first turn waits, briefly, for a first
+ * listing; later turns use the last list each server gave, and one that has none is left out with a
+ * notice. A slow or dead server never holds a turn.
  */
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import * as z from '../schema/zod.js';
 import type { Tool, ToolSource } from '../tools/types.js';
-import { type ArgumentCheck, compileSchema, toolParametersFrom } from './json-schema.js';
+import {
+  type ArgumentCheck,
+  MAX_INPUT_SCHEMA_CHARS,
+  compileSchema,
+  toolParametersFrom,
+} from './json-schema.js';
 import { DEFAULT_MCP_TOOL_TIMEOUT_MS, type McpServerConfig } from './mcp-config.js';
 import { mcpResultToOutput } from './mcp-result.js';
-import { DEFAULT_MCP_START_TIMEOUT_MS, McpServerConnection, type McpServerState } from './mcp-server.js';
+import { McpServerConnection, type McpServerState } from './mcp-server.js';
 import { TOOL_NAME_RULE, namespacedToolName } from './tool-names.js';
 
 /** Providers cap function descriptions; long MCP descriptions are cut to this. */
 const MAX_DESCRIPTION_CHARS = 1_024;
+/** A tool's title is shown with its approval request: a line, not a page. */
+const MAX_TITLE_CHARS = 100;
+/**
+ * The first turn that needs tools waits at most this long for servers that have never listed their
+ * tools (a server over npx needs a moment); every other turn waits for none.
+ */
+export const DEFAULT_MCP_FIRST_LIST_WAIT_MS = 3_000;
 
 export interface McpServerStatus {
   name: string;
@@ -34,6 +48,8 @@ export interface McpToolSourceOptions {
   /** Names of Scout's own tools: an MCP tool may not take one. */
   reservedNames?: readonly string[];
   startTimeoutMs?: number;
+  /** How long the first turn waits for first listings (`--check` waits for the whole start). */
+  firstListWaitMs?: number;
   backoff?: { baseMs: number; maxMs: number };
 }
 
@@ -45,6 +61,10 @@ export class McpToolSource implements ToolSource {
   /** Compiled input schemas by server, tool and schema text: a refresh does not recompile. */
   private readonly checks = new Map<string, ArgumentCheck | { invalid: string }>();
   private readonly reported = new Set<string>();
+  /** Servers whose first listing a turn has waited for already: no turn waits for them again. */
+  private readonly waited = new Set<McpServerConnection>();
+  /** The unavailability last told per server, so it is told once per change, not every turn. */
+  private readonly told = new Map<string, string>();
   private readonly log: Logger;
 
   constructor(
@@ -71,29 +91,41 @@ export class McpToolSource implements ToolSource {
   }
 
   /**
-   * Starts servers not started yet and waits for starts in progress, at most the start bound (or
-   * until `signal` aborts). Returns this turn's notices: servers unavailable, tools dropped.
+   * Starts servers not started yet. Waits only for first listings no turn has waited for yet, at most
+   * `firstListWaitMs` (or until `signal` aborts); restarts and refreshes run in the background while
+   * turns use the last list. Returns this turn's notices: a server unavailable (once per change of
+   * its problem), tools dropped.
    */
   async prepare(signal: AbortSignal): Promise<string[]> {
-    const bound = this.options.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
-    const starts = this.connections.map((c) => (c.state === 'idle' ? c.start() : c.settled()));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(starts),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, bound + 1_000);
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      }),
-    ]);
-    clearTimeout(timer);
+    for (const c of this.connections) if (c.state === 'idle') void c.start();
+    const first = this.connections.filter((c) => !c.listed && !this.waited.has(c));
+    if (first.length > 0 && !signal.aborted) {
+      for (const c of first) this.waited.add(c);
+      const bound = this.options.firstListWaitMs ?? DEFAULT_MCP_FIRST_LIST_WAIT_MS;
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort = () => {};
+      await Promise.race([
+        Promise.all(first.map((c) => c.settled())),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, bound);
+          onAbort = () => resolve();
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
     const notices = this.pending;
     this.pending = [];
     for (const c of this.connections) {
-      if (c.state === 'failed' || c.state === 'starting') {
-        notices.push(
-          `The MCP server "${c.name}" is unavailable (${c.problem ?? 'still starting'}); its tools cannot be used now.`,
-        );
+      if (c.state === 'ready' || c.state === 'closed') {
+        this.told.delete(c.name);
+        continue;
       }
+      const problem = c.problem ?? 'still starting';
+      if (this.told.get(c.name) === problem) continue;
+      this.told.set(c.name, problem);
+      notices.push(`The MCP server "${c.name}" is unavailable (${problem}); its tools cannot be used now.`);
     }
     return [...new Set(notices)];
   }
@@ -143,7 +175,16 @@ export class McpToolSource implements ToolSource {
       return undefined;
     }
     const schema = tool.inputSchema as Record<string, unknown>;
-    const key = `${config.name}\0${tool.name}\0${JSON.stringify(schema)}`;
+    const text = JSON.stringify(schema);
+    if (text.length > MAX_INPUT_SCHEMA_CHARS) {
+      this.log.warn({ tool: name, chars: text.length }, 'MCP tool with an oversized input schema left out');
+      this.reportOnce(
+        `size:${config.name}:${tool.name}`,
+        `The MCP tool "${tool.name}" of "${config.name}" has an input schema of ${Math.ceil(text.length / 1024)} KB, over the ${MAX_INPUT_SCHEMA_CHARS / 1024} KB limit; it was left out.`,
+      );
+      return undefined;
+    }
+    const key = `${config.name}\0${tool.name}\0${text}`;
     let check = this.checks.get(key);
     if (!check) {
       try {
@@ -164,14 +205,14 @@ export class McpToolSource implements ToolSource {
     const validate = check;
     const timeoutMs = config.timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
     const description = (tool.description ?? tool.title ?? tool.name).slice(0, MAX_DESCRIPTION_CHARS);
-    const title = tool.title ?? tool.annotations?.title;
+    const title = (tool.title ?? tool.annotations?.title)?.slice(0, MAX_TITLE_CHARS);
     return {
       name,
       description,
       server: config.name,
       ...(title ? { title } : {}),
-      // A tool that does not say it only reads may change something (the MCP spec's default).
-      needsApproval: config.trusted !== true && tool.annotations?.readOnlyHint !== true,
+      // Annotations are the server's claims, not the operator's word: `readOnlyHint` never skips this.
+      needsApproval: config.trusted !== true && !(config.autoApprove ?? []).includes(tool.name),
       parameters: toolParametersFrom(schema),
       inputSchema: z.unknown().check(
         z.superRefine((value, ctx) => {

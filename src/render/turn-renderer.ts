@@ -24,7 +24,7 @@
 import type { Logger } from '../logger.js';
 import type { PlanProposal } from '../modes/plan/plan-types.js';
 import type { Locale } from '../surface.js';
-import type { ToolApprovalRequest } from '../tools/types.js';
+import type { ToolApprovalRequest, ToolCallOrigin } from '../tools/types.js';
 import { t } from '../i18n/translate.js';
 import { type AnswerStream, type HeadContent, StreamHead } from './answer-stream.js';
 import {
@@ -168,16 +168,39 @@ export function planMarkdown(plan: PlanProposal, locale: Locale): string {
 
 /** Longest argument text an approval message shows (the model's arguments can be long). */
 const APPROVAL_ARGUMENTS_CHARS = 1_200;
+/** The start of the asker's message shown with an approval request. */
+const APPROVAL_MESSAGE_CHARS = 160;
 
-/** A tool call waiting for approval as Markdown: which tool, from which server, with what arguments. */
+/**
+ * A tool call waiting for approval as Markdown: which tool with exactly which arguments (or how much
+ * of them is not shown), and where the request came from (the model chose it while answering whose
+ * message, and whether it read earlier messages that could have asked for it).
+ */
 export function approvalMarkdown(request: ToolApprovalRequest, locale: Locale, maxChars: number): string {
   const label = request.title ? `${request.tool} (${request.title})` : request.tool;
-  const room = Math.max(0, Math.min(APPROVAL_ARGUMENTS_CHARS, maxChars - label.length - 200));
-  const args = request.arguments.length > room ? `${request.arguments.slice(0, room)}…` : request.arguments;
+  const head = t(locale, 'tool-approval.prompt', { tool: label });
+  const origin = request.origin ? originMarkdown(request.origin, locale) : '';
+  const room = Math.max(0, Math.min(APPROVAL_ARGUMENTS_CHARS, maxChars - head.length - origin.length - 300));
+  const shown = request.arguments.slice(0, room);
+  const cut = (request.argumentsCut ?? 0) + request.arguments.length - shown.length;
   // Arguments are model output: a fence keeps them from being read as Markdown or mentions.
-  const markdown = `${t(locale, 'tool-approval.prompt', { tool: label })}\n\`\`\`json\n${args.replaceAll('```', "'''")}\n\`\`\``;
+  const parts = [`${head}\n\`\`\`json\n${shown.replaceAll('```', "'''")}\n\`\`\``];
+  if (cut > 0) parts.push(t(locale, 'tool-approval.cut', { count: cut }));
+  if (origin) parts.push(origin);
   // The cut above may fall inside a surrogate pair.
-  return wellFormed(markdown);
+  return wellFormed(parts.join('\n'));
+}
+
+function originMarkdown(origin: ToolCallOrigin, locale: Locale): string {
+  // The asker's words on one line, in a code span: shown as typed, never as Markdown or mentions.
+  const line = origin.message.replace(/\s+/g, ' ').trim().replaceAll('`', "'");
+  const cut = line.length > APPROVAL_MESSAGE_CHARS ? `${line.slice(0, APPROVAL_MESSAGE_CHARS)}…` : line;
+  const message = `\`${cut || '…'}\``;
+  const asker = origin.asker?.replace(/[`*_~<>@]/g, '').trim();
+  const said = asker
+    ? t(locale, 'tool-approval.origin', { asker, message })
+    : t(locale, 'tool-approval.origin-unnamed', { message });
+  return origin.readEarlier ? `${said}\n${t(locale, 'tool-approval.read-earlier')}` : said;
 }
 
 /** What a task card was built from (an unchanged step keeps its card). */

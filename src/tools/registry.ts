@@ -2,14 +2,16 @@
  * The tool registry (seed 003): tools register with a zod input schema (or, from MCP servers, a JSON
  * Schema); the registry emits JSON Schema for the function-call model, validates the model's
  * arguments, asks the asker before a call that changes something, runs each call with a time limit
- * and honours the AGENT_TOOLS allow/deny patterns. Tool sources (MCP servers) are read again on every
- * call, so tools that appear or vanish at run time are seen at once. `execute` never throws: every
- * failure comes back as `{ isError: true, text }` telling the model what went wrong.
+ * and honours the AGENT_TOOLS allow/deny patterns and the AGENT_MAX_TOOLS cap (tool-cap.ts). Tool
+ * sources (MCP servers) are read again on every call, so tools that appear or vanish at run time are
+ * seen at once. `execute` never throws: every failure comes back as `{ isError: true, text }` telling
+ * the model what went wrong.
  */
 import { isAbortError } from '../errors.js';
 import type { ToolDefinition } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import * as z from '../schema/zod.js';
+import { DEFAULT_MAX_TOOLS, ToolRanking, capTools } from './tool-cap.js';
 import { matchesPattern } from './tool-patterns.js';
 import type { Tool, ToolContext, ToolInfo, ToolOutput, ToolRegistry, ToolSource } from './types.js';
 
@@ -25,6 +27,8 @@ export interface ToolRegistryOptions {
   /** Tools that come and go at run time (MCP servers). */
   sources?: ToolSource[];
   defaultTimeoutMs?: number;
+  /** AGENT_MAX_TOOLS: tools sent with one request; Scout's own tools are always among them. */
+  maxTools?: number;
   logger: Logger;
 }
 
@@ -60,10 +64,15 @@ export function createToolRegistry(tools: Tool[], options: ToolRegistryOptions):
       log.warn({ tool: bare }, 'AGENT_TOOLS names a tool that does not exist');
   }
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const maxTools = options.maxTools ?? DEFAULT_MAX_TOOLS;
 
   // Rebuilt only when a source's tool list changes (each returns the same array until then).
   let seen: Tool[][] | undefined;
-  let current = { byName: new Map<string, Tool>(), definitions: [] as ToolDefinition[] };
+  let current: {
+    byName: Map<string, Tool>;
+    definitions: ToolDefinition[];
+    ranking?: ToolRanking;
+  } = { byName: new Map<string, Tool>(), definitions: [] };
   const active = () => {
     const lists = sources.map((s) => s.tools());
     if (seen && lists.every((list, i) => list === seen?.[i])) return current;
@@ -87,7 +96,26 @@ export function createToolRegistry(tools: Tool[], options: ToolRegistryOptions):
   };
 
   return {
-    definitions: () => active().definitions.map((d) => ({ ...d })),
+    maxTools,
+    definitions(view = {}) {
+      const state = active();
+      const enabled = view.enabled;
+      const on = enabled ? state.definitions.filter((d) => enabled(d.name)) : state.definitions;
+      const chosen = capTools(
+        on,
+        maxTools,
+        {
+          always: (name) => state.byName.get(name)?.server === undefined,
+          ...(view.preferred ? { preferred: view.preferred } : {}),
+          ...(view.question ? { question: view.question } : {}),
+        },
+        // Built on the first capped request after a list change, kept with that list.
+        () => (state.ranking ??= new ToolRanking(state.definitions)),
+      );
+      if (chosen.length < on.length)
+        log.debug({ offered: chosen.length, available: on.length, maxTools }, 'tools capped for a request');
+      return chosen.map((d) => ({ ...d }));
+    },
     has: (name) => active().byName.has(name),
     list: (): ToolInfo[] =>
       [...active().byName.values()].map((t) => ({
@@ -128,8 +156,8 @@ export function createToolRegistry(tools: Tool[], options: ToolRegistryOptions):
   };
 }
 
-/** Longest argument text shown with an approval request. */
-const APPROVAL_ARGUMENTS_CHARS = 1_500;
+/** Longest argument text passed with an approval request (the surface shows what fits and says so). */
+const APPROVAL_ARGUMENTS_CHARS = 8_000;
 
 /** Resolves with the refusal for the model, or undefined when the asker approved. */
 async function askApproval(tool: Tool, input: unknown, context: ToolContext): Promise<string | undefined> {
@@ -137,11 +165,12 @@ async function askApproval(tool: Tool, input: unknown, context: ToolContext): Pr
     return `${tool.name} changes something and needs the user's approval, which cannot be asked here; it was not run. Tell the user.`;
   }
   const json = JSON.stringify(input, null, 2) ?? '{}';
-  const args = json.length > APPROVAL_ARGUMENTS_CHARS ? `${json.slice(0, APPROVAL_ARGUMENTS_CHARS)}…` : json;
+  const cut = Math.max(0, json.length - APPROVAL_ARGUMENTS_CHARS);
   const approved = await context
     .confirm({
       tool: tool.name,
-      arguments: args,
+      arguments: cut > 0 ? json.slice(0, APPROVAL_ARGUMENTS_CHARS) : json,
+      ...(cut > 0 ? { argumentsCut: cut } : {}),
       ...(tool.server ? { server: tool.server } : {}),
       ...(tool.title ? { title: tool.title } : {}),
     })

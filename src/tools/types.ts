@@ -8,6 +8,8 @@ export interface ToolContext {
   sessionKey: string;
   channelName?: string;
   userName?: string;
+  /** The asker's message: fetch_url's default focus when a page is longer than its budget. */
+  question?: string;
   signal: AbortSignal;
   /**
    * The URLs this turn may fetch (the user's message, this turn's search results); web_search adds
@@ -29,8 +31,25 @@ export interface ToolApprovalRequest {
   server?: string;
   /** The server's human title for the tool, when it gave one. */
   title?: string;
-  /** The arguments as pretty JSON, bounded for display. */
+  /** The arguments as pretty JSON, whole up to a bound; `argumentsCut` counts what was left off. */
   arguments: string;
+  /** Characters of the arguments left off `arguments` (0 or absent: it is the exact call). */
+  argumentsCut?: number;
+  /**
+   * Where the request came from: the model chose the call while answering this message. Text the
+   * model read (earlier thread messages, pages, tool results) can ask for calls the asker never
+   * wanted, so the prompt says whose message it was and what else was read.
+   */
+  origin?: ToolCallOrigin;
+}
+
+export interface ToolCallOrigin {
+  /** The asker's display name. */
+  asker?: string;
+  /** The start of the message that started the turn, on one line. */
+  message: string;
+  /** The turn read earlier messages of the thread or reply chain as context. */
+  readEarlier?: boolean;
 }
 
 export interface ToolOutput {
@@ -90,10 +109,25 @@ export interface ToolInfo {
   needsApproval: boolean;
 }
 
+/** Which of the allowed tools one request may offer (a channel's rules, the question). */
+export interface ToolView {
+  /** A channel's rules: false hides the tool. */
+  enabled?: (name: string) => boolean;
+  /** Enabled by name or pattern in the channel: chosen first when over the cap. */
+  preferred?: (name: string) => boolean;
+  /** The user's message: over the cap, the most relevant tools are chosen. */
+  question?: string;
+}
+
 /** The registry the executors use (src/tools/registry.ts implements it). */
 export interface ToolRegistry {
-  /** JSON-Schema definitions of the allowed tools, for the function-call model. */
-  definitions(): import('../llm/types.js').ToolDefinition[];
+  /**
+   * JSON-Schema definitions of the allowed tools for the function-call model: at most `maxTools`,
+   * chosen for `view` when there are more.
+   */
+  definitions(view?: ToolView): import('../llm/types.js').ToolDefinition[];
+  /** AGENT_MAX_TOOLS: the most tools one request offers. */
+  readonly maxTools?: number;
   has(name: string): boolean;
   /**
    * Validates the raw JSON arguments and runs the tool with its timeout. Never throws: an unknown

@@ -75,7 +75,7 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
   it('calls the same tools over Streamable HTTP', async () => {
     const server = await startEverythingHttp();
     cleanups.push(() => server.stop());
-    const h = await scoutWith({ everything: { url: server.url } });
+    const h = await scoutWith({ everything: { url: server.url, trusted: true } });
     const sink = await echoAndSum(h);
     expect(sink.final?.answer).toContain('computed 42');
     expect(sentToModel(h)).toContain('Echo: ping from Scout');
@@ -178,7 +178,100 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
     });
     expect(back.changed).toBe(true);
     const again = await h.scout.runCommand('tools', '', { channelId: 'test:C1', userId: 'U1' });
-    expect(again.text).toContain('`notes__read_note`,');
+    // It claims readOnlyHint; only the operator's config could let it run unasked.
+    expect(again.text).toContain('`notes__read_note` (asks first),');
+  });
+
+  it('a server stuck at tools/list never holds a turn: each answers, one notice in all', async () => {
+    // `stuck` answers the MCP handshake and never its tools/list; its start bound is 15 s.
+    const h = await scoutWith({ stuck: fixtureStdio(['hang-list']), notes: fixtureStdio() });
+    const notices: string[][] = [];
+    for (let turn = 1; turn <= 4; turn += 1) {
+      const before = h.llm.requests.length;
+      h.llm.enqueue(textReply('Nothing to call.'), textReply(`Answer ${turn}.`));
+      const sink = new RecordingSink();
+      await h.scout.handleMessage(testMessage(`question ${turn}`), sink);
+      expect(sink.final?.answer).toContain(`Answer ${turn}.`);
+      expect(toolNamesOffered(h, before)).toContain('notes__read_note');
+      notices.push(sink.final?.steps.filter((s) => s.kind === 'notice').map((s) => s.title) ?? []);
+    }
+    const config = await h.scout.runCommand('config', '', { channelId: 'test:C1', userId: 'U1' });
+    // All four turns ran while the server had still not listed a tool.
+    expect(config.text).toContain('stuck (stdio, starting, 0)');
+    const starting = notices.map((n) =>
+      n.filter((t) => t.includes('"stuck" is unavailable (still starting)')),
+    );
+    expect(starting.map((n) => n.length)).toEqual([1, 0, 0, 0]);
+  });
+
+  it('over AGENT_MAX_TOOLS, a request offers the built-ins, the channel’s picks and the most relevant', async () => {
+    // 300 tools from one server plus the notes tools: OpenAI would refuse all of them in one request.
+    const h = await scoutWith({ archive: fixtureStdio(['many=300']) });
+    h.llm.enqueue(textReply('Nothing to call.'), textReply('Rivoka is in the archive.'));
+    await h.scout.handleMessage(testMessage('What does the archive say about rivoka?'), new RecordingSink());
+    const offered = toolNamesOffered(h);
+    expect(offered).toHaveLength(64);
+    expect(offered).toEqual(expect.arrayContaining(['fetch_url', 'current_context', 'archive__topic_250']));
+    // Unrelated to the question and past the first 64: chosen only once the channel enables it.
+    expect(offered).not.toContain('archive__topic_299');
+    const enabled = await h.scout.runCommand('tools', 'enable archive__topic_299', {
+      channelId: 'test:C1',
+      userId: 'U1',
+    });
+    expect(enabled.changed).toBe(true);
+    const before = h.llm.requests.length;
+    h.llm.enqueue(textReply('Nothing to call.'), textReply('Kakalin too.'));
+    await h.scout.handleMessage(testMessage('And about kakalin?'), new RecordingSink());
+    const next = toolNamesOffered(h, before);
+    expect(next).toHaveLength(64);
+    expect(next).toEqual(expect.arrayContaining(['archive__topic_299', 'archive__topic_007', 'fetch_url']));
+    expect(next).not.toContain('archive__topic_250');
+    const list = await h.scout.runCommand('tools', '', { channelId: 'test:C1', userId: 'U1' });
+    expect(list.text).toMatch(
+      /\d+ tools are on here, more than the 64 a request may offer \(AGENT_MAX_TOOLS\)/,
+    );
+    expect(list.text.length).toBeLessThanOrEqual(2_000);
+  });
+
+  it('the approval shows the exact call and whose message led to it; one Deny ends every wait', async () => {
+    const file = writeMcpJson({});
+    cleanups.push(file.remove);
+    const calls = join(file.dir, 'calls.txt');
+    writeFileSync(calls, '');
+    const h = await scoutWith({ notes: fixtureStdio(['liar'], { FIXTURE_CALLS_FILE: calls }) });
+    class DenyingSink extends RecordingSink {
+      readonly asked: ToolApprovalRequest[] = [];
+      confirmTool(request: ToolApprovalRequest, signal: AbortSignal): Promise<boolean> {
+        this.asked.push(request);
+        // The first is denied; any other waits for a press that never comes, as an ignored prompt would.
+        if (this.asked.length === 1) return Promise.resolve(false);
+        return new Promise((resolve) => signal.addEventListener('abort', () => resolve(false)));
+      }
+    }
+    // A planted instruction made the model ask for two calls the asker never wanted.
+    h.llm.enqueue(
+      toolCallReply([
+        { name: 'notes__delete_note', arguments: { id: 'all' } },
+        { name: 'notes__purge_notes', arguments: {} },
+      ]),
+      textReply('The user denied it.'),
+      textReply('I did not delete anything.'),
+    );
+    const sink = new DenyingSink();
+    await h.scout.handleMessage(testMessage('Summarise my notes, please'), sink);
+    // Both were asked together (this sink does not queue); the Deny of one withdrew the other at once,
+    // instead of the turn waiting out its time limit for a press that never comes.
+    expect(sink.asked.map((r) => r.tool)).toEqual(['notes__delete_note', 'notes__purge_notes']);
+    expect(sink.asked[0]).toMatchObject({
+      tool: 'notes__delete_note',
+      arguments: '{\n  "id": "all"\n}',
+      origin: { asker: 'tester', message: 'Summarise my notes, please' },
+    });
+    expect(sink.asked[0]?.argumentsCut).toBeUndefined();
+    expect(sink.final?.answer).toContain('I did not delete anything.');
+    expect(readFileSync(calls, 'utf8')).toBe('');
+    expect(sentToModel(h)).toContain('The user did not approve notes__delete_note');
+    expect(sentToModel(h)).toContain('The user did not approve notes__purge_notes');
   });
 
   it('a server that cannot start is a notice; the turn still answers; /config shows no secret', async () => {

@@ -15,8 +15,9 @@ export const EVERYTHING_ENTRY = join(
 );
 export const FIXTURE_ENTRY = join(import.meta.dirname, 'fixture-mcp-server.mjs');
 
+/** server-everything over stdio, marked `trusted` as the README's example does (its tools only echo and add). */
 export function everythingStdio(): Record<string, unknown> {
-  return { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] };
+  return { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], trusted: true };
 }
 
 export function fixtureStdio(

@@ -22,6 +22,9 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The fixture's tools that only read or misbehave harmlessly: the operator lets them run unasked. */
+const HARMLESS = ['read_note', 'hang', 'crash', 'huge', 'add_tool', 'whoami', 'extra', 'match'];
+
 function fixture(
   flags: string[] = [],
   env: Record<string, string> = {},
@@ -33,6 +36,7 @@ function fixture(
     command: process.execPath,
     args: [FIXTURE_ENTRY, ...flags],
     env,
+    autoApprove: HARMLESS,
     ...extra,
   } as McpServerConfig;
 }
@@ -45,11 +49,16 @@ function scratch(): string {
 
 function setup(
   servers: McpServerConfig[],
-  options: { startTimeoutMs?: number; logger?: ReturnType<typeof createLogger> } = {},
+  options: {
+    startTimeoutMs?: number;
+    firstListWaitMs?: number;
+    logger?: ReturnType<typeof createLogger>;
+  } = {},
 ) {
   const source = new McpToolSource(servers, {
     logger: options.logger ?? silentLogger,
     startTimeoutMs: options.startTimeoutMs ?? 10_000,
+    firstListWaitMs: options.firstListWaitMs ?? 10_000,
     backoff: { baseMs: 50, maxMs: 200 },
     reservedNames: ['web_search', 'fetch_url'],
     secrets: ['sk-header-secret-123456'],
@@ -85,6 +94,7 @@ describe('MCP servers over stdio', { timeout: 30_000 }, () => {
         transport: 'stdio',
         command: process.execPath,
         args: [EVERYTHING_ENTRY, 'stdio'],
+        trusted: true,
       },
     ]);
     expect(registry.definitions()).toEqual([]); // lazily: nothing starts before a turn needs it
@@ -113,16 +123,38 @@ describe('MCP servers over stdio', { timeout: 30_000 }, () => {
     expect(JSON.parse(structured.text)).toHaveProperty('temperature');
   });
 
-  it('marks tools that do not declare readOnlyHint as needing approval, unless the server is trusted', async () => {
-    const { registry, source } = setup([fixture(), { ...fixture(), name: 'fx2', trusted: true }]);
+  it('a readOnlyHint never skips approval: only `trusted` or `autoApprove` in the config does', async () => {
+    const dir = scratch();
+    const calls = join(dir, 'calls.txt');
+    writeFileSync(calls, '');
+    const env = { FIXTURE_CALLS_FILE: calls };
+    const { registry, source } = setup([
+      fixture(['liar'], env, { autoApprove: undefined }),
+      { ...fixture(['liar'], env), name: 'fx2', trusted: true },
+      { ...fixture(['liar'], env), name: 'fx3', autoApprove: ['read_note'] },
+    ]);
     await prepared(registry);
     const info = Object.fromEntries(registry.list!().map((t) => [t.name, t]));
-    expect(info['fx__delete_note']).toMatchObject({ server: 'fx', needsApproval: true });
-    expect(info['fx__read_note']).toMatchObject({ needsApproval: false });
-    expect(info['fx2__delete_note']).toMatchObject({ needsApproval: false });
+    // purge_notes and read_note both claim readOnlyHint: true; neither claim counts.
+    expect(info['fx__purge_notes']).toMatchObject({ server: 'fx', needsApproval: true });
+    expect(info['fx__read_note']).toMatchObject({ needsApproval: true });
+    expect(info['fx__delete_note']).toMatchObject({ needsApproval: true });
+    expect(info['fx2__purge_notes']).toMatchObject({ needsApproval: false });
+    expect(info['fx3__read_note']).toMatchObject({ needsApproval: false });
+    expect(info['fx3__purge_notes']).toMatchObject({ needsApproval: true });
+    // Nobody to ask (`--once` without `--yes`): the lying tool is refused and never reaches the server.
+    const refused = await registry.execute('fx__purge_notes', '{}', context());
+    expect(refused).toMatchObject({ isError: true });
+    expect(refused.text).toContain('needs the user');
+    expect(await registry.execute('fx3__purge_notes', '{}', context())).toMatchObject({ isError: true });
+    expect(readFileSync(calls, 'utf8')).toBe('');
+    expect((await registry.execute('fx3__read_note', '{"id":"1"}', context())).text).toBe('Note 1: buy milk');
+    expect((await registry.execute('fx2__purge_notes', '{}', context())).text).toBe('Deleted every note');
+    expect(readFileSync(calls, 'utf8')).toBe('read_note {"id":"1"}\npurge_notes {}\n');
     expect(source.status()).toEqual([
-      { name: 'fx', transport: 'stdio', state: 'ready', tools: 7 },
-      { name: 'fx2', transport: 'stdio', state: 'ready', tools: 7 },
+      { name: 'fx', transport: 'stdio', state: 'ready', tools: 8 },
+      { name: 'fx2', transport: 'stdio', state: 'ready', tools: 8 },
+      { name: 'fx3', transport: 'stdio', state: 'ready', tools: 8 },
     ]);
   });
 
@@ -178,6 +210,54 @@ describe('MCP servers over stdio', { timeout: 30_000 }, () => {
       name: 'stuck',
       state: expect.stringMatching(/failed|starting/),
     });
+  });
+
+  it('a server stuck at tools/list holds no turn: one notice, the others’ tools at once', async () => {
+    // A start bound of a minute: a turn that waited for this server would outlast the test.
+    const { registry, source } = setup([{ ...fixture(['hang-list']), name: 'stuck' }, fixture()], {
+      startTimeoutMs: 60_000,
+      firstListWaitMs: 8_000,
+    });
+    const told: string[][] = [];
+    for (let turn = 0; turn < 6; turn += 1) {
+      told.push(await prepared(registry));
+      expect((await registry.execute('fx__read_note', `{"id":"${turn}"}`, context())).text).toBe(
+        `Note ${turn}: buy milk`,
+      );
+    }
+    // Every turn ran while the server still had not listed its tools.
+    expect(source.status()[0]).toMatchObject({ name: 'stuck', state: 'starting', tools: 0 });
+    expect(told[0]).toEqual([expect.stringContaining('"stuck" is unavailable (still starting)')]);
+    expect(told.slice(1)).toEqual([[], [], [], [], []]); // said once, not every turn
+    expect(registry.definitions().map((d) => d.name)).toContain('fx__read_note');
+    expect(registry.definitions().some((d) => d.name.startsWith('stuck__'))).toBe(false);
+  });
+
+  it('an input schema over 16 KB leaves that tool out with one notice; requests stay small', async () => {
+    const { registry } = setup([fixture(['big-schema'])]);
+    const notices = await prepared(registry);
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /"bloated" of "fx" has an input schema of \d+ KB, over the 16 KB limit; it was left out/,
+      ),
+    ]);
+    const definitions = registry.definitions();
+    expect(definitions.map((d) => d.name)).not.toContain('fx__bloated');
+    expect(definitions.map((d) => d.name)).toContain('fx__read_note');
+    expect(JSON.stringify(definitions).length).toBeLessThan(16 * 1024);
+    expect(await prepared(registry)).toEqual([]);
+  });
+
+  it('a backtracking `pattern` is checked by a linear-time engine: the event loop never stalls', async () => {
+    const { registry } = setup([fixture(['evil-pattern'])]);
+    await prepared(registry);
+    // `^(a+)+$` against 29 a's and a "!": about 15 s of backtracking in V8's own engine.
+    const started = Date.now();
+    const bad = await registry.execute('fx__match', JSON.stringify({ s: `${'a'.repeat(29)}!` }), context());
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain('s: must match pattern');
+    expect((await registry.execute('fx__match', '{"s":"aaaa"}', context())).text).toBe('matched aaaa');
   });
 
   it('a call that never answers is a tool error at its time limit', async () => {
