@@ -6,18 +6,21 @@
  * final — complete, citations linked, no Stop left — within a bound, with almost no 429s: Scout
  * paces the workspace's edits itself instead of letting Slack refuse them.
  */
-// biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack calls are open JSON
 import { afterEach, describe, expect, it } from 'vitest';
-import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import {
+  ANSWERS_BOT,
+  ANSWERS_TEAM,
+  longAnswerModel,
+  mentionThread,
+  notFinal,
+  noteDone,
+  PARAGRAPHS_40K,
+  watchFinals,
+} from '../helpers/concurrent-answers.js';
 import { SLACK_TIER_3 } from '../helpers/fake-slack-api.js';
-import { longCitedAnswer } from '../render/markdown-samples.js';
-import { type SlackHarness, startSlackHarness, visibleText } from './slack-harness.js';
+import { type SlackHarness, startSlackHarness } from './slack-harness.js';
 
-const TEAM = 'T00FAKE00AA';
-const BOT = 'U00FAKEBOT01';
 const ANSWERS = 16;
-/** About 40,000 characters: four messages of Slack's answer size each. */
-const PARAGRAPHS = 300;
 /** The surface's edit interval: a tenth of Slack's second, so Slack's minute is 6 s here. */
 const EDIT_INTERVAL_MS = 100;
 const SCALE = EDIT_INTERVAL_MS / 1000;
@@ -26,53 +29,6 @@ const TIER_3 = { max: SLACK_TIER_3.max, perMs: SLACK_TIER_3.perMs * SCALE };
 const MAX_REFUSED_SHARE = 0.05;
 /** Slack time beyond what Tier 3 needs for the final edits themselves (a loaded machine, the last part). */
 const MARGIN_MS = 30_000 * SCALE;
-
-/** A top-level mention in its own channel: each opens a thread Scout answers in. */
-function mention(i: number) {
-  const channel = `C${String(i).padStart(8, '0')}PACE`;
-  const ts = `${1_767_000_000 + i}.000100`;
-  return {
-    channel,
-    ts,
-    envelope: {
-      token: 'x',
-      team_id: TEAM,
-      api_app_id: 'A00FAKEAPP01',
-      type: 'event_callback',
-      authorizations: [{ user_id: BOT, is_bot: true }],
-      event: {
-        type: 'app_mention',
-        user: `U${String(i).padStart(10, '0')}`,
-        ts,
-        event_ts: ts,
-        channel,
-        text: `<@${BOT}> what changed in search this week (${i})?`,
-      },
-    },
-  };
-}
-
-/** Why a thread does not show its final answer yet (undefined once it does). */
-function notFinal(s: SlackHarness, channel: string, ts: string): string | undefined {
-  const messages = s.slack.messagesIn(channel, ts);
-  if (messages.length < 2) return 'no answer yet';
-  const json = JSON.stringify(messages.map((m) => m.blocks));
-  if (json.includes('scout_stop')) return 'a Stop button is still shown';
-  if (!JSON.stringify(messages.at(-1)!.blocks).includes('scout_feedback_up')) return 'no 👍/👎 yet';
-  const markdown = messages
-    .slice(1)
-    .flatMap((m) => m.blocks.filter((b: any) => b.type === 'markdown').map((b: any) => b.text as string))
-    .join('\n');
-  if (/(?<!\[)\[\d+\](?![\](])/.test(markdown)) return 'a raw [n] citation is shown';
-  let from = 0;
-  for (let i = 0; i < PARAGRAPHS; i++) {
-    const at = markdown.indexOf(`Paragraph ${i}:`, from);
-    if (at === -1) return `paragraph ${i} is missing`;
-    from = at;
-  }
-  if (!messages.slice(1).some((m) => visibleText(m.blocks).includes('References'))) return 'no References';
-  return undefined;
-}
 
 describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per minute per workspace)', () => {
   let s: SlackHarness | undefined;
@@ -87,61 +43,32 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
     s = await startSlackHarness({
       env: { DEFAULT_MODE: 'agent', LLM_TIMEOUT_MS: '30000' },
       editIntervalMs: EDIT_INTERVAL_MS,
-      fake: { botUserId: BOT, teamId: TEAM, methodLimits: { 'chat.update': TIER_3, 'chat.delete': TIER_3 } },
-      core: (scout) => ({
-        get locale() {
-          return scout.locale;
-        },
-        handleMessage: (message, sink) =>
-          scout.handleMessage(message, {
-            update: (view) => sink.update(view),
-            reply: (text) => sink.reply(text),
-            done: (view) => {
-              doneAt.set(message.conversationId, Date.now());
-              return sink.done(view);
-            },
-          }),
-        runCommand: (name, args, context) => scout.runCommand(name, args, context),
-        cancel: (id) => scout.cancel(id),
-        firstDelivery: (key, ttl) => scout.firstDelivery(key, ttl),
-        getSettings: (id) => scout.getSettings(id),
-      }),
+      fake: {
+        botUserId: ANSWERS_BOT,
+        teamId: ANSWERS_TEAM,
+        methodLimits: { 'chat.update': TIER_3, 'chat.delete': TIER_3 },
+      },
+      core: (scout) => noteDone(scout, doneAt),
     });
-    // Each turn searches once (the function-call model, which is sent tools), then the answer model
-    // streams its long cited answer over about 2 s (20 of Slack's seconds).
-    const searched = new Set<string>();
-    s.h.llm.fallback = (body: any) => {
-      if (!body.tools?.length)
-        return textReply(longCitedAnswer(PARAGRAPHS), { pieces: 100, chunkDelayMs: 20 });
-      const question = /\((\d+)\)\?/.exec(JSON.stringify(body.messages))?.[1] ?? '';
-      if (searched.has(question)) return textReply('The results answer it.');
-      searched.add(question);
-      return toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]);
-    };
+    // Each answer streams over about 2 s (20 of Slack's seconds).
+    s.h.llm.fallback = longAnswerModel({ paragraphs: PARAGRAPHS_40K, pieces: 100, chunkDelayMs: 20 });
 
-    const threads = Array.from({ length: ANSWERS }, (_, i) => mention(i));
+    const threads = Array.from({ length: ANSWERS }, (_, i) => mentionThread(i));
     const acks = await Promise.all(threads.map((t) => s!.event(t.envelope)));
     expect(acks.map((r) => r.status)).toEqual(threads.map(() => 200));
 
     // When each thread first showed its final answer, as a user would see it.
-    const finalAt = new Map<string, number>();
-    const deadline = Date.now() + 200_000 * SCALE;
-    while (finalAt.size < ANSWERS && Date.now() < deadline) {
-      for (const t of threads)
-        if (!finalAt.has(t.channel) && !notFinal(s, t.channel, t.ts)) finalAt.set(t.channel, Date.now());
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const finalAt = await watchFinals(s.slack, threads, PARAGRAPHS_40K, 200_000 * SCALE);
     const pending = threads.flatMap((t) => {
-      const why = finalAt.has(t.channel) ? undefined : notFinal(s!, t.channel, t.ts);
+      const why = finalAt.has(t.channel) ? undefined : notFinal(s!.slack, t, PARAGRAPHS_40K);
       return why ? [`${t.channel}: ${why}`] : [];
     });
     expect(pending).toEqual([]);
     await s.surface.idle();
 
     // Time to final of each answer: from its model's end to its final state on Slack.
-    const conversation = (t: (typeof threads)[number]) => `slack:${TEAM}:${t.channel}:${t.ts}`;
     const toFinal = threads
-      .map((t) => finalAt.get(t.channel)! - doneAt.get(conversation(t))!)
+      .map((t) => finalAt.get(t.channel)! - doneAt.get(t.conversation)!)
       .sort((a, b) => a - b);
     // Tier 3 lets one edit through every 1.2 s: the bound is one final edit per message shown.
     const shown = threads.reduce((n, t) => n + s!.slack.messagesIn(t.channel, t.ts).length, 0);
@@ -155,6 +82,6 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
     expect(refused / updates.length).toBeLessThan(MAX_REFUSED_SHARE);
     expect(s.slack.violations).toEqual([]);
     // Still final once every write settled: nothing older landed afterwards.
-    expect(threads.filter((t) => notFinal(s!, t.channel, t.ts))).toEqual([]);
+    expect(threads.filter((t) => notFinal(s!.slack, t, PARAGRAPHS_40K))).toEqual([]);
   }, 240_000);
 });

@@ -1,0 +1,143 @@
+/**
+ * Many long cited answers at once in one Slack workspace, for the Tier 3 test and its benchmark
+ * (issue 27 point 12): one top-level mention per channel, an agent turn that searches once and then
+ * streams a long cited answer, and what "final" means on Slack — complete text, citations linked,
+ * References, 👍/👎 on the last message and no Stop left anywhere.
+ */
+// biome-ignore-all lint/suspicious/noExplicitAny: model requests and Slack blocks are open JSON
+import type { Scout } from '../../src/core/scout.js';
+import type { ScoutCore } from '../../src/surface.js';
+import { longCitedAnswer } from '../render/markdown-samples.js';
+import { type Script, textReply, toolCallReply } from './fake-openai-server.js';
+import type { FakeSlackApi } from './fake-slack-api.js';
+
+export const ANSWERS_TEAM = 'T00FAKE00AA';
+export const ANSWERS_BOT = 'U00FAKEBOT01';
+/** Paragraphs of `longCitedAnswer` in about 40,000 characters (four of Slack's answer messages). */
+export const PARAGRAPHS_40K = 300;
+
+export interface AnswerThread {
+  channel: string;
+  ts: string;
+  /** Scout's conversation id for the thread. */
+  conversation: string;
+  /** The Events API envelope of the mention (sign and post it to Bolt). */
+  envelope: Record<string, unknown>;
+}
+
+/** A top-level mention in a channel of its own: each opens a thread Scout answers in. */
+export function mentionThread(i: number): AnswerThread {
+  const channel = `C${String(i).padStart(8, '0')}PACE`;
+  const ts = `${1_767_000_000 + i}.000100`;
+  return {
+    channel,
+    ts,
+    conversation: `slack:${ANSWERS_TEAM}:${channel}:${ts}`,
+    envelope: {
+      token: 'x',
+      team_id: ANSWERS_TEAM,
+      api_app_id: 'A00FAKEAPP01',
+      type: 'event_callback',
+      event_id: `EvPace${i}${Date.now()}`,
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [{ user_id: ANSWERS_BOT, is_bot: true }],
+      event: {
+        type: 'app_mention',
+        user: `U${String(i).padStart(10, '0')}`,
+        ts,
+        event_ts: ts,
+        channel,
+        text: `<@${ANSWERS_BOT}> what changed in search this week (${i})?`,
+      },
+    },
+  };
+}
+
+/**
+ * The model's side of every turn: the function-call model (it is sent tools) searches once, then
+ * says the results will do; the answer model streams `paragraphs` of a cited answer in `pieces`
+ * chunks, `chunkDelayMs` apart.
+ */
+export function longAnswerModel(options: {
+  paragraphs: number;
+  pieces: number;
+  chunkDelayMs: number;
+}): (body: any) => Script {
+  const answer = longCitedAnswer(options.paragraphs);
+  const searched = new Set<string>();
+  return (body) => {
+    if (!body.tools?.length)
+      return textReply(answer, { pieces: options.pieces, chunkDelayMs: options.chunkDelayMs });
+    const question = /\((\d+)\)\?/.exec(JSON.stringify(body.messages))?.[1] ?? '';
+    if (searched.has(question)) return textReply('The results answer it.');
+    searched.add(question);
+    return toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]);
+  };
+}
+
+/** The core, noting when it hands each turn's final view to the renderer (its model has finished). */
+export function noteDone(scout: Scout, doneAt: Map<string, number>): ScoutCore {
+  return {
+    get locale() {
+      return scout.locale;
+    },
+    handleMessage: (message, sink) =>
+      scout.handleMessage(message, {
+        update: (view) => sink.update(view),
+        reply: (text) => sink.reply(text),
+        done: (view) => {
+          doneAt.set(message.conversationId, Date.now());
+          return sink.done(view);
+        },
+      }),
+    runCommand: (name, args, context) => scout.runCommand(name, args, context),
+    cancel: (id) => scout.cancel(id),
+    firstDelivery: (key, ttl) => scout.firstDelivery(key, ttl),
+    getSettings: (id) => scout.getSettings(id),
+  };
+}
+
+/** Why a thread does not show its final answer yet, as a user sees it (undefined once it does). */
+export function notFinal(slack: FakeSlackApi, thread: AnswerThread, paragraphs: number): string | undefined {
+  const messages = slack.messagesIn(thread.channel, thread.ts);
+  if (messages.length < 2) return 'no answer yet';
+  if (JSON.stringify(messages.map((m) => m.blocks)).includes('scout_stop'))
+    return 'a Stop button is still shown';
+  if (!JSON.stringify(messages.at(-1)!.blocks).includes('scout_feedback_up')) return 'no 👍/👎 yet';
+  // The answer: every message after the steps message.
+  const answer = messages.slice(1).map((m) => JSON.stringify(m.blocks));
+  const markdown = messages
+    .slice(1)
+    .flatMap((m) => m.blocks.filter((b: any) => b.type === 'markdown').map((b: any) => b.text as string))
+    .join('\n');
+  if (/(?<!\[)\[\d+\](?![\](])/.test(markdown)) return 'a raw [n] citation is shown';
+  let from = 0;
+  for (let i = 0; i < paragraphs; i++) {
+    const at = markdown.indexOf(`Paragraph ${i}:`, from);
+    if (at === -1) return `paragraph ${i} is missing`;
+    from = at;
+  }
+  if (!answer.some((json) => json.includes('References'))) return 'no References';
+  return undefined;
+}
+
+/**
+ * Polls until every thread shows its final answer (or `timeoutMs` passed); returns when each first
+ * did, by channel.
+ */
+export async function watchFinals(
+  slack: FakeSlackApi,
+  threads: AnswerThread[],
+  paragraphs: number,
+  timeoutMs: number,
+  pollMs = 10,
+): Promise<Map<string, number>> {
+  const finalAt = new Map<string, number>();
+  const deadline = Date.now() + timeoutMs;
+  while (finalAt.size < threads.length && Date.now() < deadline) {
+    for (const t of threads)
+      if (!finalAt.has(t.channel) && !notFinal(slack, t, paragraphs)) finalAt.set(t.channel, Date.now());
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  return finalAt;
+}
