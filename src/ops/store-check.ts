@@ -8,11 +8,11 @@ import type { Stores } from '../store/types.js';
 import type { ReadinessCheck } from './readiness.js';
 import { createStoreWriteCheck } from './store-write-check.js';
 
-export function storeCheck(stores: Pick<Stores, 'ping' | 'meta'>): ReadinessCheck {
+export function storeCheck(stores: Pick<Stores, 'ping' | 'meta' | 'problem'>): ReadinessCheck {
   const writable = createStoreWriteCheck(stores.meta);
   return async () => {
     const ok = await stores.ping().catch(() => false);
-    if (!ok) return { ok: false, detail: 'unreachable' };
+    if (!ok) return { ok: false, detail: stores.problem?.() ?? 'unreachable' };
     return (await writable()) ? { ok: true } : { ok: false, detail: 'reachable, but a write failed' };
   };
 }

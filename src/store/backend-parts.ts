@@ -8,5 +8,7 @@ export interface BackendParts {
   lockBackend: LockBackend;
   dedupe: DedupeService;
   ping(): Promise<boolean>;
+  /** Why the store cannot work any more, when the backend knows (a deleted SQLite file). */
+  problem?(): string | undefined;
   close(): Promise<void>;
 }

@@ -76,6 +76,7 @@ export async function createStores(options: CreateStoresOptions): Promise<Stores
     locks,
     dedupe: parts.dedupe,
     ping: () => (closed ? Promise.resolve(false) : parts.ping()),
+    problem: () => parts.problem?.(),
     async close() {
       if (closed) return;
       closed = true;
@@ -115,6 +116,7 @@ async function openBackend(
       lockBackend: new MemoryLockBackend(),
       dedupe: new MemoryDedupe(),
       ping: () => sqlite.ping(Math.min(timeoutMs, PING_TIMEOUT_MS)),
+      problem: () => sqlite.problem(),
       close: () => sqlite.close(),
     };
   }

@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
+import { StoreError } from '../errors.js';
 import path from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import type { Logger } from '../logger.js';
 import type { RawStore } from './bounded-adapter.js';
 import { bounded, throttledErrorLog, toStoreError } from './bounded.js';
+import { FileIdentity, SQLITE_FILE_LOST } from './sqlite-file-identity.js';
 
 /** SQLite waits this long for a write lock held by another connection before failing. */
 const SQLITE_BUSY_TIMEOUT_MS = 3_000;
@@ -16,6 +18,8 @@ const TABLE = 'keyv';
 export interface SqliteBackend {
   rawStore(namespace: string): RawStore;
   ping(timeoutMs: number): Promise<boolean>;
+  /** Why the store cannot work any more (the file is gone), once that is known. */
+  problem(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -33,6 +37,13 @@ export async function openSqlite(file: string, logger: Logger, timeoutMs: number
   );
   // Fails startup with a clear StoreError when the file cannot be opened (bad path, permissions).
   await bounded('sqlite open', timeoutMs, () => db.query('SELECT 1'));
+  const identity = await FileIdentity.of(file, logger);
+  /** Writes to a lost file would only go to the deleted one: refused, so the turn says "not saved". */
+  const writable = async <T>(write: () => Promise<T>): Promise<T> => {
+    if (identity && !(await identity.intact(true)))
+      throw new StoreError(`store sqlite write refused: ${SQLITE_FILE_LOST}`);
+    return write();
+  };
 
   const sweep = async () => {
     try {
@@ -53,14 +64,16 @@ export async function openSqlite(file: string, logger: Logger, timeoutMs: number
       const prefix = `${namespace}:`;
       return {
         get: (key) => db.get(key),
-        set: (key, value) => db.set(key, value),
-        delete: (key) => db.delete(key),
-        clear: async () => {
-          await db.query(`DELETE FROM ${TABLE} WHERE substr(key, 1, ?) = ?`, prefix.length, prefix);
-        },
+        set: (key, value) => writable(() => db.set(key, value)),
+        delete: (key) => writable(() => db.delete(key)),
+        clear: () =>
+          writable(async () => {
+            await db.query(`DELETE FROM ${TABLE} WHERE substr(key, 1, ?) = ?`, prefix.length, prefix);
+          }),
       };
     },
     async ping(pingTimeoutMs) {
+      if (identity && !(await identity.intact())) return false;
       try {
         await bounded('sqlite ping', pingTimeoutMs, () => db.query('SELECT 1'));
         return true;
@@ -68,6 +81,7 @@ export async function openSqlite(file: string, logger: Logger, timeoutMs: number
         return false;
       }
     },
+    problem: () => (identity?.lost ? SQLITE_FILE_LOST : undefined),
     async close() {
       clearInterval(sweepTimer);
       await db.disconnect();

@@ -39,5 +39,7 @@ export interface Stores {
   readonly dedupe: DedupeService;
   /** Round trip to the store, for /healthz. Resolves false instead of throwing. */
   ping(): Promise<boolean>;
+  /** Why the store cannot work any more, when the backend knows (a deleted SQLite file); for /healthz. */
+  problem?(): string | undefined;
   close(): Promise<void>;
 }
