@@ -7,7 +7,14 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectedText, loadManifest, PAGES_DIR, pageBytes, SCRIPT_CANARY } from './page-fixtures.js';
+import {
+  decodePage,
+  expectedText,
+  loadManifest,
+  PAGES_DIR,
+  pageBytes,
+  SCRIPT_CANARY,
+} from './page-fixtures.js';
 import { pageTextParts } from './page-text.js';
 import { tokenize } from './shingle-f1.js';
 
@@ -59,7 +66,7 @@ describe('page corpus (test/fixtures/pages)', () => {
       if (isPdf(page.contentType)) return;
 
       const bytes = pageBytes(page);
-      const html = new TextDecoder(page.charset ?? 'utf-8').decode(bytes);
+      const html = decodePage(page, bytes);
       const parts = pageTextParts(html);
 
       it('plants the script canary in a script, and nowhere a reader may show', () => {
