@@ -108,7 +108,8 @@ export async function bundle(outdir = join(repoRoot, 'dist/scout')) {
   const esbuild = await import('esbuild');
   await esbuild.build({
     absWorkingDir: repoRoot,
-    entryPoints: { main: 'src/main.ts' },
+    // The page reader's worker thread is a file of its own (reader-pool.ts starts it by path).
+    entryPoints: { main: 'src/main.ts', 'reader-worker': 'src/reader/extract-worker.ts' },
     outdir,
     bundle: true,
     splitting: true,

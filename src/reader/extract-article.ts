@@ -114,8 +114,32 @@ function holdsContent(element: DomElement): boolean {
   return false;
 }
 
+/** Elements that belong in `<head>` when a page leaves out its `<body>` tag. */
+const HEAD_ELEMENTS = /^(HEAD|TITLE|META|LINK|BASE|STYLE|SCRIPT|NOSCRIPT|TEMPLATE)$/i;
+
+/**
+ * linkedom builds the tree as written and does not add the `<html>` and `<body>` HTML lets a page
+ * leave out, so such a page's content would sit outside `document.body`: it is moved in.
+ */
 function parse(html: string): DomDocument {
-  return parseHTML(html).document as unknown as DomDocument;
+  const source = /<html[\s>]/i.test(html.slice(0, 8_192)) ? html : `<html>${html}</html>`;
+  const document = parseHTML(source).document as unknown as DomDocument & MutableDocument;
+  const root = document.documentElement as (DomElement & MutableNode) | null;
+  const body = document.body as (DomElement & MutableNode) | null;
+  if (root && body && body.childNodes.length === 0) {
+    for (const node of Array.from(root.childNodes) as Array<DomNode & MutableNode>) {
+      if (node !== body && !HEAD_ELEMENTS.test(node.nodeName)) body.appendChild(node);
+    }
+    if (body.parentNode !== root) root.appendChild(body);
+  }
+  return document;
+}
+
+interface MutableNode {
+  appendChild(node: unknown): unknown;
+}
+interface MutableDocument {
+  createElement(name: string): DomElement & MutableNode;
 }
 
 function readabilityBlocks(

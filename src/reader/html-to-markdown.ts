@@ -51,6 +51,7 @@ const SKIP = new Set([
   'LINK',
   'META',
   'DIALOG',
+  'TITLE',
   // Photo captions and credits: ground-truth article text leaves them out, and so do readers.
   'FIGCAPTION',
 ]);

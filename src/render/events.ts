@@ -23,6 +23,9 @@ export interface Source {
   title: string;
   url: string;
   snippet?: string;
+  /** Site name and publication date, when a read page gave them (References show them). */
+  site?: string;
+  published?: string;
 }
 
 export interface ModelStats {

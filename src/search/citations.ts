@@ -37,6 +37,9 @@ export class SourceRegistry {
         this.byKey.set(key, source);
         this.list.push(source);
       }
+      // A page read after it was found in a search knows its site and date; the number stays.
+      if (r.site && !source.site) source.site = r.site;
+      if (r.published && !source.published) source.published = r.published;
       if (!seen.has(source.n)) {
         seen.add(source.n);
         out.push(source);
@@ -94,8 +97,16 @@ export function linkCitations(
 
   const list = [...cited.values()].sort((a, b) => a.n - b.n);
   if (list.length === 0) return { text: body, cited: [] };
-  const references = list.map((s) => `${s.n}. [${escapeTitle(s.title)}](${escapeUrl(s.url)})`).join('\n');
+  const references = list
+    .map((s) => `${s.n}. [${escapeTitle(s.title)}](${escapeUrl(s.url)})${aboutSource(s)}`)
+    .join('\n');
   return { text: `${body}\n\n**${t(locale, 'answer.references')}**\n${references}`, cited: list };
+}
+
+/** " — Site, 2026-03-14" after a reference, from what the page said about itself. */
+function aboutSource(source: Source): string {
+  const parts = [source.site, source.published].filter((p): p is string => Boolean(p?.trim()));
+  return parts.length > 0 ? ` — ${parts.map((p) => p.replace(/[[\]()*_`<>]/g, '')).join(', ')}` : '';
 }
 
 /** Brackets in a title would end the link text early. */

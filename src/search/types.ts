@@ -2,6 +2,10 @@ export interface SearchResult {
   title: string;
   url: string;
   snippet: string;
+  /** The site's name, when a read page gave it (fetch_url); shown in References. */
+  site?: string;
+  /** Publication date (ISO), when a read page gave it; shown in References. */
+  published?: string;
 }
 
 export type SearchProviderName = 'tavily' | 'brave' | 'searxng' | 'duckduckgo';

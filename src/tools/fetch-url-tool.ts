@@ -3,26 +3,39 @@
  * resolved and every address checked (ssrf-guard.ts) before connecting, the socket is pinned to the
  * checked address, each redirect is checked again, and the body is capped in size and time.
  * By default only URLs from the user's message or this turn's search results are opened
- * (url-provenance.ts); HTML is converted in time slices under a CPU budget (html-to-text.ts).
+ * (url-provenance.ts). What the model gets is the document as the reader reads it (src/reader): the
+ * article's main content as Markdown with its title, site, byline and date, PDFs and text too, and
+ * when it is longer than the budget, the passages that matter to the focus (default: the user's
+ * question), with markers where paragraphs were skipped and parts to read on.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import * as z from '../schema/zod.js';
 import { isAbortError } from '../errors.js';
 import { truncateAtWord } from '../search/clean-results.js';
-import { PageTooComplexError, truncateText } from './page-text.js';
+import { PDF_MAX_BYTES } from '../context/pdf-text.js';
+import { type ReadResult, readForModel, UnreadableDocumentError } from '../reader/read-document.js';
+import { ReadFailedError, ReadTimeoutError } from '../reader/reader-pool.js';
 import { BlockedAddressError, type Resolver, resolvePublicAddress } from './ssrf-guard.js';
 import type { Tool, ToolContext } from './types.js';
-import { stripControlChars } from './untrusted-text.js';
 import type { FetchUrlPolicy } from './url-provenance.js';
 import { loadHttps } from '../http/lazy-https.js';
 import { http } from '../http/node-http.js';
 
 export const FETCH_URL_TOOL_NAME = 'fetch_url';
-/** A page's text beyond this adds cost, not answers. */
+/**
+ * What the model receives of one document, at most: about 2,000 tokens. Past it, the passages that
+ * matter to the focus are kept and the rest can be read with `part`.
+ */
 export const FETCH_MAX_CHARS = 8_000;
 /** Bigger bodies are cut off: enough for an article, not for a download. */
 export const FETCH_MAX_BYTES = 512 * 1024;
+/** PDFs (papers, reports, filings) are bigger than pages; a cut PDF cannot be read at all. */
+export const FETCH_MAX_PDF_BYTES = Math.min(PDF_MAX_BYTES, 16 * 1024 * 1024);
+/** A focus longer than this is a paragraph, not what to look for. */
+const MAX_FOCUS_CHARS = 500;
+/** Parts a document may be read in (at 8,000 characters, a 400,000-character document). */
+const MAX_PARTS = 50;
 /** One page, including redirects. */
 export const FETCH_TIMEOUT_MS = 10_000;
 /** Redirect chains longer than this are loops or trackers. */
@@ -39,16 +52,35 @@ const inputSchema = z.object({
       z.trim(),
       z.minLength(1),
       z.maxLength(MAX_URL_CHARS),
-      z.describe('The http(s) URL of a public web page to read'),
+      z.describe('The http(s) URL of a public web page or PDF to read'),
     ),
+  focus: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(MAX_FOCUS_CHARS),
+        z.describe(
+          "What you are looking for in the page (a question, names, a figure). When the page is long, the passages most relevant to it are returned. Default: the user's question.",
+        ),
+      ),
+  ),
+  part: z.optional(
+    z
+      .int()
+      .check(
+        z.minimum(1),
+        z.maximum(MAX_PARTS),
+        z.describe(
+          'Read the page in order, this part of it (1 = the start). Use it to read on when a result says which parts exist.',
+        ),
+      ),
+  ),
 });
 export type FetchUrlInput = z.infer<typeof inputSchema>;
 
 export interface FetchUrlOptions {
   /** FETCH_URL_POLICY: `provenance` (default) opens only URLs the turn vouches for; `open` any public URL. */
   policy?: FetchUrlPolicy;
-  /** CPU budget for turning one page into text (html-to-text.ts); tests make it tiny. */
-  parseBudgetMs?: number;
   /** DNS resolver (tests map names to addresses). */
   resolver?: Resolver;
   /** Replaces the public-address check (tests allow their loopback server); default blocks non-public. */
@@ -58,6 +90,8 @@ export interface FetchUrlOptions {
   maxBytes?: number;
   maxChars?: number;
   timeoutMs?: number;
+  /** Time the reader may spend on one document (src/reader/reader-pool.ts); tests make it tiny. */
+  readLimitMs?: number;
 }
 
 interface RawPage {
@@ -74,22 +108,28 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
   return {
     name: FETCH_URL_TOOL_NAME,
     description:
-      'Read one public web page and return its text. Use it to read a search result in full when its snippet is not enough.',
+      'Read one public web page or PDF: its main content as Markdown with title, site and date. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
     inputSchema,
     // The registry's limit sits just above ours so our clearer timeout message wins.
     timeoutMs: timeoutMs + 1_000,
-    async run({ url }, context) {
+    async run({ url, focus, part }, context) {
       const refusal = policyRefusal(url, context, options.policy ?? 'provenance');
       if (refusal) return { isError: true, text: refusal };
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([context.signal, timeout]);
       try {
         const { page, finalUrl } = await fetchFollowing(url, signal, options);
-        return await renderPage(page, finalUrl, {
-          maxChars: options.maxChars ?? FETCH_MAX_CHARS,
-          signal,
-          ...(options.parseBudgetMs !== undefined ? { budgetMs: options.parseBudgetMs } : {}),
-        });
+        const read = await readForModel(
+          { body: page.body, contentType: String(page.headers['content-type'] ?? ''), url: finalUrl.href },
+          {
+            maxChars: options.maxChars ?? FETCH_MAX_CHARS,
+            signal,
+            ...(options.readLimitMs !== undefined ? { limitMs: options.readLimitMs } : {}),
+            ...(focus?.trim() || context.question ? { focus: focus?.trim() || context.question } : {}),
+            ...(part !== undefined ? { part } : {}),
+          },
+        );
+        return pageOutput(read, finalUrl, page.truncated, focus?.trim() ? 'focus' : 'question');
       } catch (err) {
         if (context.signal.aborted) throw err;
         if (timeout.aborted || isAbortError(err)) {
@@ -101,7 +141,9 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
         const reason =
           err instanceof FetchProblem ||
           err instanceof BlockedAddressError ||
-          err instanceof PageTooComplexError
+          err instanceof UnreadableDocumentError ||
+          err instanceof ReadTimeoutError ||
+          err instanceof ReadFailedError
             ? err.message
             : describe(err);
         return { isError: true, text: `Could not fetch ${url}: ${reason}` };
@@ -167,7 +209,7 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
       callback(null, target.address, target.family);
     }
   };
-  const maxBytes = options.maxBytes ?? FETCH_MAX_BYTES;
+  const pageMaxBytes = options.maxBytes ?? FETCH_MAX_BYTES;
   const client = url.protocol === 'https:' ? await loadHttps() : http;
   return new Promise<RawPage>((resolve, reject) => {
     const request = client.request(
@@ -176,9 +218,25 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
         method: 'GET',
         lookup,
         signal,
-        headers: { 'user-agent': USER_AGENT, accept: 'text/html,text/plain;q=0.9,*/*;q=0.5' },
+        headers: {
+          'user-agent': USER_AGENT,
+          accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.9,*/*;q=0.5',
+        },
       },
       (response) => {
+        const type = String(response.headers['content-type'] ?? '');
+        const isPdf = /^application\/(x-)?pdf\b/i.test(type);
+        const maxBytes = isPdf ? FETCH_MAX_PDF_BYTES : pageMaxBytes;
+        const declared = Number(response.headers['content-length'] ?? 0);
+        if (isPdf && declared > maxBytes) {
+          response.destroy();
+          reject(
+            new FetchProblem(
+              `the PDF is ${megabytes(declared)}, more than the ${megabytes(maxBytes)} Scout reads`,
+            ),
+          );
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         let truncated = false;
@@ -195,6 +253,12 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
           chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
           size += Math.min(chunk.length, room);
           if (size >= maxBytes) {
+            if (isPdf) {
+              // A cut PDF has no cross-reference table: nothing of it could be read.
+              response.destroy();
+              reject(new FetchProblem(`the PDF is more than the ${megabytes(maxBytes)} Scout reads`));
+              return;
+            }
             truncated = true;
             finish();
             response.destroy();
@@ -209,44 +273,46 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
   });
 }
 
-async function renderPage(
-  page: RawPage,
-  url: URL,
-  options: { maxChars: number; signal: AbortSignal; budgetMs?: number },
-) {
-  const type = String(page.headers['content-type'] ?? '').toLowerCase();
-  const isHtml = type.includes('html') || (type === '' && /^\s*</.test(page.body.subarray(0, 64).toString()));
-  const isText = isHtml || type.startsWith('text/') || /json|xml|javascript/.test(type);
-  if (!isText)
-    throw new FetchProblem(`unsupported content type ${type || 'unknown'} (only web pages and text)`);
-  // Control bytes go from every kind of text (text/plain too), before anything reads it.
-  const raw = stripControlChars(decodeBody(page.body, type));
-  const converted = isHtml
-    ? // The HTML parser loads with the first page that needs it, not at start-up.
-      await (await import('./html-to-text.js')).htmlToText(raw, {
-        maxChars: options.maxChars,
-        signal: options.signal,
-        ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
-      })
-    : { text: raw.trim() };
-  // Again after decoding: `&#27;` in HTML becomes a control byte only now.
-  const title = (converted.title && stripControlChars(converted.title)) || url.hostname;
-  const { text, truncated } = truncateText(stripControlChars(converted.text), options.maxChars);
-  const note = page.truncated || truncated ? ' (truncated)' : '';
+/** The document as the model reads it: a header of what it is and how much of it this is, then the text. */
+function pageOutput(read: ReadResult, url: URL, bodyCut: boolean, focusFrom: 'focus' | 'question') {
+  const title = read.title || url.hostname;
+  const { selection } = read;
+  const about = [
+    read.site ? `Site: ${read.site}` : '',
+    read.byline ? `By: ${read.byline}` : '',
+    read.published ? `Published: ${read.published}` : '',
+    read.pages ? `PDF pages read: ${read.pages.read} of ${read.pages.total}` : '',
+  ].filter(Boolean);
+  const extent =
+    selection.mode === 'focus'
+      ? `Showing the passages most relevant to the ${focusFrom === 'focus' ? 'focus' : "user's question"}; ${selection.skipped} paragraphs skipped. The whole text has ${selection.parts} parts: call fetch_url with part=1…${selection.parts} to read it in order, or with another focus.`
+      : selection.mode === 'part'
+        ? `Part ${selection.part} of ${selection.parts}.${(selection.part ?? 1) < selection.parts ? ` Call fetch_url with part=${(selection.part ?? 1) + 1} to read on, or with a focus.` : ''}`
+        : '';
+  const header = [
+    `Title: ${title}`,
+    ...(about.length > 0 ? [about.join(' | ')] : []),
+    `URL: ${url.href}${bodyCut ? ' (only the first part of the page was downloaded)' : ''}`,
+    ...(extent ? [extent] : []),
+  ].join('\n');
+  const text = selection.text.trim();
   return {
-    text: `Title: ${title}\nURL: ${url.href}${note}\n\n${text || '(the page has no readable text)'}`,
-    sources: [{ title, url: url.href, snippet: truncateAtWord(text.replace(/\s+/g, ' '), 200) }],
+    text: `${header}\n\n${text || '(the page has no readable text)'}`,
+    sources: [
+      {
+        title,
+        url: url.href,
+        snippet: truncateAtWord(text.replace(/\s+/g, ' '), 200),
+        ...(read.site ? { site: read.site } : {}),
+        ...(read.published ? { published: read.published } : {}),
+      },
+    ],
     isPage: true,
   };
 }
 
-function decodeBody(body: Buffer, contentType: string): string {
-  const charset = /charset=([^;\s]+)/.exec(contentType)?.[1]?.replace(/"/g, '') ?? 'utf-8';
-  try {
-    return new TextDecoder(charset).decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }
 
 function describe(err: unknown): string {

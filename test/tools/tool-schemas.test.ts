@@ -45,7 +45,20 @@ const fetchUrlSchema = {
       type: 'string',
       minLength: 1,
       maxLength: 2048,
-      description: 'The http(s) URL of a public web page to read',
+      description: 'The http(s) URL of a public web page or PDF to read',
+    },
+    focus: {
+      type: 'string',
+      maxLength: 500,
+      description:
+        "What you are looking for in the page (a question, names, a figure). When the page is long, the passages most relevant to it are returned. Default: the user's question.",
+    },
+    part: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 50,
+      description:
+        'Read the page in order, this part of it (1 = the start). Use it to read on when a result says which parts exist.',
     },
   },
   required: ['url'],
@@ -63,7 +76,7 @@ describe("the built-in tools' schemas, as the model sees them", () => {
       {
         name: 'fetch_url',
         description:
-          'Read one public web page and return its text. Use it to read a search result in full when its snippet is not enough.',
+          'Read one public web page or PDF: its main content as Markdown with title, site and date. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
         parameters: fetchUrlSchema,
       },
       {

@@ -12,6 +12,7 @@ export function turnToolContext(ctx: TurnContext, signal: AbortSignal): ToolCont
   return {
     sessionKey: ctx.sessionKey,
     signal,
+    question: ctx.message.text,
     provenance,
     ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
     ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),

@@ -1,0 +1,46 @@
+/**
+ * One reading, start to finish, as the reader's worker runs it: HTML → main content (or flat text
+ * for pathological markup) → the passages within budget. Plain synchronous CPU work on data that
+ * crosses a thread boundary (strings in, strings out), so it runs the same in the worker and in tests.
+ */
+import { htmlToText } from '../tools/html-to-text.js';
+import { extractArticle } from './extract-article.js';
+import { isPathological, markupShape } from './markup-shape.js';
+import { type PassageOptions, type PassageSelection, selectPassages } from './passages.js';
+
+export type ReadJob = PassageOptions &
+  ({ kind: 'html'; html: string; url: string } | { kind: 'blocks'; blocks: string[] });
+
+export interface ReadJobResult {
+  title?: string;
+  site?: string;
+  byline?: string;
+  published?: string;
+  /** article: Readability; json-ld: the page's articleBody; page: cleaned page; flat: markup too deep for a DOM. */
+  method: 'article' | 'json-ld' | 'page' | 'flat' | 'text';
+  selection: PassageSelection;
+}
+
+export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
+  const options: PassageOptions = {
+    maxChars: job.maxChars,
+    ...(job.focus ? { focus: job.focus } : {}),
+    ...(job.part !== undefined ? { part: job.part } : {}),
+  };
+  if (job.kind === 'blocks') return { method: 'text', selection: selectPassages(job.blocks, options) };
+  if (isPathological(markupShape(job.html))) {
+    // No DOM for this page: the linear, tag-stripping reader gives its text.
+    const flat = await htmlToText(job.html, {
+      maxChars: Number.isFinite(job.maxChars) ? job.maxChars * 4 : 4_000_000,
+    });
+    // A tag cut off at the end of the download reads as a stray '<': lines with no word are dropped.
+    const blocks = flat.text.split(/\n+/).filter((line) => /[\p{L}\p{N}]/u.test(line));
+    return {
+      ...(flat.title ? { title: flat.title } : {}),
+      method: 'flat',
+      selection: selectPassages(blocks, options),
+    };
+  }
+  const { blocks, method, ...metadata } = extractArticle(job.html, job.url);
+  return { ...metadata, method, selection: selectPassages(blocks, options) };
+}
