@@ -4,7 +4,7 @@
  * `--quick` shrinks everything for a one-minute sanity run.
  */
 export interface BenchOptions {
-  /** Which scenarios run, in this order (1–12, see run.ts). The concurrent one runs last by default so
+  /** Which scenarios run, in this order (1–13, see run.ts). The concurrent one runs last by default so
    * the peak RSS it leaves behind does not distort the memory readings of the others. */
   scenarios: number[];
   /** Scenario 1: sequential agent turns measured (after WARMUP_TURNS). */
@@ -35,6 +35,8 @@ export interface BenchOptions {
   startRuns: number;
   /** Scenario 12: agent turns posted at once to Scout as its own process. */
   massTurns: number;
+  /** Scenario 13: ~40k-character answers at once in one workspace under Slack's Tier 3. */
+  workspaceAnswers: number;
   /** Scenario 8: conversions measured per 512 KB page. */
   htmlRuns: number;
   /** Scenario 9: context assemblies measured per case. */
@@ -62,7 +64,7 @@ export interface BenchOptions {
 export const WARMUP_TURNS = 2;
 
 const DEFAULTS: BenchOptions = {
-  scenarios: [1, 3, 4, 5, 6, 11, 7, 8, 9, 10, 12, 2],
+  scenarios: [1, 3, 4, 5, 6, 11, 7, 8, 9, 10, 12, 13, 2],
   turns: 30,
   concurrency: [100, 500],
   idleSessions: 10_000,
@@ -79,6 +81,7 @@ const DEFAULTS: BenchOptions = {
   agentBaseline: '',
   startRuns: 7,
   massTurns: 1_000,
+  workspaceAnswers: 16,
   htmlRuns: 5,
   contextRuns: 3,
   firstTokenMs: 100,
@@ -106,6 +109,7 @@ const QUICK: Partial<BenchOptions> = {
   peerAnswerTokens: 100,
   startRuns: 3,
   massTurns: 100,
+  workspaceAnswers: 4,
   htmlRuns: 2,
   contextRuns: 1,
 };

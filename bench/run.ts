@@ -12,6 +12,7 @@
  *                                     10 context assembly
  *                                     11 agent turns in own process (vs --agent-baseline)
  *                                     12 1,000 concurrent agent turns, Scout as its own process
+ *                                     13 16 concurrent 40k answers under Slack's Tier 3 (real time)
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -32,6 +33,7 @@ import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
 import { startUp } from './scenarios/start-up.js';
 import { storeBackends } from './scenarios/store-backends.js';
+import { tier3Finals } from './scenarios/tier3-finals.js';
 
 const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   1: singleTurn,
@@ -46,6 +48,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   10: contextAssembly,
   11: agentProcess,
   12: massAgentTurns,
+  13: tier3Finals,
 };
 
 export async function runBench(
