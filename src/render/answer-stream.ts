@@ -8,7 +8,9 @@
  *   or the first answer text, shows the steps as task cards and part 0 of the answer (LiveAnswer
  *   splits; overflow parts are ordinary posted messages);
  * - its text only grows: each call sends the task cards that changed and the Markdown appended since
- *   the last one, paced like any message (the first answer text at once);
+ *   the last one, paced like any message (the first answer text at once); once part 0 freezes at a
+ *   boundary before the end of what it streamed (those lines move to the next message), the stream
+ *   ends and the head is edited as an ordinary message from then on;
  * - the last chunks travel in the stop, with the closing controls (footer, feedback) when the head
  *   is the answer's last part; a final text that rewrote what streamed (citations linked) is put in
  *   place right after the stop by an ordinary edit that keeps the task cards;
@@ -72,6 +74,8 @@ export interface HeadContent<T> {
   controls: AnswerControls;
   /** The answer is final: this call ends the stream. */
   final: boolean;
+  /** The head is the answer's last part (absent: it is); otherwise later messages follow it. */
+  last?: boolean;
 }
 
 export interface StreamHeadOptions<P, R, T> {
@@ -146,7 +150,8 @@ export class StreamHead<P, R, T> {
   key(content: HeadContent<T>): string {
     const tasks = content.tasks.map((task) => this.#taskKey(task)).join('\u0001');
     const { stop, feedback, footer } = content.controls;
-    return `${content.final}${stop}${feedback}${footer ?? ''}\u0000${tasks}\u0000${content.markdown}`;
+    const last = content.last !== false;
+    return `${content.final}${last}${stop}${feedback}${footer ?? ''}\u0000${tasks}\u0000${content.markdown}`;
   }
 
   /** The task cards before any answer text (the stream starts with the first one). */
@@ -221,6 +226,15 @@ export class StreamHead<P, R, T> {
       return started;
     }
     if (!content.final) {
+      if (!text.startsWith(this.#sentText) && content.last === false) {
+        // Streamed text cannot be taken back: once the head froze before the end of what it
+        // streamed (those lines now belong to the next message, which waits for them), the stream
+        // ends here and the head is an ordinary message from now on, edited to what it should show.
+        // A rewrite of a head that is still the last part waits for the final, as before.
+        await guard(() => stream.stop(ref, this.#chunks(content.tasks, this.#sentText), undefined));
+        this.#commit(content.tasks, this.#sentText);
+        return this.#asMessage(ref, content);
+      }
       const chunks = this.#chunks(content.tasks, text);
       if (chunks.tasks.length > 0 || chunks.text) {
         await guard(() => stream.append(ref, chunks));

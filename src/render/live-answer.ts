@@ -9,6 +9,13 @@
  * last part that is still a true prefix: parts are edited only where their content changed and
  * messages the text no longer needs are deleted (and forgotten, so nothing is sent to them later).
  * Every message is ≤ maxChars.
+ *
+ * No line ever shows in two messages at once: when a new text moves lines from one message to
+ * another (a part froze at a boundary before the lines it showed; the final text linked citations
+ * and every line grew, or dropped markers and every line shrank), the message that gains them waits
+ * until the one that loses them shows its new content (or is deleted). Each part knows the source
+ * lines it should show and the lines it may show now (what was sent or is about to be); a part whose
+ * new content takes lines another message may still show is held until that message's edit landed.
  */
 import { type PaceRequest, requestAfter } from './channel-pacer.js';
 import { landFinal } from './delivery.js';
@@ -49,14 +56,48 @@ export interface LiveAnswerOptions<P, R> {
   pace?: (call: 'post' | 'edit', index: number, urgent: boolean) => PaceRequest;
 }
 
+/** A post withdrawn before it was made: the part was retired while it waited (not a failure). */
+const WITHDRAWN = new Error('message retired before it was posted');
+
 /** What a surplus message shows when the platform offers no way to delete it. */
 export const EMPTY_PART_TEXT = '…';
 
+/** Source lines `[from, to)` (line indices in the answer's text); empty when `to <= from`. */
+interface LineRange {
+  from: number;
+  to: number;
+}
+
+const NO_LINES: LineRange = { from: 0, to: 0 };
+
+/** A payload as the part's editor sends it: numbered, so a landed send says which ranges it ended. */
+interface Sent<P> {
+  payload: P;
+  seq: number;
+  /** The source lines it shows. */
+  range: LineRange;
+}
+
 interface Part<P, R> {
-  editor: ThrottledEditor<P, R>;
+  editor: ThrottledEditor<Sent<P>, R>;
   /** Source range of the part in the text it was cut from. */
   start: number;
   end: number;
+  /** The source lines the part should show, and the line index of `end` (newlines before it). */
+  lines: LineRange;
+  endLine: number;
+  /**
+   * The lines the platform may show in this message: what its last landed send showed, what a send
+   * in flight shows once it lands, and what the editor was last given (it goes next; anything given
+   * before it is never sent, the editor keeps the last). Other messages keep clear of all three.
+   */
+  showing: LineRange;
+  flying: LineRange | undefined;
+  latest: LineRange | undefined;
+  /** The message exists or its post was given up: the part after it may be posted. */
+  settled: boolean;
+  /** Content that takes lines another message may still show: handed once they are clear. */
+  held?: { payload: P; range: LineRange };
   /** The Markdown this message should show, and where it sits (the payload depends on both). */
   markdown: string;
   last: boolean;
@@ -84,6 +125,10 @@ export class LiveAnswer<P = string, R = unknown> {
   #holdLast = false;
   /** Deletions of parts the text no longer needs, awaited by `finish`. */
   readonly #retiring: Promise<void>[] = [];
+  /** Parts being deleted or blanked: their lines may show until that landed. */
+  readonly #leaving = new Set<Part<P, R>>();
+  /** Numbers the payloads handed to editors. */
+  #seq = 0;
 
   constructor(options: LiveAnswerOptions<P, R>) {
     this.#opts = options;
@@ -125,25 +170,75 @@ export class LiveAnswer<P = string, R = unknown> {
     this.#holdLast = true;
     this.#reconcile(finalText ?? this.#text, true);
     this.#holdLast = false;
-    const land = async (part: Part<P, R>) => {
-      await part.editor.flush(this.#opts.finalDeadlineMs);
-      // Landed or given up: the parts after it no longer wait for it.
-      part.settle();
-    };
-    const last = this.#parts.at(-1);
-    await Promise.all(this.#parts.slice(0, -1).map(land));
+    const parts = this.#parts;
+    const last = parts.at(-1);
+    const before = parts.slice(0, -1);
+    // A last part that must give lines to the part before it shows its trimmed text first (still
+    // with Stop): its closing content waits for the others, which wait for those lines.
+    if (last && before.some((part) => overlaps(shown(last), part.lines))) {
+      const index = parts.length - 1;
+      this.#hand(last, this.#transform(last.markdown, { index, last: true, final: false }), last.lines);
+      before.push(last);
+    }
+    await this.#landInOrder(before);
     if (last) {
-      last.editor.set(this.#payload(last, this.#parts.length - 1));
-      await land(last);
+      this.#hand(last, this.#payload(last, parts.length - 1), last.lines);
+      await this.#landInOrder([last]);
     }
     await Promise.all(this.#retiring);
+  }
+
+  /**
+   * Lands `parts` in the order their lines allow: each round flushes the parts that are free to go
+   * (not held, and the message before them exists), which frees the lines the held ones wait for.
+   * When none can go once the deletions under way are done (a loser whose edit gave up), the held
+   * parts go anyway: the final must land.
+   */
+  async #landInOrder(parts: Part<P, R>[]): Promise<void> {
+    const landed = new Set<Part<P, R>>();
+    const ready = () => parts.filter((part) => !landed.has(part) && !part.held && this.#mayPost(part));
+    for (;;) {
+      let next = ready();
+      if (next.length === 0) {
+        await Promise.all(this.#retiring);
+        this.#releaseHeld();
+        next = ready();
+      }
+      if (next.length === 0) {
+        const waiting = parts.filter((part) => !landed.has(part));
+        if (waiting.length === 0) return;
+        const held = waiting.filter((part) => part.held);
+        for (const part of held) this.#releaseHeld(part);
+        // Nothing held: what is left waits for a message outside `parts`; its flush waits for it.
+        next = held.length > 0 ? ready() : waiting;
+        if (next.length === 0) next = waiting;
+      }
+      for (const part of next) landed.add(part);
+      await Promise.all(next.map((part) => this.#land(part)));
+      this.#releaseHeld();
+    }
+  }
+
+  /** The part exists, or the one before it does (or gave up): its post would not wait. */
+  #mayPost(part: Part<P, R>): boolean {
+    if (part.settled || part.editor.posted) return true;
+    const index = this.#parts.indexOf(part);
+    const previous = index > 0 ? this.#parts[index - 1] : undefined;
+    return !previous || previous.settled;
+  }
+
+  async #land(part: Part<P, R>): Promise<void> {
+    await part.editor.flush(this.#opts.finalDeadlineMs);
+    // Landed or given up: the parts after it no longer wait for it, nor for its lines.
+    if (!part.editor.delivered) part.showing = part.latest ?? part.showing;
+    part.settle();
   }
 
   /** Re-sets the content of the last part (its controls changed) without changing the text. */
   refresh(): void {
     const last = this.#parts.at(-1);
     if (!last) return;
-    last.editor.set(this.#payload(last, this.#parts.length - 1));
+    this.#hand(last, this.#payload(last, this.#parts.length - 1), last.lines);
   }
 
   #reconcile(text: string, final: boolean): void {
@@ -155,16 +250,25 @@ export class LiveAnswer<P = string, R = unknown> {
     const count = keep + plan.length;
     // Parts the new text no longer needs go first, so nothing is ever sent to them again.
     for (const part of this.#parts.splice(count)) this.#retiring.push(this.#retire(part));
+    // The source lines of each new part, counted from the last kept part's end.
+    const counter = lineCounter(text, from, keep > 0 ? this.#parts[keep - 1]!.endLine : 0);
+    const ranges = plan.map((chunk) => {
+      const range = counter.range(chunk.start, chunk.end);
+      return { range, endLine: counter.at(chunk.end) };
+    });
     // Parts kept from before may have been the last one: their controls change.
     for (let i = 0; i < keep; i++) this.#show(i, this.#parts[i]!.markdown, count, final);
     plan.forEach((chunk, i) => {
       const index = keep + i;
       const existing = this.#parts[index];
+      const { range, endLine } = ranges[i]!;
       if (existing) {
         existing.start = chunk.start;
         existing.end = chunk.end;
+        existing.lines = range;
+        existing.endLine = endLine;
       }
-      this.#show(index, chunk.text, count, final, chunk.start, chunk.end);
+      this.#show(index, chunk.text, count, final, chunk.start, chunk.end, range, endLine);
     });
     this.#text = text;
     this.#finalised = final ? count : keep + Math.max(0, plan.length - 1);
@@ -187,15 +291,26 @@ export class LiveAnswer<P = string, R = unknown> {
     return this.#transform(part.markdown, { index, last: part.last, final: part.final });
   }
 
-  #show(index: number, markdown: string, count: number, final: boolean, start = 0, end = 0): void {
+  #show(
+    index: number,
+    markdown: string,
+    count: number,
+    final: boolean,
+    start = 0,
+    end = 0,
+    lines: LineRange = NO_LINES,
+    endLine = 0,
+  ): void {
     const last = index === count - 1;
     const existing = this.#parts[index];
     if (existing) {
-      if (existing.markdown === markdown && existing.last === last && existing.final === final) return;
+      const moved = existing.latest !== undefined && !sameLines(existing.latest, existing.lines);
+      if (existing.markdown === markdown && existing.last === last && existing.final === final && !moved)
+        return;
       existing.markdown = markdown;
       existing.last = last;
       existing.final = final;
-      if (!(last && this.#holdLast)) existing.editor.set(this.#payload(existing, index));
+      if (!(last && this.#holdLast)) this.#hand(existing, this.#payload(existing, index), existing.lines);
       return;
     }
     const previous = this.#parts[index - 1]?.posted;
@@ -203,8 +318,28 @@ export class LiveAnswer<P = string, R = unknown> {
     const posted = new Promise<void>((resolve) => {
       settled = resolve;
     });
+    const settle = () => {
+      part.settled = true;
+      settled();
+    };
     const pace = this.#opts.pace;
-    const editor = new ThrottledEditor<P, R>({
+    const key = this.#opts.key ?? ((payload: P) => JSON.stringify(payload));
+    const part = {
+      start,
+      end,
+      lines,
+      endLine,
+      showing: NO_LINES,
+      flying: undefined,
+      latest: undefined,
+      settled: false,
+      markdown,
+      last,
+      final,
+      posted,
+      settle,
+    } as unknown as Part<P, R>;
+    part.editor = new ThrottledEditor<Sent<P>, R>({
       // A follow-up is posted only after the message before it, so the thread reads in order.
       ...(pace
         ? {
@@ -214,28 +349,101 @@ export class LiveAnswer<P = string, R = unknown> {
                 : pace(call, index, urgent),
           }
         : {}),
-      post: async (payload) => {
+      post: async (sent) => {
         if (previous) await previous;
-        const ref = await this.#opts.post(payload);
-        settled();
+        // Deleted before it was ever posted (it waited for the message before it): never post it.
+        if (this.#leaving.has(part)) throw WITHDRAWN;
+        const ref = await this.#send(part, sent, () => this.#opts.post(sent.payload));
+        part.settle();
         return ref;
       },
-      edit: this.#opts.edit,
+      edit: (ref, sent) => this.#send(part, sent, () => this.#opts.edit(ref, sent.payload)),
       intervalMs: this.#opts.intervalMs,
       clock: this.#opts.clock,
-      key: this.#opts.key,
-      onError: this.#opts.onError,
+      key: (sent) => key(sent.payload),
+      onError: (error, call) => {
+        if (error !== WITHDRAWN) this.#opts.onError?.(error, call);
+      },
     });
-    const part: Part<P, R> = { editor, start, end, markdown, last, final, posted, settle: settled };
     this.#parts[index] = part;
-    if (!(last && this.#holdLast)) editor.set(this.#payload(part, index));
+    if (!(last && this.#holdLast)) this.#hand(part, this.#payload(part, index), lines);
+  }
+
+  /**
+   * Gives `payload` (showing `range`) to the part's editor, unless another message may still show
+   * some of those lines: then it is held until they are clear (`force`: hand it anyway).
+   */
+  #hand(part: Part<P, R>, payload: P, range: LineRange, force = false): void {
+    if (!force && this.#blocked(part, range)) {
+      part.held = { payload, range };
+      return;
+    }
+    part.held = undefined;
+    part.latest = range;
+    part.editor.set({ payload, seq: ++this.#seq, range });
+    // The platform already shows this content (an unchanged payload is not sent again).
+    if (part.editor.delivered) part.showing = range;
+  }
+
+  /** Whether a message other than `part` may show any of `range` now. */
+  #blocked(part: Part<P, R>, range: LineRange): boolean {
+    if (range.to <= range.from) return false;
+    for (const other of this.#parts) if (other !== part && overlaps(shown(other), range)) return true;
+    for (const other of this.#leaving) if (other !== part && overlaps(shown(other), range)) return true;
+    return false;
+  }
+
+  /** One post or edit of the part: while in flight its lines may show; once landed, only its lines. */
+  async #send<X>(part: Part<P, R>, sent: Sent<P>, call: () => Promise<X>): Promise<X> {
+    part.flying = sent.range;
+    try {
+      const result = await call();
+      part.showing = sent.range;
+      return result;
+    } catch (error) {
+      // Whether a failed call changed the message is unknown: either content may show.
+      part.showing = span(part.showing, sent.range);
+      throw error;
+    } finally {
+      part.flying = undefined;
+      this.#releaseHeld();
+    }
+  }
+
+  /** Hands held content whose lines are clear now (`only`: that part, whatever its lines). */
+  #releaseHeld(only?: Part<P, R>): void {
+    if (only) {
+      if (only.held) this.#hand(only, only.held.payload, only.held.range, true);
+      return;
+    }
+    for (const part of this.#parts) {
+      if (part.held && !this.#blocked(part, part.held.range))
+        this.#hand(part, part.held.payload, part.held.range);
+    }
   }
 
   /** A message the text does not need: delete it, or blank it when deleting is not offered. */
   async #retire(part: Part<P, R>): Promise<void> {
+    // Its lines may show until it is deleted or blanked: the parts that take them wait. What it
+    // was last given is never sent now (it is deleted, or given the blank text instead).
+    part.held = undefined;
+    part.latest = undefined;
+    this.#leaving.add(part);
+    try {
+      await this.#empty(part);
+    } finally {
+      part.showing = NO_LINES;
+      part.latest = undefined;
+      this.#leaving.delete(part);
+      this.#releaseHeld();
+    }
+  }
+
+  async #empty(part: Part<P, R>): Promise<void> {
     if (!this.#opts.remove) {
       part.markdown = EMPTY_PART_TEXT;
-      part.editor.set(this.#transform(EMPTY_PART_TEXT, { index: -1, last: false, final: true }));
+      const blank = this.#transform(EMPTY_PART_TEXT, { index: -1, last: false, final: true });
+      this.#hand(part, blank, NO_LINES, true);
       await part.editor.flush(this.#opts.finalDeadlineMs);
       part.editor.dispose();
       return;
@@ -254,4 +462,50 @@ export class LiveAnswer<P = string, R = unknown> {
       this.#opts.onError?.(error, 'remove');
     }
   }
+}
+
+/** The lines a part may show now (see `Part.showing`). */
+function shown(part: { showing: LineRange; flying: LineRange | undefined; latest: LineRange | undefined }) {
+  return span(span(part.showing, part.flying ?? NO_LINES), part.latest ?? NO_LINES);
+}
+
+/** The smallest range holding both (an empty one adds nothing). */
+function span(a: LineRange, b: LineRange): LineRange {
+  if (b.to <= b.from) return a;
+  if (a.to <= a.from) return b;
+  return { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to) };
+}
+
+function sameLines(a: LineRange, b: LineRange): boolean {
+  return a.from === b.from && a.to === b.to;
+}
+
+function overlaps(a: LineRange, b: LineRange): boolean {
+  return a.from < a.to && b.from < b.to && a.from < b.to && b.from < a.to;
+}
+
+/**
+ * Line indices of offsets in `text`, counted forwards from `from` (whose line index is `base`):
+ * offsets asked for must not decrease, so a reconcile counts the newlines of its tail once.
+ */
+function lineCounter(text: string, from: number, base: number) {
+  let pos = from;
+  let line = base;
+  const at = (offset: number): number => {
+    for (; pos < offset; pos++) if (text.charCodeAt(pos) === 10) line++;
+    return line;
+  };
+  return {
+    at,
+    /**
+     * The lines of `[start, end)`: a line cut in the middle belongs to the part where it starts, so
+     * two neighbours never both claim it.
+     */
+    range(start: number, end: number): LineRange {
+      const continued = start > 0 && text.charCodeAt(start - 1) !== 10 ? 1 : 0;
+      const first = at(start) + continued;
+      const open = end > start && text.charCodeAt(end - 1) !== 10 ? 1 : 0;
+      return { from: first, to: at(end) + open };
+    },
+  };
 }

@@ -512,7 +512,7 @@ export class TurnRenderer<P, R> {
   #partPayload(markdown: string, place: PartPlace): PartPayload<P> {
     const controls = this.#controls(place);
     if (this.#head && place.index === 0)
-      return { head: { tasks: this.#tasks, markdown, controls, final: place.final } };
+      return { head: { tasks: this.#tasks, markdown, controls, final: place.final, last: place.last } };
     return { payload: this.#o.build.answerPart(markdown, controls) };
   }
 

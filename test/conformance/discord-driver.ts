@@ -121,6 +121,7 @@ export const discordDriver: SurfaceDriver = {
         return observed.finalView;
       },
       messages: seen,
+      watch: (listener) => fake.onCall(listener),
       calls: () =>
         fake.calls
           .filter((c) => ROUTES[c.route])

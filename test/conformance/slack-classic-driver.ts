@@ -146,6 +146,7 @@ export async function slackWorld(
       return observed.finalView;
     },
     messages: () => s.slack.messagesIn(channel, threadTs).map(seen),
+    watch: (listener) => s.slack.onCall(listener),
     calls: () =>
       s.slack.calls
         .filter((c) => METHODS[c.method])

@@ -88,6 +88,12 @@ export interface SurfaceWorld {
   readonly finalView: TurnView | undefined;
   /** The conversation's messages as they show now, in order. */
   messages(): SeenMessage[];
+  /**
+   * Calls `listener` after every write the fake platform answered, when `messages()` shows the new
+   * state: every state the conversation goes through is seen. Returns the function that stops it.
+   * Absent where messages are not edited in place (the terminal).
+   */
+  watch?(listener: () => void): () => void;
   /** Every write the fake recorded, in order. */
   calls(): WriteCall[];
   /** Calls the fake refused as over a platform limit (chars, blocks, components). */

@@ -300,6 +300,15 @@ export class FakeDiscord {
     return this.calls.filter((c) => c.route === route);
   }
 
+  /**
+   * Calls `listener` right after every REST call the fake answered (its messages already changed),
+   * so a test can see every state the messages go through; returns the function that stops it.
+   */
+  onCall(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Resolves when `check` returns a truthy value (re-checked after every REST call and every 20 ms), else rejects. */
   waitFor<T>(check: () => T | undefined | false | null, timeoutMs = 5000, what = 'condition'): Promise<T> {
     return new Promise((resolve, reject) => {

@@ -168,6 +168,11 @@ export interface FakeSlackApi {
   minEditGapMs(): number;
   /** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs`. */
   waitFor(predicate: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
+  /**
+   * Calls `listener` right after every call the fake answered (its messages already changed), so a
+   * test can see every state the messages go through; returns the function that stops it.
+   */
+  onCall(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -320,6 +325,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const failing = new Map<string, { times: number; status: number }>();
   const files = new Map<string, FakeFile>();
   const downloads: { path: string; token: string }[] = [];
+  const listeners = new Set<() => void>();
   let counter = 0;
   const base = Math.floor(Date.now() / 1000);
   const nextTs = () => `${base}.${String(++counter).padStart(6, '0')}`;
@@ -403,6 +409,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         if (Date.now() > deadline) throw new Error(`fake Slack: timed out waiting for ${what}`);
         await new Promise((r) => setTimeout(r, 10));
       }
+    },
+    onCall(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -777,6 +787,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     }
     const response = handle(method, args, token);
     calls.push({ method, args, at: Date.now(), response, status: 200, token });
+    for (const listener of [...listeners]) listener();
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(response));
   }

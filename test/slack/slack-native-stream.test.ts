@@ -20,6 +20,16 @@ const { mention } = dmFixture();
 const channel = mention.event.channel as string;
 
 /** Every call that created or changed the streamed message, in order. */
+/**
+ * The stream's calls, and the edit that puts the final message in place right after the stop (the
+ * stream showed how to stop it: that line goes with the stream).
+ */
+function streamAndClosing(s: SlackHarness): { calls: RecordedCall[]; closing: RecordedCall | undefined } {
+  const all = streamCalls(s);
+  const closing = all.at(-1)?.method === 'chat.update' ? all.pop() : undefined;
+  return { calls: all, closing };
+}
+
 function streamCalls(s: SlackHarness): RecordedCall[] {
   const start = s.slack.callsTo('chat.startStream')[0]!;
   const ts = start.response.ts as string;
@@ -52,9 +62,11 @@ describeWithShared('Slack native streaming pace', () => {
     await s.event(mention);
     await s.surface.idle();
 
-    const calls = streamCalls(s);
+    const { calls, closing } = streamAndClosing(s);
     expect(calls[0]!.method).toBe('chat.startStream');
     expect(calls.at(-1)!.method).toBe('chat.stopStream');
+    // The closing edit goes as soon as the stop is done, not an interval later.
+    expect(closing!.at - calls.at(-1)!.at).toBeLessThan(INTERVAL_MS - TIMER_SLACK_MS);
     const firstText = calls.findIndex((c) => hasText(c, 'Firstword'));
     expect(firstText).toBeGreaterThan(0);
     // Not held back by the interval the task-card calls started.
@@ -87,10 +99,11 @@ describeWithShared('Slack native streaming pace', () => {
     await s.event(mention);
     await s.surface.idle();
 
-    const calls = streamCalls(s);
+    const { calls, closing } = streamAndClosing(s);
     expect(calls.at(-1)!.method).toBe('chat.stopStream');
+    expect(closing?.method).toBe('chat.update');
     // The first answer text goes out at once (SPEC §8); every other call waits the interval.
-    const firstText = calls.findIndex((c) => hasText(c, ''));
+    const firstText = calls.findIndex((c) => hasText(c, 'Scout'));
     for (let i = 1; i < calls.length; i++) {
       if (i === firstText) continue;
       expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(INTERVAL_MS - TIMER_SLACK_MS);
