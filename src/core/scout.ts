@@ -361,22 +361,28 @@ export class Scout implements ScoutCore {
           ...(message.userName ? { asker: message.userName } : {}),
           ...(read.forModel ? { readEarlier: true } : {}),
         };
-        // One Deny (or no answer) answers every call of the turn waiting or yet to come: the asker saw
-        // a call they did not want, and the turn goes on at once instead of queueing more questions.
+        // Asked one at a time, and one Deny (or no answer) answers every call of the turn waiting or yet
+        // to come: the asker saw a call they did not want, and the turn goes on at once instead of
+        // showing more questions.
         const denied = new AbortController();
-        context.confirmTool = async (request, signal) => {
-          if (denied.signal.aborted) return false;
-          const approved = await confirm(
-            { ...request, origin },
-            AbortSignal.any([
-              signal,
-              controller.signal,
-              denied.signal,
-              AbortSignal.timeout(TOOL_CONFIRM_TIMEOUT_MS),
-            ]),
-          );
-          if (!approved) denied.abort();
-          return approved;
+        let previous: Promise<unknown> = Promise.resolve();
+        context.confirmTool = (request, signal) => {
+          const asked = previous.then(async () => {
+            if (denied.signal.aborted || signal.aborted) return false;
+            const approved = await confirm(
+              { ...request, origin },
+              AbortSignal.any([
+                signal,
+                controller.signal,
+                denied.signal,
+                AbortSignal.timeout(TOOL_CONFIRM_TIMEOUT_MS),
+              ]),
+            );
+            if (!approved) denied.abort();
+            return approved;
+          });
+          previous = asked.catch(() => undefined);
+          return asked;
         };
       }
       // Tool servers start on the first turn that may call tools; one that fails is a notice.
