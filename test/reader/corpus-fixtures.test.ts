@@ -21,7 +21,11 @@ import { tokenize } from './shingle-f1.js';
 const pages = loadManifest();
 const isPdf = (contentType: string) => contentType.toLowerCase().startsWith('application/pdf');
 
-/** Share of the expected text's within-line word n-grams (up to 4) that occur in the page's text. */
+/**
+ * Share of the expected text's within-line word n-grams (up to 4) that occur in the page's text. Not
+ * all: a citation marker or footnote number inside a sentence (`summer.[3] The`) is rightly left out
+ * of the expected text but splits the page's word sequence.
+ */
 function coverage(expected: string, pageText: string): { share: number; missing: string[] } {
   const pageTokens = tokenize(pageText);
   const grams = new Set<string>();
@@ -44,8 +48,8 @@ function coverage(expected: string, pageText: string): { share: number; missing:
 
 describe('page corpus (test/fixtures/pages)', () => {
   it('has at least 32 HTML pages and a PDF, with unique names', () => {
-    expect(pages.filter((p) => !isPdf(p.contentType)).length).toBeGreaterThanOrEqual(10);
-    // PDF-PENDING expect(pages.some((p) => isPdf(p.contentType))).toBe(true);
+    expect(pages.filter((p) => !isPdf(p.contentType)).length).toBeGreaterThanOrEqual(32);
+    expect(pages.some((p) => isPdf(p.contentType))).toBe(true);
     expect(new Set(pages.map((p) => p.name)).size).toBe(pages.length);
   });
 
@@ -76,7 +80,7 @@ describe('page corpus (test/fixtures/pages)', () => {
 
       it('expects only words the page carries', () => {
         const { share, missing } = coverage(expectedText(page), parts.text);
-        expect(share, `not in the page: ${missing.slice(0, 20).join(' | ')}`).toBeGreaterThanOrEqual(0.99);
+        expect(share, `not in the page: ${missing.slice(0, 20).join(' | ')}`).toBeGreaterThanOrEqual(0.98);
       });
 
       if (page.charset !== undefined) {
