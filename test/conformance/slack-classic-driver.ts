@@ -79,8 +79,9 @@ function seen(m: FakeMessage): SeenMessage {
     };
   }
   // A natively streamed message shows what was streamed into it (its blocks are the footer and
-  // buttons stopStream put under it); one that streamed task cards only is the turn's steps.
-  if (m.chunks.length > 0) {
+  // buttons stopStream put under it); one that streamed task cards only is the turn's steps. Once
+  // edited after its stream (chat.update), it shows its blocks, as any message.
+  if (m.chunks.length > 0 && m.edits.length === 0) {
     if (m.streamedText)
       return { id: m.ts, kind: 'content', text: m.streamedText, ...(footer ? { footer } : {}), controls };
     const tasks = m.chunks.filter((c: any) => c.type === 'task_update').map((c: any) => c.title);
