@@ -2,7 +2,7 @@
  * Turns what a provider returned into what Scout shows and sends to models: valid http(s) URLs only,
  * one result per URL, plain-text titles, snippets of at most SNIPPET_MAX_CHARS.
  */
-import { Tokenizer } from 'htmlparser2';
+import type { Tokenizer } from 'htmlparser2';
 import type { SearchResult } from './types.js';
 
 /** SPEC §4: snippets of at most 200 characters keep the tool result compact for the model. */
@@ -53,7 +53,11 @@ export const PLAIN_TEXT_INPUT_MAX = 4_096;
  * unclosed `<` (64 KB of them took 13 s), so the text is cut to `maxInput` characters first and goes
  * through htmlparser2's Tokenizer, one linear pass with entity decoding, as pages do (html-to-text.ts).
  */
-export function toPlainText(html: string, maxInput = PLAIN_TEXT_INPUT_MAX): string {
+function toPlainText(
+  html: string,
+  TokenizerClass: typeof Tokenizer,
+  maxInput = PLAIN_TEXT_INPUT_MAX,
+): string {
   const input = html.length > maxInput ? html.slice(0, maxInput) : html;
   if (!/[<&]/.test(input)) return input.replace(/\s+/g, ' ').trim();
   const parts: string[] = [];
@@ -64,7 +68,7 @@ export function toPlainText(html: string, maxInput = PLAIN_TEXT_INPUT_MAX): stri
     if (runEnd > runStart) parts.push(input.slice(runStart, runEnd));
     runStart = runEnd = 0;
   };
-  const tokenizer = new Tokenizer(
+  const tokenizer = new TokenizerClass(
     { xmlMode: false, decodeEntities: true },
     {
       ontext(start, end) {
@@ -134,16 +138,22 @@ export interface RawResult {
   snippet?: string | null;
 }
 
+/** htmlparser2, loaded with the first search (a start that never searches does not load it). */
+let tokenizerClass: typeof Tokenizer | undefined;
+
 /** Cleans, de-duplicates by URL and caps the list. */
-export function cleanResults(raw: RawResult[], limit: number): SearchResult[] {
+export async function cleanResults(raw: RawResult[], limit: number): Promise<SearchResult[]> {
+  tokenizerClass ??= (await import('htmlparser2')).Tokenizer;
+  const TokenizerClass = tokenizerClass;
   const seen = new Set<string>();
   const out: SearchResult[] = [];
   for (const item of raw) {
     const url = cleanUrl(item.url ?? undefined);
     if (!url || seen.has(url)) continue;
     seen.add(url);
-    const title = truncateAtWord(toPlainText(item.title ?? ''), TITLE_MAX_CHARS) || new URL(url).hostname;
-    const snippet = truncateAtWord(toPlainText(item.snippet ?? ''), SNIPPET_MAX_CHARS);
+    const title =
+      truncateAtWord(toPlainText(item.title ?? '', TokenizerClass), TITLE_MAX_CHARS) || new URL(url).hostname;
+    const snippet = truncateAtWord(toPlainText(item.snippet ?? '', TokenizerClass), SNIPPET_MAX_CHARS);
     out.push({ title, url, snippet });
     if (out.length >= limit) break;
   }
