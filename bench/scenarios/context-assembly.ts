@@ -1,13 +1,17 @@
 /**
  * Scenario 10: context assembly (src/context) — a mention at the end of a 500-message thread, and a
  * 10 MB PDF attached. Measures the wall time of the whole assembly (selection within the token
- * budget, delimiting; PDF text extraction in its worker) and the longest event-loop stall meanwhile.
+ * budget, delimiting; PDF text extraction in its reader process) and the longest event-loop stall
+ * meanwhile. Then two 1 GB PDF bombs (1 MB files) read at once: the peak resident memory of Scout and
+ * its reader processes above idle (issue 27 §6: it was 2.6 GB).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gatherContext } from '../../src/context/gather-context.js';
 import type { MessageContextSource, ThreadMessage } from '../../src/context/types.js';
 import { silentLogger } from '../../src/logger.js';
-import { makePdf } from '../../test/context/context-kit.js';
+import { extractPdfText } from '../../src/context/pdf-text.js';
+import { makeGigabytePdfBomb, makePdf } from '../../test/context/context-kit.js';
+import { canMeasureTree, peakTreeRss, treeRss } from '../../test/helpers/tree-memory.js';
 import type { BenchContext, ScenarioResult } from '../context.js';
 import { summarize } from '../metrics.js';
 
@@ -73,6 +77,21 @@ async function assemble(src: MessageContextSource): Promise<number> {
   return performance.now() - started;
 }
 
+/** Peak memory of this process and its children while two bombs are read; undefined without /proc. */
+async function twoBombs(): Promise<{ aboveIdleMb: number; ms: number; reasons: string[] } | undefined> {
+  if (!canMeasureTree) return undefined;
+  const bomb = makeGigabytePdfBomb();
+  await extractPdfText(makePdf('warm up'));
+  const idle = treeRss();
+  const started = performance.now();
+  const { result, peak } = await peakTreeRss(() => Promise.all([extractPdfText(bomb), extractPdfText(bomb)]));
+  return {
+    aboveIdleMb: (peak - idle) / 1024 / 1024,
+    ms: performance.now() - started,
+    reasons: result.map((r) => (r.ok ? 'read' : r.reason)),
+  };
+}
+
 export async function contextAssembly(ctx: BenchContext): Promise<ScenarioResult> {
   const runs = ctx.options.contextRuns;
   const messages = thread();
@@ -101,11 +120,28 @@ export async function contextAssembly(ctx: BenchContext): Promise<ScenarioResult
     ]);
     data[name] = { ms, stallMs };
   }
+  const bombs = await twoBombs();
+  if (bombs) {
+    rows.push([
+      'two 1 GB PDF bombs at once (1 MB files)',
+      `peak ${bombs.aboveIdleMb.toFixed(0)} MB above idle (Scout + readers) · ${bombs.ms.toFixed(0)} ms · ${bombs.reasons.join(', ')}`,
+    ]);
+    data['two PDF bombs'] = bombs;
+  }
   return {
     id: 10,
     name: `Context assembly (${runs} runs each)`,
     rows,
     targets: [
+      ...(bombs
+        ? [
+            {
+              target: 'Two PDF bombs at once stay under 300 MB above idle',
+              measured: `${bombs.aboveIdleMb.toFixed(0)} MB`,
+              met: bombs.aboveIdleMb < 300,
+            },
+          ]
+        : []),
       {
         target: 'Reading a PDF never blocks the event loop > 100 ms at a time',
         measured: `longest stall ${worstStall.toFixed(1)} ms`,

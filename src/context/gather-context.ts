@@ -14,7 +14,7 @@ import type { Locale } from '../surface.js';
 import { delimitData } from './delimit.js';
 import { decodeText, fileKind } from './file-kind.js';
 import { prepareImage } from './images.js';
-import { extractPdfText } from './pdf-text.js';
+import { describePdfFailure, extractPdfText } from './pdf-text.js';
 import { loadTextCounter, selectThreadMessages, truncateToTokens } from './thread-context.js';
 import type { AttachmentRef, MessageContextSource, ThreadMessage } from './types.js';
 import type { ImageLimits } from './vision.js';
@@ -153,6 +153,10 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
       notice(read.problem, { name: file.name });
       continue;
     }
+    if ('notice' in read) {
+      emitNotice(emit, `context-notice-${noticeCount++}`, read.notice);
+      continue;
+    }
     const cut = truncateToTokens(read.text, share, await loadTextCounter());
     const notes = [...read.notes];
     if (cut.truncated) notes.push(t(locale, 'context.read.truncated', { name: file.name }));
@@ -203,10 +207,7 @@ async function readFileText(
   bytes: Uint8Array,
   locale: Locale,
   signal: AbortSignal,
-): Promise<
-  | { text: string; notes: string[] }
-  | { problem: 'context.binary' | 'context.not-pdf' | 'context.pdf-unreadable' | 'context.pdf-too-slow' }
-> {
+): Promise<{ text: string; notes: string[] } | { problem: 'context.binary' } | { notice: string }> {
   if (fileKind(file) === 'text') {
     const text = decodeText(bytes);
     return text === undefined ? { problem: 'context.binary' } : { text, notes: [] };
@@ -214,16 +215,9 @@ async function readFileText(
   const pdf = await extractPdfText(bytes, signal);
   if (!pdf.ok) {
     if (signal.aborted) throw signal.reason;
-    return {
-      problem:
-        pdf.reason === 'not-pdf'
-          ? 'context.not-pdf'
-          : pdf.reason === 'too-slow'
-            ? 'context.pdf-too-slow'
-            : 'context.pdf-unreadable',
-    };
+    return { notice: describePdfFailure(pdf.reason, file.name, locale) };
   }
-  if (pdf.text.trim() === '') return { problem: 'context.pdf-unreadable' };
+  if (pdf.text.trim() === '') return { notice: describePdfFailure('unreadable', file.name, locale) };
   const notes =
     pdf.pagesRead < pdf.pages
       ? [t(locale, 'context.read.pages', { name: file.name, read: pdf.pagesRead, pages: pdf.pages })]

@@ -1,46 +1,51 @@
 /**
- * Text of a PDF, extracted by pdf.js (through unpdf) in a worker thread: a PDF bomb or a pathological
- * file can spin the parser or eat memory, so it runs off the event loop with a time limit and a heap
- * cap, and the worker is killed when either is hit. Pages past the cap are not read.
+ * Text of a PDF, extracted by pdf.js (through unpdf) in a process of its own. A PDF bomb (a small
+ * file whose streams inflate to gigabytes) or a pathological file must cost bounded memory and time:
+ * a worker thread's heap limit did not bound pdf.js's ArrayBuffers (a 1 MB bomb took Scout past
+ * 1 GB), so the reading runs in a child process with
+ *   - a small V8 heap (`--max-old-space-size`),
+ *   - a cap on every typed array and on all of them together (pdf-child-source.ts),
+ *   - a watchdog on its resident memory (Linux's /proc), killing it past PDF_MAX_RSS_MB,
+ *   - a time limit, and at most PDF_CONCURRENCY such processes at once (the rest wait their turn),
+ * so however many bombs arrive together, PDF reading stays under PDF_CONCURRENCY × PDF_MAX_RSS_MB.
+ * Pages past PDF_MAX_PAGES and text past PDF_MAX_CHARS are not read; files over PDF_MAX_BYTES not at all.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { setPriority } from 'node:os';
+import { t } from '../i18n/translate.js';
+import type { Locale } from '../surface.js';
+import { PDF_CHILD_SOURCE } from './pdf-child-source.js';
 
 /** Pages read at most. */
 export const PDF_MAX_PAGES = 100;
-/** Wall-clock budget of one extraction. */
+/** Larger files are not read (a notice says so): a PDF this big is scans or images, not text. */
+export const PDF_MAX_BYTES = 32 * 1024 * 1024;
+/** Wall-clock budget of one extraction (waiting for a free slot not included). */
 const PDF_TIME_LIMIT_MS = 15_000;
-/** Heap of the worker: pdf.js on a normal document needs far less. */
-const PDF_WORKER_HEAP_MB = 256;
 /** Text past this many characters is not collected (the caller truncates to its token budget anyway). */
 const PDF_MAX_CHARS = 2_000_000;
+/** The reader's V8 heap: pdf.js on a normal document needs far less. */
+const PDF_HEAP_MB = 64;
+/** Largest single typed array pdf.js may make (a decoded stream, a font) beside the file itself. */
+const PDF_MAX_ARRAY_BYTES = 16 * 1024 * 1024;
+/** All typed arrays a reading may make, freed or not: decoding past this is a bomb, not a document. */
+const PDF_MAX_ALLOCATED_BYTES = 512 * 1024 * 1024;
+/** Resident memory of one reader process at which it is killed. */
+export const PDF_MAX_RSS_MB = 140;
+/** How often the watchdog reads the reader's resident memory. */
+const RSS_POLL_MS = 10;
+/** Niceness of a reader process (19 is the lowest priority). */
+const PDF_NICENESS = 10;
+/** Reader processes at once; more PDFs wait for a slot. */
+export const PDF_CONCURRENCY = 2;
+
+export type PdfFailure = 'not-pdf' | 'unreadable' | 'too-slow' | 'too-big' | 'encrypted' | 'too-much-memory';
 
 export type PdfResult =
   | { ok: true; text: string; pages: number; pagesRead: number }
-  | { ok: false; reason: 'not-pdf' | 'unreadable' | 'too-slow' };
-
-/** The worker's code, plain CommonJS so that it runs the same under tsx, vitest and compiled JS. */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { getDocumentProxy } = require(workerData.unpdf);
-(async () => {
-  const pdf = await getDocumentProxy(new Uint8Array(workerData.bytes), { isEvalSupported: false, stopAtErrors: false });
-  const pages = pdf.numPages;
-  const pagesRead = Math.min(pages, workerData.maxPages);
-  const parts = [];
-  let chars = 0;
-  for (let n = 1; n <= pagesRead && chars < workerData.maxChars; n++) {
-    const page = await pdf.getPage(n);
-    const content = await page.getTextContent();
-    const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\\n' : '') : '')).join('');
-    parts.push(text);
-    chars += text.length;
-    page.cleanup();
-  }
-  await pdf.destroy();
-  parentPort.postMessage({ ok: true, text: parts.join('\\n\\n').slice(0, workerData.maxChars), pages, pagesRead });
-})().catch(() => parentPort.postMessage({ ok: false, reason: 'unreadable' }));
-`;
+  | { ok: false; reason: PdfFailure };
 
 /** Resolved with the first PDF, not at start (a package lookup on disk). */
 let unpdfFile: string | undefined;
@@ -55,31 +60,165 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
   return head.includes('%PDF-');
 }
 
-export function extractPdfText(bytes: Uint8Array, signal?: AbortSignal): Promise<PdfResult> {
-  if (!looksLikePdf(bytes)) return Promise.resolve({ ok: false, reason: 'not-pdf' });
+/** One line telling a user (or a model, for fetch_url) why a PDF's text is missing. */
+export function describePdfFailure(reason: PdfFailure, name = 'the PDF', locale: Locale = 'en'): string {
+  switch (reason) {
+    case 'not-pdf':
+      return t(locale, 'context.not-pdf', { name });
+    case 'too-slow':
+      return t(locale, 'context.pdf-too-slow', { name });
+    case 'too-big':
+      return t(locale, 'context.pdf-too-big', { name, limit: `${PDF_MAX_BYTES / 1024 / 1024} MB` });
+    case 'encrypted':
+      return t(locale, 'context.pdf-encrypted', { name });
+    case 'too-much-memory':
+      return t(locale, 'context.pdf-too-much-memory', { name });
+    default:
+      return t(locale, 'context.pdf-unreadable', { name });
+  }
+}
+
+export async function extractPdfText(bytes: Uint8Array, signal?: AbortSignal): Promise<PdfResult> {
+  if (!looksLikePdf(bytes)) return { ok: false, reason: 'not-pdf' };
+  if (bytes.byteLength > PDF_MAX_BYTES) return { ok: false, reason: 'too-big' };
+  if (!(await takeSlot(signal))) return { ok: false, reason: 'too-slow' };
+  try {
+    return await readInChild(bytes, signal);
+  } finally {
+    releaseSlot();
+  }
+}
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Waits for one of the PDF_CONCURRENCY slots; false when `signal` aborted first. */
+function takeSlot(signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  if (running < PDF_CONCURRENCY) {
+    running++;
+    return Promise.resolve(true);
+  }
+  return new Promise<boolean>((resolve) => {
+    const onAbort = () => {
+      const at = waiting.indexOf(grant);
+      if (at >= 0) waiting.splice(at, 1);
+      resolve(false);
+    };
+    // releaseSlot hands its slot over: `running` stays the same.
+    const grant = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    };
+    waiting.push(grant);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function releaseSlot(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else running--;
+}
+
+function readInChild(bytes: Uint8Array, signal: AbortSignal | undefined): Promise<PdfResult> {
   return new Promise<PdfResult>((resolve) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { bytes, unpdf: unpdfPath(), maxPages: PDF_MAX_PAGES, maxChars: PDF_MAX_CHARS },
-      resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB },
-      stdout: true,
-      stderr: true,
-    });
+    const limits = {
+      unpdf: unpdfPath(),
+      maxPages: PDF_MAX_PAGES,
+      maxChars: PDF_MAX_CHARS,
+      maxArray: PDF_MAX_ARRAY_BYTES,
+      maxAllocated: PDF_MAX_ALLOCATED_BYTES,
+    };
+    let child: ChildProcess;
+    try {
+      child = spawn(
+        process.execPath,
+        [`--max-old-space-size=${PDF_HEAP_MB}`, '--max-semi-space-size=2', '-e', PDF_CHILD_SOURCE],
+        {
+          // Only what the reader needs: no secrets of Scout's environment, no loader flags (tsx).
+          env: { SCOUT_PDF: JSON.stringify(limits) },
+          stdio: ['pipe', 'ignore', 'pipe', 'ipc'],
+        },
+      );
+    } catch {
+      resolve({ ok: false, reason: 'unreadable' });
+      return;
+    }
+    // Reading is background work: on a busy machine the conversations' event loop goes first.
+    try {
+      if (child.pid !== undefined) setPriority(child.pid, PDF_NICENESS);
+    } catch {
+      // not allowed here (some containers): the reader runs at normal priority
+    }
     let settled = false;
+    let killedFor: PdfFailure | undefined;
+    let stderrTail = '';
     const finish = (result: PdfResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(watchdog);
       signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       resolve(result);
     };
-    const onAbort = () => finish({ ok: false, reason: 'too-slow' });
-    const timer = setTimeout(() => finish({ ok: false, reason: 'too-slow' }), PDF_TIME_LIMIT_MS);
+    const kill = (reason: PdfFailure) => {
+      killedFor ??= reason;
+      finish({ ok: false, reason });
+    };
+    const onAbort = () => kill('too-slow');
+    const timer = setTimeout(() => kill('too-slow'), PDF_TIME_LIMIT_MS);
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (message: PdfResult) => finish(message));
-    // Out of heap (a bomb) or a crash in the parser: the file is unreadable, the turn goes on.
-    worker.on('error', () => finish({ ok: false, reason: 'unreadable' }));
-    worker.on('exit', () => finish({ ok: false, reason: 'unreadable' }));
+    const watchdog = watchMemory(child, () => kill('too-much-memory'));
+    child.stderr?.setEncoding('utf8');
+    // Only the end matters (V8's "heap out of memory"): keep a bounded tail.
+    child.stderr?.on('data', (chunk: string) => {
+      stderrTail = (stderrTail + chunk).slice(-4096);
+    });
+    child.on('message', (message: PdfResult) => finish(message));
+    child.on('error', () => finish({ ok: false, reason: 'unreadable' }));
+    // 'close', not 'exit': the answer on the IPC channel is in by then.
+    child.on('close', (code, exitSignal) => {
+      // V8 aborts when the heap limit is hit: that, like the watchdog, is a memory bomb.
+      const outOfMemory =
+        /heap out of memory|allocation failed/i.test(stderrTail) || exitSignal === 'SIGABRT' || code === 134;
+      finish({ ok: false, reason: killedFor ?? (outOfMemory ? 'too-much-memory' : 'unreadable') });
+    });
+    // A reader that died early closes its end: the close handler above reports why.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(bytes);
   });
+}
+
+/**
+ * Reads the child's resident memory every RSS_POLL_MS (Linux /proc) and calls `over` past
+ * PDF_MAX_RSS_MB. Where /proc is missing the heap and typed-array caps still hold.
+ */
+function watchMemory(child: ChildProcess, over: () => void): NodeJS.Timeout {
+  let reading = false;
+  const timer = setInterval(() => {
+    if (reading || child.pid === undefined) return;
+    reading = true;
+    residentKb(child.pid)
+      .then((kb) => {
+        if (kb !== undefined && kb > PDF_MAX_RSS_MB * 1024) over();
+      })
+      .finally(() => {
+        reading = false;
+      });
+  }, RSS_POLL_MS);
+  timer.unref();
+  return timer;
+}
+
+/** VmRSS of a process in kB, or undefined (no /proc, or the process is gone). */
+export async function residentKb(pid: number): Promise<number | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'latin1');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }

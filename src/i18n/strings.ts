@@ -123,6 +123,10 @@ export const STRINGS = {
     'context.not-pdf': 'Skipped {name}: it is not a valid PDF.',
     'context.pdf-unreadable': 'Could not read text from {name}; skipped.',
     'context.pdf-too-slow': 'Reading {name} took too long; skipped.',
+    'context.pdf-too-big': 'Skipped {name}: PDFs larger than {limit} are not read.',
+    'context.pdf-encrypted': 'Skipped {name}: it is password-protected, so its text cannot be read.',
+    'context.pdf-too-much-memory':
+      'Skipped {name}: reading it needed more memory than a PDF may use (a damaged file, or one built to do that).',
     'context.binary': 'Skipped {name}: it is not a text file.',
     'context.unsupported': 'Skipped {names}: Scout reads images, PDFs and text files only.',
     'context.read-failed':
@@ -420,6 +424,10 @@ export const STRINGS = {
     'context.not-pdf': '已跳过 {name}：它不是有效的 PDF。',
     'context.pdf-unreadable': '无法从 {name} 中读取文本；已跳过。',
     'context.pdf-too-slow': '读取 {name} 耗时过长；已跳过。',
+    'context.pdf-too-big': '已跳过 {name}：不读取大于 {limit} 的 PDF。',
+    'context.pdf-encrypted': '已跳过 {name}：它受密码保护，无法读取其中的文字。',
+    'context.pdf-too-much-memory':
+      '已跳过 {name}：读取它所需的内存超出了 PDF 的上限（文件已损坏，或是有意如此构造）。',
     'context.binary': '已跳过 {name}：它不是文本文件。',
     'context.unsupported': '已跳过 {names}：Scout 只读取图片、PDF 和文本文件。',
     'context.read-failed': '无法读取此话题中之前的消息；仅根据这条消息回答。',

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 export function makePng(width = 8, height = 8, color = '#3366ff'): Promise<Buffer> {
@@ -14,10 +14,13 @@ export function makePng(width = 8, height = 8, color = '#3366ff'): Promise<Buffe
     .toBuffer();
 }
 
-/** A one-page PDF whose page shows `text` (Helvetica); `content` replaces the page's content stream. */
+/**
+ * A one-page PDF whose page shows `text` (Helvetica); `content` replaces the page's content stream.
+ * `encrypt` is an Encrypt dictionary, added as an object with the trailer's /Encrypt and /ID.
+ */
 export function makePdf(
   text: string,
-  options: { content?: Buffer; filter?: string; pages?: number; image?: Buffer } = {},
+  options: { content?: Buffer; filter?: string; pages?: number; image?: Buffer; encrypt?: string } = {},
 ): Buffer {
   const stream = options.content ?? Buffer.from(`BT /F1 24 Tf 72 700 Td (${text}) Tj ET`, 'latin1');
   const pages = options.pages ?? 1;
@@ -48,6 +51,7 @@ export function makePdf(
         Buffer.from('\nendstream'),
       ]),
     );
+  const encryptRef = options.encrypt ? `${objects.push(Buffer.from(options.encrypt))} 0 R` : '';
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
   let length = parts[0]!.length;
   const offsets: number[] = [];
@@ -60,7 +64,7 @@ export function makePdf(
   const xref =
     `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
     offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('') +
-    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${encryptRef ? ` /Encrypt ${encryptRef} /ID [<${'ab'.repeat(16)}> <${'ab'.repeat(16)}>]` : ''} >>\nstartxref\n${length}\n%%EOF\n`;
   parts.push(Buffer.from(xref));
   return Buffer.concat(parts);
 }
@@ -73,6 +77,44 @@ export function makePdfBomb(inflatedMb = 64): Buffer {
   const zeros = deflateSync(Buffer.alloc(inflatedMb * 1024 * 1024, 0x20), { level: 9 });
   const pdf = makePdf('', { content: zeros, filter: 'FlateDecode' });
   return Buffer.from(pdf.toString('latin1').replace('/Count 1 ', '/Count 1000000 '), 'latin1');
+}
+
+/**
+ * A zlib stream of `inflatedMb` MB of zero bytes, made without holding them: one MB compressed with a
+ * full flush ends byte-aligned and independent of what came before, so the same bytes repeated are a
+ * valid stream of that many MB (about 1 KB each). Ends with an empty final block and the Adler-32 of
+ * n zero bytes (a = 1, b = n mod 65521).
+ */
+export function zerosDeflated(inflatedMb: number): Buffer {
+  const mb = 1024 * 1024;
+  const block = deflateRawSync(Buffer.alloc(mb), { level: 9, finishFlush: constants.Z_FULL_FLUSH });
+  const total = inflatedMb * mb;
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE((((total % 65521) << 16) | 1) >>> 0);
+  const chunks: Buffer[] = [Buffer.from([0x78, 0xda])];
+  for (let i = 0; i < inflatedMb; i++) chunks.push(block);
+  // A final stored block of length 0: BFINAL=1, BTYPE=00, aligned, LEN=0, NLEN=0xffff.
+  chunks.push(Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]), adler);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The issue's bomb: a one-page PDF of about 1 MB whose content stream inflates to `inflatedMb` MB
+ * (1 GB by default) of zero bytes, which a PDF lexer reads as whitespace to the end.
+ */
+export function makeGigabytePdfBomb(inflatedMb = 1024): Buffer {
+  return makePdf('', { content: zerosDeflated(inflatedMb), filter: 'FlateDecode' });
+}
+
+/**
+ * A PDF protected by a user password nobody here knows (standard security handler, RC4 40-bit):
+ * a reader can open it only by asking for the password.
+ */
+export function makeEncryptedPdf(): Buffer {
+  const hex = (byte: string) => byte.repeat(32);
+  return makePdf('secret plans', {
+    encrypt: `<< /Filter /Standard /V 1 /R 2 /Length 40 /O <${hex('5c')}> /U <${hex('a7')}> /P -44 >>`,
+  });
 }
 
 /** A zip archive's first bytes, under whatever name the test gives it. */
