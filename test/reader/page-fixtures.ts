@@ -22,6 +22,8 @@ export interface PageEntry {
   shape: string;
   /** The article's title, without the site name. */
   title: string;
+  /** Other titles the page itself gives (its og:title and <title> disagree), each as right as `title`. */
+  titleAlternatives?: string[];
   site?: string;
   byline?: string;
   /** Publication date as the page gives it (ISO 8601, date or date-time). */
