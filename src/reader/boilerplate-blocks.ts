@@ -17,11 +17,20 @@ const COPYRIGHT = /(©|\(c\) ?\d{4}|\bcopyright\b|all rights reserved)/i;
 /** Newsletter and follow prompts. */
 const PROMPT =
   /^(sign up|subscribe|follow us|get (our|the) .{0,40}newsletter|join our|download (our|the) app)\b/i;
+/** Affiliate disclosures and rating widgets. */
+const DISCLOSURE = /(affiliate links?|as an amazon associate|sponsored by|paid partnership)/i;
+const RATING = /^\d(\.\d)?\s*(\/ ?5|out of 5|from \d[\d,]* (votes|ratings|reviews)|stars?)\b/i;
+/** A date as forums, Q&A sites and comment lists print one beside a name. */
+const DATE =
+  /\b(\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{4})\b/i;
+
 /** Photo captions and credits. */
 const PHOTO_CREDIT =
   /(\((AP|AFP|Reuters|Getty)?\s*Photo\b[^)]*\)|\(Images?: [^)]*\)|\bCredit: |\bPhoto(graph)?: |^Image \d+ of|\b(Getty|Shutterstock|Alamy) Images?\)?$|\bPhoto by )/i;
 /** "By Jane Doe", "Published 4:00 am, Nov 20, 2019", "Updated: 18 Nov 2019": reported as metadata. */
-const BYLINE = /^(by|von|par|por)\s+\p{Lu}[^.!?]{0,60}$/u;
+const BYLINE = /^([Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]e)\s+\p{Lu}[^.!?]{0,60}$/u;
+/** "5 min read", "Nov. 7, 2024 · 5 min read". */
+const READ_TIME = /\b\d+\s*(min(ute)?s?|minutes?)\.?\s*(read|de lecture|Lesezeit)\b/i;
 const TIMESTAMP = /^[-–•·\s]*(published|updated|posted|last (updated|modified)|modified)\b:?.{0,80}$/i;
 const LINK = /\[([^\]]*)\]\([^)]*\)/g;
 
@@ -56,8 +65,20 @@ export function isBoilerplateBlock(block: string): boolean {
   if (text.length < 200 && PROMPT.test(text)) return true;
   if (text.length < 400 && PHOTO_CREDIT.test(text)) return true;
   if (text.length < 80 && (BYLINE.test(text) || (TIMESTAMP.test(text) && /\d/.test(text)))) return true;
+  if (text.length < 300 && DISCLOSURE.test(text)) return true;
+  if (text.length < 60 && RATING.test(text)) return true;
+  if (text.length < 80 && isDateLine(text)) return true;
+  if (text.length < 80 && READ_TIME.test(text)) return true;
   // A heading that links is a section title (product round-ups), not a teaser.
   return !block.startsWith('#') && isLinkList(block, text);
+}
+
+/** "asked Mar 8, 2021 at 14:22", "Marta_K December 2, 2024, 9:10pm 3": a date and a few words. */
+function isDateLine(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const rest = text.replace(match[0], ' ').replace(/\b(\d{1,2}[:.]\d{2}\s*(am|pm)?|at|on|\d+)\b/gi, ' ');
+  return (rest.match(/[\p{L}_]+/gu) ?? []).length <= 3;
 }
 
 /**

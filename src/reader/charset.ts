@@ -11,7 +11,9 @@ const SNIFF_BYTES = 4096;
 export function decodeDocument(body: Uint8Array, contentType: string): { text: string; charset: string } {
   const charset = declaredCharset(body, contentType);
   try {
-    return { text: new TextDecoder(charset).decode(body), charset };
+    const decoder = new TextDecoder(charset);
+    if (decoder.encoding === 'windows-1252') return { text: decodeWindows1252(body), charset };
+    return { text: decoder.decode(body), charset };
   } catch {
     // An unknown label: WHATWG says treat it as the default, UTF-8.
     return { text: new TextDecoder('utf-8').decode(body), charset: 'utf-8' };
@@ -33,4 +35,23 @@ export function declaredCharset(body: Uint8Array, contentType: string): string {
     if (meta) return meta.toLowerCase();
   }
   return 'utf-8';
+}
+
+/**
+ * The Encoding Standard's windows-1252 index for bytes 0x80–0x9F (the rest is ISO-8859-1). Node 20's
+ * TextDecoder decodes this range as C1 controls (fixed in Node 22), which lost every ’ “ ” – — œ € of
+ * the pages that declare iso-8859-1, latin1, us-ascii or windows-1252 — labels that all mean this.
+ */
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
+];
+
+function decodeWindows1252(body: Uint8Array): string {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    .toString('latin1')
+    .replace(/[\u0080-\u009f]/g, (c) =>
+      String.fromCharCode(WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80] as number),
+    );
 }

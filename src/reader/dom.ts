@@ -11,6 +11,7 @@ export interface DomElement extends DomNode {
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): Iterable<DomElement> & ArrayLike<DomElement>;
   remove(): void;
+  closest(selector: string): DomElement | null;
 }
 
 export interface DomDocument {

@@ -29,12 +29,12 @@ export interface ExtractedArticle extends Omit<PageMetadata, 'articleBody' | 'ba
 const MIN_ARTICLE_CHARS = 250;
 /** Elements that are never the content of a page, whatever page it is. */
 const BOILERPLATE =
-  'script, style, noscript, template, nav, header, footer, aside, form, dialog, button, select, ' +
+  'script, style, noscript, template, nav, aside, form, dialog, button, select, ' +
   '[role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], ' +
   '[role="dialog"], [role="alertdialog"], [aria-modal="true"], [hidden], [aria-hidden="true"]';
 /** Consent banners, share bars, newsletter boxes: by the names sites give them. */
 const BOILERPLATE_NAMES =
-  /(^|[\s_-])(cookie|consent|gdpr|cmp|onetrust|newsletter|subscribe|signup|share|sharing|social|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer))($|[\s_-])/i;
+  /(^|[\s_-])(cookie|consent|gdpr|cmp|onetrust|newsletter|subscribe|signup|share|sharing|social|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box)|tags?|byline|dateline)($|[\s_-])/i;
 
 export function extractArticle(html: string, pageUrl: string): ExtractedArticle {
   const document = parse(html);
@@ -99,6 +99,9 @@ function linkTextLength(element: DomElement): number {
 function removeBoilerplate(root: DomElement | null): void {
   if (!root) return;
   for (const junk of root.querySelectorAll(BOILERPLATE)) if (!holdsContent(junk)) junk.remove();
+  // The site's header and footer go; an article's own header (title, byline, date) stays.
+  for (const part of root.querySelectorAll('header, footer'))
+    if (!part.parentNode?.closest('article, main, [role="main"]') && !holdsContent(part)) part.remove();
 }
 
 /**
@@ -151,11 +154,14 @@ function readabilityBlocks(
       // Hand back the element itself: serialising to HTML only to parse it again costs time.
       serializer: (node: unknown) => node,
       charThreshold: 400,
+      // Class names survive, so the furniture filter below can still read them.
+      keepClasses: true,
     });
     const result = reader.parse();
     if (!result?.content) return undefined;
     const root = result.content as unknown as DomElement;
     removeNamedBoilerplate(root);
+    pruneLayoutCells(root);
     return {
       blocks: dropBoilerplateBlocks(
         domToMarkdownBlocks(root as DomNode, { baseUrl }),
@@ -186,8 +192,51 @@ function pageBlocks(document: DomDocument, baseUrl: string): { blocks: string[];
 function removeNamedBoilerplate(root: DomElement): void {
   for (const element of root.querySelectorAll('[class], [id]')) {
     const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
-    if (names.length < 300 && BOILERPLATE_NAMES.test(names) && !isContentTag(element)) element.remove();
+    if (
+      names.length < 300 &&
+      BOILERPLATE_NAMES.test(names) &&
+      !isContentTag(element) &&
+      !holdsContent(element)
+    )
+      element.remove();
   }
+}
+
+/**
+ * Old table layouts put the article in one cell and menus, weather boxes and agendas in the cells
+ * beside it; Readability keeps the whole table when its cells score alike. Where one cell holds most
+ * of the text, the cells beside it that hold far less are dropped. Data tables are untouched: no
+ * single cell of theirs holds half the text.
+ */
+function pruneLayoutCells(root: DomElement): void {
+  const total = textOf(root).length;
+  if (total === 0) return;
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    const cells = Array.from(table.querySelectorAll('td, th'));
+    if (cells.length < 2 || cells.length > 50) continue;
+    const lengths = cells.map((cell) => textOf(cell).length);
+    const longest = Math.max(...lengths);
+    if (longest < total * 0.5) continue;
+    const main = cells[lengths.indexOf(longest)] as DomElement;
+    cells.forEach((cell, i) => {
+      if (
+        cell !== main &&
+        !contains(cell, main) &&
+        !contains(main, cell) &&
+        (lengths[i] as number) < longest * 0.4
+      )
+        cell.remove();
+    });
+  }
+}
+
+function contains(outer: DomElement, inner: DomElement): boolean {
+  for (let node = inner.parentNode; node; node = node.parentNode) if (node === outer) return true;
+  return false;
+}
+
+function textOf(element: DomElement): string {
+  return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
 /** Never dropped by name: an element that is itself the text (`<p class="share-note">`). */

@@ -57,7 +57,7 @@ const SKIP = new Set([
 ]);
 /** Elements whose content starts a new block. */
 const BLOCK = new Set(
-  'ADDRESS ARTICLE ASIDE BLOCKQUOTE DD DETAILS DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HGROUP HR LI MAIN NAV OL P PRE SECTION SUMMARY TABLE UL CENTER'.split(
+  'ADDRESS ARTICLE ASIDE BLOCKQUOTE DD DETAILS DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HGROUP HR LI MAIN NAV OL P PRE SECTION SUMMARY TABLE UL CENTER TBODY THEAD TFOOT TR TD TH CAPTION'.split(
     ' ',
   ),
 );
@@ -219,7 +219,7 @@ function inlineText(node: DomNode, options: MarkdownOptions, depth: number): str
     case 'SUB':
       return inner;
     default:
-      return BLOCK.has(name) || name === 'TD' || name === 'TH' || name === 'TR' ? ` ${inner} ` : inner;
+      return BLOCK.has(name) ? ` ${inner} ` : inner;
   }
 }
 
@@ -235,9 +235,25 @@ function codeBlock(pre: DomNode): string {
   const code = firstElement(pre, 'CODE');
   const classes = `${pre.getAttribute?.('class') ?? ''} ${code?.getAttribute?.('class') ?? ''}`;
   const language = /(?:^|\s)(?:language|lang)-([\w+#-]{1,20})/.exec(classes)?.[1] ?? '';
-  const text = (pre.textContent ?? '').replace(/\r\n?/g, '\n').replace(/^\n+|\s+$/g, '');
+  const text = preText(pre)
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\n+|\s+$/g, '');
   const fence = text.includes('```') ? '~~~~' : '```';
   return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/** A `<pre>`'s text with its `<br>`s as line breaks (highlighters write lines as spans and breaks). */
+function preText(node: DomNode, depth = 0): string {
+  if (node.nodeType === TEXT) return node.textContent ?? '';
+  if (node.nodeType !== ELEMENT) return '';
+  const name = node.nodeName.toUpperCase();
+  if (name === 'BR') return '\n';
+  if (depth > MAX_DEPTH) return node.textContent ?? '';
+  let text = '';
+  const children = node.childNodes;
+  for (let i = 0; i < children.length; i++) text += preText(children[i] as DomNode, depth + 1);
+  // Some highlighters give each line its own block element instead of a break.
+  return (name === 'DIV' || name === 'P') && !text.endsWith('\n') ? `${text}\n` : text;
 }
 
 function listLines(

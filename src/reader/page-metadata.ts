@@ -63,7 +63,8 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
       document.querySelector('article time[datetime], time[pubdate]')?.getAttribute('datetime') ||
       text(ld?.dateCreated),
   );
-  const shortTitle = title && site ? withoutSiteSuffix(title, site) : title;
+  const heading = clean(document.querySelector('article h1, main h1, h1')?.textContent);
+  const shortTitle = headingTitle(title, heading) ?? (title && site ? withoutSiteSuffix(title, site) : title);
   const articleBody = typeof ld?.articleBody === 'string' ? ld.articleBody.trim() : undefined;
   const ldTypes = [ld?.['@type']].flat().map(String);
   const declaresArticle =
@@ -145,11 +146,26 @@ export function isoDate(value: string | null | undefined): string | undefined {
   return Number.isNaN(parsed) ? undefined : new Date(parsed).toISOString().slice(0, 10);
 }
 
+const SEPARATORS = [' | ', ' - ', ' – ', ' — ', ' :: ', ' · ', ' » '];
+
+/**
+ * "Receiving webhooks | Parcelpost Docs" with an `<h1>` "Receiving webhooks": the heading is the
+ * title, the rest is the site's suffix (or prefix) however it is spelt.
+ */
+function headingTitle(title: string | undefined, heading: string | undefined): string | undefined {
+  if (!title || !heading || heading.length < 3 || heading === title) return undefined;
+  for (const separator of SEPARATORS) {
+    if (title.startsWith(`${heading}${separator}`) || title.endsWith(`${separator}${heading}`))
+      return heading;
+  }
+  return undefined;
+}
+
 /** "Story title | The Site" → "Story title": the site is reported on its own. */
 function withoutSiteSuffix(title: string, site: string): string {
   const lower = title.toLowerCase();
   const name = site.toLowerCase();
-  for (const separator of [' | ', ' - ', ' – ', ' — ', ' :: ', ' · ']) {
+  for (const separator of SEPARATORS) {
     const suffix = `${separator}${name}`;
     if (lower.endsWith(suffix) && title.length > suffix.length) return title.slice(0, -suffix.length).trim();
   }
