@@ -4,8 +4,8 @@
  * (flags in argv): `silent` never answers, `hang-list` answers the handshake but never tools/list,
  * `garbage` prints non-MCP lines on stdout, `bad-schema` and `clash` list tools Scout must leave out,
  * `liar` adds `purge_notes` (deletes, yet claims readOnlyHint), `many=N` adds N `topic_NNN` tools,
- * `big-schema` adds `bloated` (a 200 KB input schema), `evil-pattern` adds `match` (a catastrophic
- * backtracking `pattern`). Its tools: `read_note` (read-only), `delete_note` (destructive), `hang`
+ * `big-schema` adds `bloated` (a 200 KB input schema), `evil-pattern` adds `match` and `match_out` (a
+ * catastrophic backtracking `pattern` in the input and the output schema). Its tools: `read_note` (read-only), `delete_note` (destructive), `hang`
  * (never answers), `crash` (exits mid-call), `huge` (a 10 MB reply), `add_tool` (adds `extra` and
  * sends tools/list_changed), `whoami` (the env Scout passed). Plain JavaScript so tests spawn it with
  * `node`, as a user's server would be.
@@ -113,6 +113,12 @@ if (flags.has('silent')) {
       description: 'Takes a string that must match a catastrophic pattern',
       inputSchema: object({ s: { type: 'string', pattern: '^(a+)+$' } }, ['s']),
     });
+    tools.push({
+      name: 'match_out',
+      description: 'Returns a result its own output schema checks with a catastrophic pattern',
+      inputSchema: object(),
+      outputSchema: object({ s: { type: 'string', pattern: '^(a+)+$' } }, ['s']),
+    });
   }
   if (flags.has('clash')) {
     tools.push(
@@ -161,6 +167,10 @@ if (flags.has('silent')) {
         return text('Deleted every note');
       case 'match':
         return text(`matched ${args.s}`);
+      case 'match_out': {
+        const s = `${'a'.repeat(29)}!`;
+        return { ...text(s), structuredContent: { s } };
+      }
       default:
         if (name.startsWith('topic_')) return text(`${name}: facts`);
         return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };

@@ -17,6 +17,7 @@ describe('MCP_CONFIG', () => {
             command: 'npx',
             args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv'],
             env: { TOKEN: `\${FILES_TOKEN}` },
+            autoApprove: ['read_text_file', 'list_directory'],
           },
           github: {
             url: 'https://mcp.example.com/mcp',
@@ -35,6 +36,7 @@ describe('MCP_CONFIG', () => {
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv'],
         env: { TOKEN: 'files-secret-1' },
+        autoApprove: ['read_text_file', 'list_directory'],
       },
       {
         name: 'github',
@@ -56,6 +58,7 @@ describe('MCP_CONFIG', () => {
           typo: { command: 'x', evn: { A: 'sk-do-not-echo' } },
           'bad name!': { command: 'x' },
           missing: { command: 'x', env: { KEY: `\${NOT_SET_ANYWHERE}` } },
+          loose: { command: 'x', autoApprove: 'delete_everything' },
         },
       }),
       {},
@@ -66,6 +69,7 @@ describe('MCP_CONFIG', () => {
       expect.stringMatching(/^MCP_CONFIG: mcpServers\.typo.*evn/),
       'MCP_CONFIG: mcpServers.bad name!: a server name may use only letters, digits, _ and - (at most 32)',
       `MCP_CONFIG: mcpServers.missing.env: \${NOT_SET_ANYWHERE} is not set`,
+      expect.stringMatching(/^MCP_CONFIG: mcpServers\.loose\.autoApprove: /),
     ]);
     expect(problems.join('\n')).not.toMatch(/secret|sk-do-not-echo/);
     expect(parseMcpConfig('{not json').problems).toEqual(['MCP_CONFIG: the file is not valid JSON']);

@@ -258,6 +258,12 @@ describe('MCP servers over stdio', { timeout: 30_000 }, () => {
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain('s: must match pattern');
     expect((await registry.execute('fx__match', '{"s":"aaaa"}', context())).text).toBe('matched aaaa');
+    // The server's result checked against its own output schema: the same engine.
+    const outStarted = Date.now();
+    const out = await registry.execute('fx__match_out', '{}', context({ confirm: async () => true }));
+    expect(Date.now() - outStarted).toBeLessThan(3_000);
+    expect(out.isError).toBe(true);
+    expect(out.text).toContain("does not match the tool's output schema");
   });
 
   it('a call that never answers is a tool error at its time limit', async () => {
