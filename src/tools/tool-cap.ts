@@ -5,8 +5,15 @@
  * (`/tools enable github__*`), then the tools most relevant to the question, ranked with BM25
  * (MiniSearch) over each tool's name and description, and the rest in configuration order.
  */
-import MiniSearch from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearchType from 'minisearch';
 import type { ToolDefinition } from '../llm/types.js';
+
+// Loaded on the first request over the cap (most Scouts never have one): MiniSearch and the word
+// segmenter cost ~15 ms each to set up, on every start otherwise.
+const require = createRequire(import.meta.url);
+let MiniSearch: typeof MiniSearchType | undefined;
+let words: Intl.Segmenter | undefined;
 
 /** Enough for several MCP servers; well under OpenAI's 128. */
 export const DEFAULT_MAX_TOOLS = 64;
@@ -20,27 +27,28 @@ export interface ToolChoice {
   question?: string;
 }
 
-const words = new Intl.Segmenter(undefined, { granularity: 'word' });
-
 /** Words of a text in any script (CJK included), with tool names split at `_`, `-` and camelCase. */
 export function toolTerms(text: string): string[] {
   const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
   const terms: string[] = [];
+  words ??= new Intl.Segmenter(undefined, { granularity: 'word' });
   for (const part of words.segment(spaced)) if (part.isWordLike) terms.push(part.segment.toLowerCase());
   return terms;
 }
 
 /** A BM25 index of one tool list, built once per list (the registry keeps it with the list). */
 export class ToolRanking {
-  readonly #index = new MiniSearch<{ id: number; name: string; description: string }>({
-    fields: ['name', 'description'],
-    tokenize: toolTerms,
-    processTerm: (term) => term,
-    searchOptions: { boost: { name: 2 }, combineWith: 'OR', tokenize: toolTerms, processTerm: (t) => t },
-  });
+  readonly #index: MiniSearchType<{ id: number; name: string; description: string }>;
   readonly #names: string[];
 
   constructor(definitions: readonly ToolDefinition[]) {
+    MiniSearch ??= require('minisearch') as typeof MiniSearchType;
+    this.#index = new MiniSearch({
+      fields: ['name', 'description'],
+      tokenize: toolTerms,
+      processTerm: (term) => term,
+      searchOptions: { boost: { name: 2 }, combineWith: 'OR', tokenize: toolTerms, processTerm: (t) => t },
+    });
     this.#names = definitions.map((d) => d.name);
     // Descriptions are capped at 1,024 characters by the MCP source: indexing stays small.
     this.#index.addAll(
