@@ -81,8 +81,12 @@ async function read(bytes) {
       page.cleanup();
     }
     if (overBudget) return send({ ok: false, reason: 'too-much-memory' });
+    // The document's own title and author (its Info dictionary), for References and fetch_url.
+    const info = await pdf.getMetadata().then((m) => m && m.info, () => undefined);
+    const field = (value) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, 300) : undefined);
     await pdf.destroy();
-    send({ ok: true, text: parts.join('\n\n').slice(0, limits.maxChars), pages, pagesRead });
+    send({ ok: true, text: parts.join('\n\n').slice(0, limits.maxChars), pages, pagesRead,
+      title: field(info && info.Title), author: field(info && info.Author) });
   } catch (err) {
     const reason = overBudget ? 'too-much-memory'
       : err && err.name === 'PasswordException' ? 'encrypted' : 'unreadable';

@@ -44,7 +44,7 @@ export const PDF_CONCURRENCY = 2;
 export type PdfFailure = 'not-pdf' | 'unreadable' | 'too-slow' | 'too-big' | 'encrypted' | 'too-much-memory';
 
 export type PdfResult =
-  | { ok: true; text: string; pages: number; pagesRead: number }
+  | { ok: true; text: string; pages: number; pagesRead: number; title?: string; author?: string }
   | { ok: false; reason: PdfFailure };
 
 /** Resolved with the first PDF, not at start (a package lookup on disk). */

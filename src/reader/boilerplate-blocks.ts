@@ -18,8 +18,9 @@ const COPYRIGHT = /(©|\(c\) ?\d{4}|\bcopyright\b|all rights reserved)/i;
 const PROMPT =
   /^(sign up|subscribe|follow us|get (our|the) .{0,40}newsletter|join our|download (our|the) app)\b/i;
 /** Affiliate disclosures and rating widgets. */
-const DISCLOSURE = /(affiliate links?|as an amazon associate|sponsored by|paid partnership)/i;
-const RATING = /^\d(\.\d)?\s*(\/ ?5|out of 5|from \d[\d,]* (votes|ratings|reviews)|stars?)\b/i;
+const DISCLOSURE =
+  /(affiliate links?|as an amazon associate|sponsored by|paid partnership|(may )?earns? (a )?commission|the free encyclopedia$)/i;
+const RATING = /^\d(\.\d)?\s*(from|of) \d[\d,]* (votes|ratings|reviews)\b/i;
 /** A date as forums, Q&A sites and comment lists print one beside a name. */
 const DATE =
   /\b(\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{4})\b/i;

@@ -40,6 +40,7 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
   const document = parse(html);
   const metadata = readMetadata(document, pageUrl);
   const { articleBody, baseUrl, declaresArticle, ...fields } = metadata;
+  revealHiddenContent(document);
   // What is never content goes before Readability looks: it scores less noise, and faster.
   removeBoilerplate(document.body ?? document.documentElement);
   const main = mainArea(document);
@@ -96,6 +97,24 @@ function linkTextLength(element: DomElement): number {
   return length;
 }
 
+/**
+ * Content a page hides only until a click: inactive tabs of a docs page (one code sample per
+ * language), collapsed accordion and `<details>` bodies. And headings lose their class names, which
+ * Readability reads as "unlikely" when they say header (Substack's `header-anchor-post` headings).
+ */
+function revealHiddenContent(document: DomDocument): void {
+  for (const panel of document.querySelectorAll(
+    '[role="tabpanel"][hidden], details [hidden], [role="tabpanel"][aria-hidden="true"]',
+  )) {
+    (panel as DomElement & MutableElement).removeAttribute('hidden');
+    (panel as DomElement & MutableElement).removeAttribute('aria-hidden');
+  }
+  for (const heading of document.querySelectorAll(
+    'h1[class], h2[class], h3[class], h4[class], h5[class], h6[class]',
+  ))
+    (heading as DomElement & MutableElement).removeAttribute('class');
+}
+
 function removeBoilerplate(root: DomElement | null): void {
   if (!root) return;
   for (const junk of root.querySelectorAll(BOILERPLATE)) if (!holdsContent(junk)) junk.remove();
@@ -138,6 +157,9 @@ function parse(html: string): DomDocument {
   return document;
 }
 
+interface MutableElement {
+  removeAttribute(name: string): void;
+}
 interface MutableNode {
   appendChild(node: unknown): unknown;
 }
@@ -211,21 +233,17 @@ function removeNamedBoilerplate(root: DomElement): void {
 function pruneLayoutCells(root: DomElement): void {
   const total = textOf(root).length;
   if (total === 0) return;
-  for (const table of Array.from(root.querySelectorAll('table'))) {
-    const cells = Array.from(table.querySelectorAll('td, th'));
-    if (cells.length < 2 || cells.length > 50) continue;
+  // Readability may hand back a bare row of the layout table (its best candidate), so rows are read.
+  for (const row of Array.from(root.querySelectorAll('tr'))) {
+    const cells = Array.from(row.childNodes as ArrayLike<DomElement>).filter((c) =>
+      /^T[DH]$/i.test(c.nodeName),
+    );
+    if (cells.length < 2 || cells.length > 12) continue;
     const lengths = cells.map((cell) => textOf(cell).length);
     const longest = Math.max(...lengths);
     if (longest < total * 0.5) continue;
-    const main = cells[lengths.indexOf(longest)] as DomElement;
     cells.forEach((cell, i) => {
-      if (
-        cell !== main &&
-        !contains(cell, main) &&
-        !contains(main, cell) &&
-        (lengths[i] as number) < longest * 0.4
-      )
-        cell.remove();
+      if ((lengths[i] as number) < longest * 0.4) cell.remove();
     });
   }
 }

@@ -96,7 +96,8 @@ export async function readForModel(input: ReadInput, options: ReadOptions): Prom
     return {
       ...cleanMetadata(result),
       kind,
-      title: fileTitle(input.url),
+      title: pdf.title ? stripControlChars(pdf.title) : fileTitle(input.url),
+      ...(pdf.author ? { byline: stripControlChars(pdf.author) } : {}),
       method: 'pdf',
       ...(pdf.pagesRead < pdf.pages ? { pages: { read: pdf.pagesRead, total: pdf.pages } } : {}),
     };
