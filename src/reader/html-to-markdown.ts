@@ -135,9 +135,12 @@ class BlockWriter {
       }
       case 'HR':
         return;
-      case 'PRE':
-        this.blocks.push(codeBlock(node));
+      case 'PRE': {
+        const code = codeBlock(node);
+        // A gutter of line numbers beside the code is not code.
+        if (!/^[`~]+[\w+#-]*\n[\d\s]*\n[`~]+$/.test(code)) this.blocks.push(code);
         return;
+      }
       case 'UL':
       case 'OL': {
         const lines = listLines(node, name === 'OL', 0, this.options, depth);
@@ -323,7 +326,8 @@ function tableMarkdown(table: DomNode, options: MarkdownOptions, depth: number):
           const cell = cellNodes[j] as DomNode;
           const cellName = cell.nodeType === ELEMENT ? cell.nodeName.toUpperCase() : '';
           if (cellName !== 'TD' && cellName !== 'TH') continue;
-          if (firstElement(cell, 'TABLE')) nestedTable = true;
+          // A table of code (line numbers beside the code, as Hugo and Pygments write it) is read as code.
+          if (firstElement(cell, 'TABLE') || firstElement(cell, 'PRE')) nestedTable = true;
           const text = collapse(inlineText(cell, options, depth + 1)).replace(/\n/g, ' ');
           cells.push(text.slice(0, MAX_CELL_CHARS).replace(/\|/g, '\\|'));
           const span = Number(cell.getAttribute?.('colspan') ?? 1);
