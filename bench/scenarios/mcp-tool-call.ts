@@ -23,8 +23,11 @@ export async function mcpToolCall(ctx: BenchContext): Promise<ScenarioResult> {
   const calls = ctx.options.turns * 20;
   ctx.log(`scenario 9: ${calls} MCP tool calls over stdio (server-everything echo)`);
   const server = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
-  const source = new McpToolSource([{ name: 'everything', transport: 'stdio', ...server }], {
+  // Trusted, as an operator marks a server whose tools only read: the calls measured run unasked.
+  const source = new McpToolSource([{ name: 'everything', transport: 'stdio', trusted: true, ...server }], {
     logger: silentLogger,
+    // The bench measures calls, not the start: wait for the listing however long it takes here.
+    firstListWaitMs: 15_000,
   });
   const registry = createToolRegistry([], { logger: silentLogger, sources: [source] });
   const client = new Client({ name: 'bench', version: '1' });
