@@ -113,6 +113,8 @@ export const EnvSchema = z.object({
   AGENT_MAX_EXECUTION_TIME: intIn(60, 10, 300),
   AGENT_MIN_RESULT_CHARS: intIn(200, 0, 100_000),
   AGENT_MAX_TOOL_CALLS: intIn(10, 1, 50),
+  /** Result pages the agent reads per search, in parallel, in the same round (0: snippets only). */
+  AGENT_READ_RESULTS: intIn(2, 0, 5),
   /** Tools offered to the model per request (OpenAI refuses over 128); over it, the most relevant to the question. */
   AGENT_MAX_TOOLS: intIn(64, 1, 128),
   AGENT_VERBOSE: bool,

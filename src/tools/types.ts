@@ -10,6 +10,8 @@ export interface ToolContext {
   userName?: string;
   /** The asker's message: fetch_url's default focus when a page is longer than its budget. */
   question?: string;
+  /** Characters fetch_url hands the model per page, when less than its own budget (result pages read in a round). */
+  maxPageChars?: number;
   signal: AbortSignal;
   /**
    * The URLs this turn may fetch (the user's message, this turn's search results); web_search adds

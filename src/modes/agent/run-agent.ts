@@ -47,6 +47,8 @@ export interface AgentExecutorOptions {
   evaluator?: ResultEvaluator;
   /** AGENT_VERBOSE: log every thought, action, tool input and output at info level. */
   verbose?: boolean;
+  /** AGENT_READ_RESULTS: result pages read per search, in parallel, in the same round (0: none). */
+  readResults?: number;
   /** Budget of the answer call after a timeout (default ANSWER_GRACE_MS). */
   answerGraceMs?: number;
   /** What the time limit is measured with (default the wall clock). */
@@ -68,6 +70,7 @@ export function agentOptionsFromContext(ctx: TurnContext): AgentExecutorOptions 
     minResultChars: env.AGENT_MIN_RESULT_CHARS,
     maxToolCalls: env.AGENT_MAX_TOOL_CALLS,
     verbose: env.AGENT_VERBOSE,
+    readResults: env.AGENT_READ_RESULTS,
   };
 }
 
@@ -118,6 +121,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
             maxIterations: options.maxIterations,
             maxToolCalls: options.maxToolCalls,
             minResultChars: options.minResultChars,
+            ...(options.readResults ? { readResults: options.readResults } : {}),
             stopWhenSufficient: options.stopWhenSufficient === true,
             formatToolError: (tool, error) => toolErrorPrompt(ctx, toolLlm, tool, error),
             ...(options.evaluator ? { evaluator: options.evaluator } : {}),

@@ -12,6 +12,12 @@ import { queryOf } from './loop-detector.js';
 import { type Observation, type SourceNumbering, toObservation } from '../turn/observations.js';
 import { resultsTitle } from '../turn/results-title.js';
 import type { ToolRunEnv } from '../turn/tool-run-env.js';
+import {
+  type PageRead,
+  pageObservations,
+  type ReadResultsPolicy,
+  readTopResults,
+} from './read-top-results.js';
 
 /** The Search results step shows this many results (seed 000: "前 3 条结果"). */
 const RESULTS_SHOWN = 3;
@@ -27,6 +33,8 @@ export interface ToolRoundContext extends ToolRunEnv {
   stepPrefix: string;
   /** Thought of the model for this round (recorded on the trace's first step of the round). */
   thought?: string;
+  /** Agent mode: read the top results of each search in the same round (AGENT_READ_RESULTS). */
+  readResults?: ReadResultsPolicy;
 }
 
 export interface ToolRoundResult {
@@ -34,6 +42,8 @@ export interface ToolRoundResult {
   output: ToolOutput;
   observation: Observation;
   repeated: boolean;
+  /** Result pages read for a web_search (readResults), as numbered sources. */
+  pages?: Observation[];
 }
 
 /** Runs `fresh` calls concurrently; `repeated` ones get a short note instead of running again. */
@@ -66,16 +76,26 @@ export async function runToolCalls(
     }
     if (ctx.verbose) ctx.logger.info({ tool: call.name, input: call.arguments }, 'agent action');
     const t0 = Date.now();
-    const entry = { call, id, ms: 0, promise: Promise.resolve(repeatNote(locale)) };
+    const entry = {
+      call,
+      id,
+      ms: 0,
+      promise: Promise.resolve(repeatNote(locale)),
+      pages: Promise.resolve<PageRead[]>([]),
+    };
     entry.promise = ctx.tools.execute(call.name, call.arguments, ctx.toolContext).then((output) => {
       entry.ms = Date.now() - t0;
       finishStep(id, call, query, output, ctx);
+      // The result pages are opened as soon as this search is back, while others still run.
+      if (query !== undefined && ctx.readResults)
+        entry.pages = readTopResults(output, query, id, ctx, ctx.readResults);
       return output;
     });
     return entry;
   });
 
   const outputs = await Promise.all(started.map((s) => s.promise));
+  const pagesRead = await Promise.all(started.map((s) => ('pages' in s ? s.pages : Promise.resolve([]))));
   const results: ToolRoundResult[] = [];
   for (const [index, output] of outputs.entries()) {
     const entry = started[index]!;
@@ -105,7 +125,15 @@ export async function runToolCalls(
     });
     if (ctx.verbose)
       ctx.logger.info({ tool: entry.call.name, output: observation.text }, 'agent observation');
-    results.push({ call: entry.call, output, observation, repeated: isRepeat });
+    // Pages are numbered after their search, so a page keeps its result's number.
+    const pages = pageObservations(pagesRead[index] ?? [], ctx);
+    results.push({
+      call: entry.call,
+      output,
+      observation,
+      repeated: isRepeat,
+      ...(pages.length > 0 ? { pages } : {}),
+    });
   }
   return results;
 }

@@ -34,6 +34,8 @@ export interface ToolPhaseInput extends ToolRunEnv {
    * error text. The trace and the UI keep the plain error.
    */
   formatToolError?: (tool: string, error: string) => string;
+  /** AGENT_READ_RESULTS: result pages read per search in the same round (0: snippets only). */
+  readResults?: number;
 }
 
 export interface ToolPhaseState {
@@ -56,6 +58,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
     verbose ? logger.info(data, msg) : logger.debug(data, msg);
   const definitions = input.tools.definitions();
   const detector = new LoopDetector();
+  const readResults = input.readResults ? { count: input.readResults, read: new Set<string>() } : undefined;
   // The last evaluation found the results sufficient: a model that then stops is stopping for that.
   let sufficient = false;
 
@@ -128,6 +131,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       verbose,
       stepPrefix: `r${iteration}`,
       ...(thought ? { thought } : {}),
+      ...(readResults ? { readResults } : {}),
     });
     for (const result of results) {
       const formatError = input.formatToolError;
@@ -138,9 +142,9 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
         content:
           formatError && result.output.isError && !result.repeated
             ? formatError(result.call.name, result.output.text)
-            : delimit(result.observation),
+            : [result.observation, ...(result.pages ?? [])].map((o) => delimit(o)).join('\n\n'),
       });
-      if (!result.repeated) state.observations.push(result.observation);
+      if (!result.repeated) state.observations.push(result.observation, ...(result.pages ?? []));
     }
     state.toolCalls += fresh.length;
     if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted');

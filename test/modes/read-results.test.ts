@@ -1,0 +1,154 @@
+/**
+ * Agent mode reads the top results of a search (AGENT_READ_RESULTS): the search's snippets point at
+ * pages on a loopback server, and what the models are sent shows the pages' passages, not only the
+ * 200-character snippets, under the results' numbers; the answer cites them and its References carry
+ * the site and date the page gave.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.js';
+import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
+import { createDefaultTools } from '../../src/tools/default-tools.js';
+import { createToolRegistry } from '../../src/tools/registry.js';
+import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { makeSearch, makeTurnContext, testConfig } from './make-turn-context.js';
+import { useModeFakes } from './mode-fakes.js';
+
+const fakes = useModeFakes();
+
+/** The fact the question needs sits deep in a long article, far past any snippet. */
+const FACT = 'The Lindqvist span carries 41,200 vehicles a day, twice the figure planned in 1998.';
+const filler = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>Paragraph ${i} of the history: the harbour authority met again about the crossing, and the minutes record another long debate about tolls, tides and the ferry timetable that nobody wanted to change.</p>`,
+  ).join('\n');
+const ARTICLE = `<!doctype html><html><head><title>The bridge at forty | Harbour Courier</title>
+<meta property="og:site_name" content="Harbour Courier">
+<meta property="article:published_time" content="2026-03-14T08:00:00Z">
+<script>fetch('/ran-script')</script></head><body>
+<header><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav></header>
+<article><h1>The bridge at forty</h1>${filler(60)}<p>${FACT}</p>${filler(10)}</article>
+<aside class="related"><h3>Most read</h3><ul><li><a href="/x">Cat stuck in tree</a></li></ul></aside>
+<footer>© 2026 Harbour Courier. All rights reserved.</footer></body></html>`;
+
+let pages: Server;
+let base: string;
+const hits: string[] = [];
+beforeAll(async () => {
+  pages = createServer((req, res) => {
+    hits.push(req.url ?? '');
+    if (req.url === '/bridge') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(ARTICLE);
+    } else if (req.url === '/slow') {
+      // Never answers: the round must not wait for it past its budget.
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  pages.closeAllConnections();
+  return new Promise<void>((resolve) => pages.close(() => resolve()));
+});
+
+async function runTurn(question: string, env: Record<string, string> = {}) {
+  const config = testConfig({ ...fakes.env, ...env });
+  const search = makeSearch(config);
+  const registry = createToolRegistry(
+    createDefaultTools({ search, config, fetchUrl: { allowPrivate: true } }),
+    {
+      logger: silentLogger,
+    },
+  );
+  const llm = fakes.client('tool-model');
+  const turn = makeTurnContext({
+    text: question,
+    llm: { tool: llm },
+    env: { ...fakes.env, ...env },
+    registry,
+    search,
+  });
+  // The options come from the configuration, as Scout builds them (AGENT_READ_RESULTS included).
+  const result = await createAgentExecutor({
+    ...agentOptionsFromContext(turn.ctx),
+    minResultChars: 100_000,
+  }).run(turn.ctx);
+  const requests = fakes.llm.requests.map(
+    (r) => r.body.messages as Array<{ role: string; content: string; tool_call_id?: string }>,
+  );
+  return { result, requests, events: turn.events };
+}
+
+describe('agent mode reads the top search results', () => {
+  it('sends the models the page passages under the result numbers, and the answer cites them', async () => {
+    hits.length = 0;
+    fakes.search.script('lindqvist bridge traffic', [
+      { title: 'The bridge at forty', url: `${base}/bridge`, snippet: 'Forty years of the crossing…' },
+      { title: 'Slow page', url: `${base}/slow`, snippet: 'never loads' },
+    ]);
+    fakes.llm.enqueue(
+      toolCallReply([{ name: 'web_search', arguments: { query: 'lindqvist bridge traffic' }, id: 's1' }]),
+      textReply('Found the daily traffic figure.'),
+      textReply('About 41,200 vehicles cross it each day [1].'),
+    );
+    const { result, requests, events } = await runTurn(
+      'How many vehicles use the Lindqvist bridge per day?',
+      {
+        AGENT_READ_RESULTS: '2',
+      },
+    );
+
+    expect(hits).toContain('/bridge');
+    expect(hits).not.toContain('/ran-script');
+    // The function-call model's next request: the search results, then the page's passages.
+    const toolMessage = requests[1]?.find((m) => m.role === 'tool' && m.tool_call_id === 's1')?.content ?? '';
+    expect(toolMessage).toContain('[1] The bridge at forty');
+    expect(toolMessage).toContain('Source [1]');
+    expect(toolMessage).toContain(FACT);
+    expect(toolMessage).toContain('Site: Harbour Courier | Published: 2026-03-14');
+    expect(toolMessage).toMatch(/\[… \d+ paragraphs skipped …\]/);
+    // Menus, related links and the footer never reach the model.
+    expect(toolMessage).not.toContain('Cat stuck in tree');
+    expect(toolMessage).not.toContain('All rights reserved');
+    // The answer model reads the passage too, as a numbered source.
+    const answerPrompt =
+      requests
+        .at(-1)
+        ?.map((m) => m.content)
+        .join('\n') ?? '';
+    expect(answerPrompt).toContain(FACT);
+    // The answer cites [1], and its References show the page's site and date.
+    expect(result.answer).toContain(`[[1]](${base}/bridge)`);
+    expect(result.answer).toMatch(/1\. \[The bridge at forty\]\([^)]+\) — Harbour Courier, 2026-03-14/);
+    // Each page read is a step the user sees; the page that never answered failed without holding the turn.
+    const titles = events.flatMap((e) => ('title' in e && typeof e.title === 'string' ? [e.title] : []));
+    expect(titles.some((t) => t.startsWith('📖 Read: 127.0.0.1/bridge'))).toBe(true);
+    expect(titles.some((t) => t.startsWith('📖 Could not read: 127.0.0.1/slow'))).toBe(true);
+  }, 30_000);
+
+  it('AGENT_READ_RESULTS=0 leaves the model with the snippets only', async () => {
+    hits.length = 0;
+    fakes.search.script('lindqvist bridge traffic', [
+      { title: 'The bridge at forty', url: `${base}/bridge`, snippet: 'Forty years of the crossing…' },
+    ]);
+    fakes.llm.enqueue(
+      toolCallReply([{ name: 'web_search', arguments: { query: 'lindqvist bridge traffic' }, id: 's1' }]),
+      textReply('Only a snippet.'),
+      textReply('The snippet does not say [1].'),
+    );
+    const { requests } = await runTurn('How many vehicles use the Lindqvist bridge per day?', {
+      AGENT_READ_RESULTS: '0',
+    });
+    expect(hits).not.toContain('/bridge');
+    const toolMessage = requests[1]?.find((m) => m.role === 'tool')?.content ?? '';
+    expect(toolMessage).toContain('Forty years of the crossing');
+    expect(toolMessage).not.toContain(FACT);
+  });
+});
