@@ -97,10 +97,30 @@ export function linkCitations(
 
   const list = [...cited.values()].sort((a, b) => a.n - b.n);
   if (list.length === 0) return { text: body, cited: [] };
+  // An answer that ends inside a code block (cut off, or the model never closed it) is closed
+  // first: References inside the block would show as plain code with no links.
+  const open = openFence(body);
+  const closed = open ? `${body}\n${open}` : body;
   const references = list
     .map((s) => `${s.n}. [${escapeTitle(s.title)}](${escapeUrl(s.url)})${aboutSource(s)}`)
     .join('\n');
-  return { text: `${body}\n\n**${t(locale, 'answer.references')}**\n${references}`, cited: list };
+  return { text: `${closed}\n\n**${t(locale, 'answer.references')}**\n${references}`, cited: list };
+}
+
+/**
+ * The fence that would close the code block `text` ends inside (``` or ~~~, as long as the one that
+ * opened it), or undefined when every block is closed. CommonMark: a fence line has at most three
+ * spaces before it, and only a fence of the same character, at least as long, closes it.
+ */
+export function openFence(text: string): string | undefined {
+  let open: string | undefined;
+  for (const line of text.split('\n')) {
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!fence) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+  }
+  return open;
 }
 
 /** " — Site, 2026-03-14" after a reference, from what the page said about itself. */

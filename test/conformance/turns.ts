@@ -263,6 +263,25 @@ export const TURNS: ScriptedTurn[] = [
   agentTurn('cited answer of 40k chars with code blocks and tables', 40_000),
   shrinking,
   {
+    // Issue 27 point 10: References used to land inside the open code block (plain code, no links).
+    name: 'an answer that ends inside an unclosed code fence',
+    env: { DEFAULT_MODE: 'agent' },
+    references: true,
+    feedback: true,
+    setup(world) {
+      world.llm.enqueue(...SEARCH);
+      world.llm.fallback = () =>
+        streamed('Install it as the docs say [1]:\n\n```sh\nnpm install scout\nnpm start');
+    },
+    check(_world, c) {
+      const last = c.answer.at(-1)?.text ?? '';
+      const at = last.indexOf('References');
+      if (at < 0) throw new Error(`no References in the last answer part: ${last}`);
+      const fences = (last.slice(0, at).match(/```/g) ?? []).length;
+      if (fences % 2 !== 0) throw new Error(`References inside a code block: ${last}`);
+    },
+  },
+  {
     name: 'a failed search',
     env: { DEFAULT_MODE: 'agent' },
     references: false,

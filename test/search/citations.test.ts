@@ -81,3 +81,34 @@ describe('linkCitations', () => {
     expect(text).toContain('1. [A \\[draft\\] page](https://example.com/a_%28b%29)');
   });
 });
+
+describe('an answer that ends inside a code block', () => {
+  const registry = new SourceRegistry();
+  registry.add([r('a')]);
+
+  it('closes the block before References, so they are links, not code', () => {
+    const answer = 'Install it as the docs say [1]:\n\n```sh\nnpm install scout\nnpm start';
+    const { text } = linkCitations(answer, registry.all(), 'en');
+    expect(text).toBe(
+      'Install it as the docs say [[1]](https://example.com/a):\n\n```sh\nnpm install scout\nnpm start\n```\n\n' +
+        '**References**\n1. [Title a](https://example.com/a)',
+    );
+  });
+
+  it('closes a ~~~~ block with its own fence, and leaves closed blocks alone', () => {
+    const tilde = linkCitations('See [1].\n~~~~\ncode ``` inside\n~~~', registry.all(), 'en').text;
+    expect(tilde).toContain('code ``` inside\n~~~\n~~~~\n\n**References**');
+    const closed = linkCitations('See [1].\n```\ncode\n```', registry.all(), 'en').text;
+    expect(closed).toBe(
+      'See [[1]](https://example.com/a).\n```\ncode\n```\n\n**References**\n1. [Title a](https://example.com/a)',
+    );
+  });
+
+  it('shows site and date after a reference when a read page gave them', () => {
+    const pages = new SourceRegistry();
+    pages.add([r('a')]);
+    pages.add([{ ...r('a'), site: 'Harbour Courier', published: '2026-03-14' }]);
+    const { text } = linkCitations('Fact [1].', pages.all(), 'en');
+    expect(text).toContain('1. [Title a](https://example.com/a) — Harbour Courier, 2026-03-14');
+  });
+});
