@@ -2,14 +2,24 @@
  * A linear pre-check of HTML before a DOM is built from it. htmlparser2's Parser (inside linkedom)
  * searches its stack of open elements, which is quadratic on 100k nested tags, and Readability walks
  * the tree recursively; such pages are read as flat text instead (html-to-text.ts, linear). The
- * check is htmlparser2's bare Tokenizer, a single pass with a counter, no stack.
+ * check is htmlparser2's bare Tokenizer, a single pass with counters, no stack.
+ *
+ * Text is counted too: linkedom builds a 512 KB page of `<` (half a million text runs) or of
+ * entities (130k) for seconds, and Readability needs more than the reader's time limit on 25k
+ * elements of ordinary markup. The 181 real article pages of the extraction benchmark have at most
+ * 1,600 elements and 2,600 text runs, so the caps below leave real pages to the DOM.
  */
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
 /** Real pages nest well under this (even with every `<p>` and `<li>` left unclosed). */
 export const MAX_OPEN_ELEMENTS = 2_500;
-/** Elements a page may have before it is read as flat text (a 512 KB page of `<b>` has 170k). */
-export const MAX_ELEMENTS = 60_000;
+/**
+ * Elements a page may have before it is read as flat text (a 512 KB page of `<b>` has 170k, a 512 KB
+ * page of ordinary sections 25k, which Readability on linkedom reads in seconds).
+ */
+export const MAX_ELEMENTS = 20_000;
+/** Text runs and character references (a 512 KB page of `<` has 524k, of `&amp;` 130k). */
+export const MAX_TEXT_RUNS = 40_000;
 
 const VOID = new Set(
   'area base br col embed hr img input link meta param source track wbr basefont bgsound frame keygen'.split(
@@ -21,23 +31,26 @@ export interface MarkupShape {
   elements: number;
   /** Most elements open at once, counting unclosed ones (an upper bound of the tree's depth). */
   maxOpen: number;
+  /** Text runs and character references the tokenizer reported (each becomes DOM work). */
+  textRuns: number;
 }
 
 export function markupShape(html: string): MarkupShape {
   const counter = new ShapeCounter(html);
-  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: false }, counter);
+  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, counter);
   tokenizer.write(html);
   tokenizer.end();
-  return { elements: counter.elements, maxOpen: counter.maxOpen };
+  return { elements: counter.elements, maxOpen: counter.maxOpen, textRuns: counter.textRuns };
 }
 
 export function isPathological(shape: MarkupShape): boolean {
-  return shape.maxOpen > MAX_OPEN_ELEMENTS || shape.elements > MAX_ELEMENTS;
+  return shape.maxOpen > MAX_OPEN_ELEMENTS || shape.elements > MAX_ELEMENTS || shape.textRuns > MAX_TEXT_RUNS;
 }
 
 class ShapeCounter implements TokenizerCallbacks {
   elements = 0;
   maxOpen = 0;
+  textRuns = 0;
   private open = 0;
   private name = '';
 
@@ -67,6 +80,10 @@ class ShapeCounter implements TokenizerCallbacks {
   ondeclaration(): void {}
   onend(): void {}
   onprocessinginstruction(): void {}
-  ontext(): void {}
-  ontextentity(): void {}
+  ontext(): void {
+    this.textRuns++;
+  }
+  ontextentity(): void {
+    this.textRuns++;
+  }
 }
