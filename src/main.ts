@@ -29,11 +29,17 @@ const USAGE = `Usage: npm start [-- options]
                       (non-zero with one line per problem)
   --check --probe     also make one tiny call to each configured model and search provider
   --conversation ID   terminal chat: continue the conversation with this id
+  --read FILE|URL…    print what fetch_url hands the model for each page, file or PDF (its header,
+                      Markdown and 8,000-character budget; "==> NAME <==" before each when several);
+                      URLs pass the same address guard and caps. Needs no key: nothing is answered.
+                      Exit 1 when any could not be read (one line each on stderr)
+  --focus "…"         with --read: keep the passages most relevant to this, as fetch_url's focus
+  --part N            with --read: read part N of a long document in order
   --help              show this help
 `;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     options: {
       once: { type: 'string' },
       check: { type: 'boolean', default: false },
@@ -41,12 +47,40 @@ async function main(): Promise<number> {
       probe: { type: 'boolean', default: false },
       conversation: { type: 'string' },
       help: { type: 'boolean', default: false },
+      read: { type: 'boolean', default: false },
+      focus: { type: 'string' },
+      part: { type: 'string' },
     },
-    allowPositionals: false,
+    // The files and URLs of --read; nothing else takes positionals.
+    allowPositionals: true,
   });
   if (values.help) {
     process.stdout.write(USAGE);
     return 0;
+  }
+  if (values.read || values.focus !== undefined || values.part !== undefined || positionals.length > 0) {
+    // Reads without configuration: no model key, no store, no platform token.
+    const misuse = !values.read
+      ? positionals.length > 0
+        ? `Unexpected argument '${positionals[0]}': files and URLs go after --read`
+        : '--focus and --part go with --read'
+      : values.once !== undefined || values.check
+        ? '--read cannot be combined with --once or --check'
+        : undefined;
+    if (misuse) {
+      process.stderr.write(`${misuse} (see --help)\n`);
+      return 1;
+    }
+    const { runRead } = await import('./cli/read-command.js');
+    return runRead(
+      {
+        targets: positionals,
+        ...(values.focus !== undefined ? { focus: values.focus } : {}),
+        ...(values.part !== undefined ? { part: values.part } : {}),
+      },
+      process.stdout,
+      process.stderr,
+    );
   }
   // A .env file next to the process is read the way most bots' users expect (Node ≥ 20.12).
   if (existsSync('.env')) process.loadEnvFile('.env');

@@ -17,7 +17,7 @@ import { PDF_MAX_BYTES } from '../context/pdf-text.js';
 import { type ReadResult, readForModel, UnreadableDocumentError } from '../reader/read-document.js';
 import { ReadFailedError, ReadTimeoutError } from '../reader/reader-pool.js';
 import { BlockedAddressError, type Resolver, resolvePublicAddress } from './ssrf-guard.js';
-import type { Tool, ToolContext } from './types.js';
+import type { Tool, ToolContext, ToolOutput } from './types.js';
 import type { FetchUrlPolicy } from './url-provenance.js';
 import { loadHttps } from '../http/lazy-https.js';
 import { http } from '../http/node-http.js';
@@ -33,9 +33,9 @@ export const FETCH_MAX_BYTES = 512 * 1024;
 /** PDFs (papers, reports, filings) are bigger than pages; a cut PDF cannot be read at all. */
 export const FETCH_MAX_PDF_BYTES = Math.min(PDF_MAX_BYTES, 16 * 1024 * 1024);
 /** A focus longer than this is a paragraph, not what to look for. */
-const MAX_FOCUS_CHARS = 500;
+export const MAX_FOCUS_CHARS = 500;
 /** Parts a document may be read in (at 8,000 characters, a 400,000-character document). */
-const MAX_PARTS = 50;
+export const MAX_PARTS = 50;
 /** One page, including redirects. */
 export const FETCH_TIMEOUT_MS = 10_000;
 /** Redirect chains longer than this are loops or trackers. */
@@ -115,41 +115,108 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
     async run({ url, focus, part }, context) {
       const refusal = policyRefusal(url, context, options.policy ?? 'provenance');
       if (refusal) return { isError: true, text: refusal };
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = AbortSignal.any([context.signal, timeout]);
-      try {
-        const { page, finalUrl } = await fetchFollowing(url, signal, options);
-        const read = await readForModel(
-          { body: page.body, contentType: String(page.headers['content-type'] ?? ''), url: finalUrl.href },
-          {
-            maxChars: options.maxChars ?? FETCH_MAX_CHARS,
-            signal,
-            ...(options.readLimitMs !== undefined ? { limitMs: options.readLimitMs } : {}),
-            ...(focus?.trim() || context.question ? { focus: focus?.trim() || context.question } : {}),
-            ...(part !== undefined ? { part } : {}),
-          },
-        );
-        return pageOutput(read, finalUrl, page.truncated, focus?.trim() ? 'focus' : 'question');
-      } catch (err) {
-        if (context.signal.aborted) throw err;
-        if (timeout.aborted || isAbortError(err)) {
-          return {
-            isError: true,
-            text: `Could not fetch ${url}: no complete answer within ${timeoutMs} ms.`,
-          };
-        }
-        const reason =
-          err instanceof FetchProblem ||
-          err instanceof BlockedAddressError ||
-          err instanceof UnreadableDocumentError ||
-          err instanceof ReadTimeoutError ||
-          err instanceof ReadFailedError
-            ? err.message
-            : describe(err);
-        return { isError: true, text: `Could not fetch ${url}: ${reason}` };
-      }
+      const named = focus?.trim();
+      const chosen = named || context.question;
+      return fetchForModel(
+        url,
+        {
+          ...(chosen ? { focus: chosen, focusFrom: named ? 'focus' : 'question' } : {}),
+          ...(part !== undefined ? { part } : {}),
+        },
+        // Result pages read within a search round get a smaller budget than a page asked for.
+        context.maxPageChars
+          ? { ...options, maxChars: Math.min(options.maxChars ?? FETCH_MAX_CHARS, context.maxPageChars) }
+          : options,
+        context.signal,
+      );
     },
   };
+}
+
+/** What the model is given of a document besides its bytes: how much, and what to look for. */
+export interface DocumentReadOptions {
+  focus?: string;
+  /** Who chose the focus: the caller named it, or it is the user's question (the header says which). */
+  focusFrom?: 'focus' | 'question';
+  part?: number;
+}
+
+/** A document as it arrived: downloaded by fetch_url, or read from disk by `--read`. */
+export interface ArrivedDocument {
+  body: Uint8Array;
+  /** As a server would send it: the Content-Type header, or '' when there is none. */
+  contentType: string;
+  url: URL;
+  /** Only the first part of the body was kept (FETCH_MAX_BYTES). */
+  truncated: boolean;
+}
+
+/**
+ * Fetches `url` (address guard, redirects, size and time caps) and returns what the model receives of
+ * it, or an error output saying why it could not: fetch_url after its policy check, and `--read`.
+ * Throws only when `cancel` aborts (the turn was stopped).
+ */
+export async function fetchForModel(
+  url: string,
+  read: DocumentReadOptions,
+  options: FetchUrlOptions = {},
+  cancel?: AbortSignal,
+): Promise<ToolOutput> {
+  const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = cancel ? AbortSignal.any([cancel, timeout]) : timeout;
+  try {
+    const { page, finalUrl } = await fetchFollowing(url, signal, options);
+    const arrived = {
+      body: page.body,
+      contentType: String(page.headers['content-type'] ?? ''),
+      url: finalUrl,
+      truncated: page.truncated,
+    };
+    return await documentForModel(arrived, read, { ...options, signal });
+  } catch (err) {
+    if (cancel?.aborted) throw err;
+    if (timeout.aborted || isAbortError(err)) {
+      return {
+        isError: true,
+        text: `Could not fetch ${url}: no complete answer within ${timeoutMs} ms.`,
+      };
+    }
+    return { isError: true, text: `Could not fetch ${url}: ${failureReason(err)}` };
+  }
+}
+
+/**
+ * The one path from a document's bytes to the model's text: the reader (read-document.ts) within the
+ * budget, under the header pageOutput writes. Throws what the reader throws (failureReason words it).
+ */
+export async function documentForModel(
+  doc: ArrivedDocument,
+  read: DocumentReadOptions,
+  options: Pick<FetchUrlOptions, 'maxChars' | 'readLimitMs'> & { signal?: AbortSignal } = {},
+): Promise<ToolOutput> {
+  const result = await readForModel(
+    { body: doc.body, contentType: doc.contentType, url: doc.url.href },
+    {
+      maxChars: options.maxChars ?? FETCH_MAX_CHARS,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.readLimitMs !== undefined ? { limitMs: options.readLimitMs } : {}),
+      ...(read.focus ? { focus: read.focus } : {}),
+      ...(read.part !== undefined ? { part: read.part } : {}),
+    },
+  );
+  return pageOutput(result, doc.url, doc.truncated, read.focusFrom ?? 'focus');
+}
+
+/** Why a document could not be read, in words for the model or a person. */
+export function failureReason(err: unknown): string {
+  return err instanceof FetchProblem ||
+    err instanceof BlockedAddressError ||
+    err instanceof UnreadableDocumentError ||
+    err instanceof ReadTimeoutError ||
+    err instanceof ReadFailedError
+    ? err.message
+    : describe(err);
 }
 
 /** Why the fetch policy refuses `url` in this turn, or undefined when it may be opened. */
@@ -224,17 +291,11 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
         },
       },
       (response) => {
-        const type = String(response.headers['content-type'] ?? '');
-        const isPdf = /^application\/(x-)?pdf\b/i.test(type);
-        const maxBytes = isPdf ? FETCH_MAX_PDF_BYTES : pageMaxBytes;
+        const { isPdf, maxBytes } = bodyLimit(String(response.headers['content-type'] ?? ''), pageMaxBytes);
         const declared = Number(response.headers['content-length'] ?? 0);
         if (isPdf && declared > maxBytes) {
           response.destroy();
-          reject(
-            new FetchProblem(
-              `the PDF is ${megabytes(declared)}, more than the ${megabytes(maxBytes)} Scout reads`,
-            ),
-          );
+          reject(pdfTooBig(maxBytes, declared));
           return;
         }
         const chunks: Buffer[] = [];
@@ -256,7 +317,7 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
             if (isPdf) {
               // A cut PDF has no cross-reference table: nothing of it could be read.
               response.destroy();
-              reject(new FetchProblem(`the PDF is more than the ${megabytes(maxBytes)} Scout reads`));
+              reject(pdfTooBig(maxBytes));
               return;
             }
             truncated = true;
@@ -273,9 +334,31 @@ async function fetchOnce(url: URL, signal: AbortSignal, options: FetchUrlOptions
   });
 }
 
+/**
+ * How much of a body is kept: a PDF whole up to its own cap (a cut PDF cannot be read at all, so a
+ * bigger one is refused), anything else its first `pageMaxBytes` (the rest is cut off).
+ */
+export function bodyLimit(
+  contentType: string,
+  pageMaxBytes = FETCH_MAX_BYTES,
+): { isPdf: boolean; maxBytes: number } {
+  const isPdf = /^application\/(x-)?pdf\b/i.test(contentType);
+  return { isPdf, maxBytes: isPdf ? FETCH_MAX_PDF_BYTES : pageMaxBytes };
+}
+
+/** The refusal of a PDF over `maxBytes` (`size` when it is known). */
+export function pdfTooBig(maxBytes: number, size?: number): Error {
+  return new FetchProblem(
+    size !== undefined
+      ? `the PDF is ${megabytes(size)}, more than the ${megabytes(maxBytes)} Scout reads`
+      : `the PDF is more than the ${megabytes(maxBytes)} Scout reads`,
+  );
+}
+
 /** The document as the model reads it: a header of what it is and how much of it this is, then the text. */
 function pageOutput(read: ReadResult, url: URL, bodyCut: boolean, focusFrom: 'focus' | 'question') {
-  const title = read.title || url.hostname;
+  // A local file (`--read`) has no hostname: its name stands in.
+  const title = read.title || url.hostname || decodeURIComponent(url.pathname.split('/').pop() ?? '');
   const { selection } = read;
   const about = [
     read.site ? `Site: ${read.site}` : '',

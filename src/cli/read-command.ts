@@ -1,0 +1,97 @@
+/**
+ * `npm start -- --read <file|url>… [--focus "…"] [--part N]`: prints what fetch_url hands the model for
+ * each document — the same reader, budget (FETCH_MAX_CHARS), header and Markdown, through the same
+ * function (documentForModel) — so an operator can see what Scout reads. URLs go through fetch_url's
+ * fetch (address guard, redirects, size and time caps) but not its provenance policy: the operator
+ * typed them. Needs no model key or platform token: it reads, it does not answer.
+ */
+import { fileURLToPath } from 'node:url';
+import { isAbortError } from '../errors.js';
+import {
+  type DocumentReadOptions,
+  FETCH_TIMEOUT_MS,
+  MAX_FOCUS_CHARS,
+  MAX_PARTS,
+  documentForModel,
+  failureReason,
+  fetchForModel,
+} from '../tools/fetch-url-tool.js';
+import type { ToolOutput } from '../tools/types.js';
+import { LocalFileError, readLocalDocument } from './local-document.js';
+
+export interface ReadArguments {
+  /** Files and URLs, in the order given. */
+  targets: string[];
+  focus?: string;
+  /** As typed: checked here. */
+  part?: string;
+}
+
+interface Output {
+  write(text: string): unknown;
+}
+
+/** Exit code: 0 when every document was read, 1 when any could not be (each named on stderr). */
+export async function runRead(args: ReadArguments, stdout: Output, stderr: Output): Promise<number> {
+  const problem = argumentProblem(args);
+  if (problem) {
+    stderr.write(`${problem} (see --help)\n`);
+    return 1;
+  }
+  const focus = args.focus?.trim();
+  const read: DocumentReadOptions = {
+    ...(focus ? { focus, focusFrom: 'focus' } : {}),
+    ...(args.part !== undefined ? { part: Number(args.part) } : {}),
+  };
+  // All start at once (URLs wait on the network), and print in the order given.
+  const reads = args.targets.map((target) => readTarget(target, read));
+  const several = args.targets.length > 1;
+  let printed = 0;
+  let failed = 0;
+  for (const [index, target] of args.targets.entries()) {
+    const output = await reads[index]!;
+    if (output.isError) {
+      failed++;
+      stderr.write(`${output.text.replace(/\s+/g, ' ').trim()}\n`);
+      continue;
+    }
+    // As `head` does: a header per document when there are several, a blank line between them.
+    const header = several ? `${printed > 0 ? '\n' : ''}==> ${target} <==\n` : '';
+    stdout.write(`${header}${output.text}\n`);
+    printed++;
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+function argumentProblem(args: ReadArguments): string | undefined {
+  if (args.targets.length === 0) return '--read needs at least one file or URL';
+  if (args.focus !== undefined && args.focus.length > MAX_FOCUS_CHARS)
+    return `--focus is longer than ${MAX_FOCUS_CHARS} characters (fetch_url's limit)`;
+  if (args.part !== undefined) {
+    const part = Number(args.part);
+    if (!Number.isInteger(part) || part < 1 || part > MAX_PARTS)
+      return `--part must be a whole number from 1 to ${MAX_PARTS}`;
+  }
+  return undefined;
+}
+
+/** http(s) and other schemes are URLs (fetch_url refuses what it would refuse); file:// and paths are files. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+async function readTarget(target: string, read: DocumentReadOptions): Promise<ToolOutput> {
+  if (URL_LIKE.test(target) && !/^file:/i.test(target)) return fetchForModel(target, read);
+  // The same time cap as a fetched page: the reader's part of it is what remains for a file.
+  const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  try {
+    const doc = await readLocalDocument(/^file:/i.test(target) ? fileURLToPath(target) : target);
+    return await documentForModel(doc, read, { signal });
+  } catch (err) {
+    const reason =
+      err instanceof LocalFileError
+        ? err.message
+        : signal.aborted || isAbortError(err)
+          ? `not read within ${FETCH_TIMEOUT_MS} ms`
+          : failureReason(err);
+    return { isError: true, text: `Could not read ${target}: ${reason}` };
+  }
+}
