@@ -2,7 +2,7 @@
  * `npm start` runs the esbuild bundle (dist/scout/, scripts/build.mjs), not tsc's per-file output.
  * The bundle is built here into a scratch folder beside dist/scout/ and run as a user runs it, from
  * another working directory: it must answer `--once` with the prompts from the repository, map a
- * provider's failure to exit code 1, and keep the quick start's missing-key message.
+ * provider's failure to exit code 1, keep the quick start's missing-key message, and `--read` pages.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,5 +71,21 @@ describe('the bundle npm start runs', { timeout: 60_000 }, () => {
     const result = await run(['--once', 'hi'], {}, elsewhere);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No LLM configured: set one of DEEPSEEK_API_KEY, OPENAI_API_KEY');
+  });
+
+  it('--read reads a page and a PDF with no key, through the bundled reader worker and PDF reader', async () => {
+    const pages = join(root, 'test/fixtures/pages');
+    const result = await run(
+      ['--read', join(pages, 'product-kettle.html'), join(pages, 'working-paper-free-buses.pdf')],
+      {},
+      elsewhere,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^==> .*product-kettle\.html <==\nTitle: Pourover Gooseneck Electric Kettle/,
+    );
+    expect(result.stdout).toContain('| Capacity | 0.9 L |');
+    expect(result.stdout).toMatch(/\n\n==> .*working-paper-free-buses\.pdf <==\nTitle: Free Buses/);
   });
 });
