@@ -44,11 +44,15 @@ export const EDIT_INTERVAL_MS = 1000;
  */
 export const SLACK_CHANNEL_LIMITS: ChannelLimits = { post: [{ burst: 4, everyMs: 1_000 }] };
 
-/** Slack's Tier 3 as Scout keeps to it: never more than 50 calls in a minute, spread one per 1.2 s. */
+/**
+ * Slack's Tier 3 as Scout keeps to it: never more than 50 calls in any minute. Intermediate frames
+ * are spread one per 1.2 s (after a short burst, so a quiet workspace shows edits at once) and
+ * leave 10 of the minute's 50 to finals, which may use all the room there is at once: a few turns
+ * (two or three messages each, usually) land their finals at once however busy the workspace.
+ */
 const TIER_3 = [
-  { max: 50, perMs: 60_000 },
-  // A short burst lets a quiet workspace show edits at once; the minute's count above still holds.
-  { burst: 5, everyMs: 1_200 },
+  { max: 50, perMs: 60_000, reserve: 10 },
+  { burst: 5, everyMs: 1_200, ordinaryOnly: true },
 ];
 
 /**

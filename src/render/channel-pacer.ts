@@ -14,8 +14,8 @@
  * - Writes wait, never fail or drop: pacing delays, the delivery policy (delivery.ts) decides
  *   retries. Waiting writes go first come first served, except urgent ones (a turn's first answer
  *   text and its final state): they go before ordinary ones, and ordinary writes leave one slot of
- *   each rule free for them, so a turn's closing write does not wait behind a stream of
- *   intermediate frames. Urgent writes go by turn: those of the turn that asked urgently first go
+ *   each rule (or its `reserve`) free for them, so a turn's closing write does not wait behind a
+ *   stream of intermediate frames; a rule may also hold ordinary writes only (`ordinaryOnly`). Urgent writes go by turn: those of the turn that asked urgently first go
  *   first (in the order they became urgent), so when many turns finish at once each one's
  *   messages turn final together and one after the other, rather than every turn's a little at
  *   a time and all at the very end. A turn is one `channel()` pace (one per turn renderer).
@@ -33,8 +33,24 @@ import { type EditorClock, systemClock } from './throttled-editor.js';
 /** The writes a surface makes. `stream` is a native answer stream's start / append / stop. */
 export type WriteKind = 'post' | 'edit' | 'delete' | 'stream';
 
+/** What every rule may say besides its numbers. */
+interface PaceRuleScope {
+  /**
+   * The rule holds ordinary writes only; urgent ones (a first answer, a final) are held by the
+   * other rules alone, and still count here. For a rule that spreads intermediate frames over a
+   * platform's window: finals may use all the room that window has left.
+   */
+  readonly ordinaryOnly?: boolean;
+  /**
+   * Units of the rule ordinary writes leave free for urgent ones (default 1, where the rule has
+   * more than one): finals that arrive while intermediate frames fill the platform's window still
+   * go at once, as many as this.
+   */
+  readonly reserve?: number;
+}
+
 /** At most `max` writes in any `perMs` milliseconds (a platform's bucket). */
-export interface PaceWindow {
+export interface PaceWindow extends PaceRuleScope {
   readonly max: number;
   readonly perMs: number;
 }
@@ -43,7 +59,7 @@ export interface PaceWindow {
  * A burst of `burst` writes, then one per `everyMs` (a token bucket): at most `burst + ⌊T / everyMs⌋`
  * writes in any T milliseconds.
  */
-export interface PaceRate {
+export interface PaceRate extends PaceRuleScope {
   readonly burst: number;
   readonly everyMs: number;
 }
@@ -143,11 +159,15 @@ interface RuleState {
   idle(now: number): boolean;
 }
 
-/** Ordinary writes leave one unit of a rule free for the final state (where it has more than one). */
-const room = (size: number, urgent: boolean) => (urgent || size < 2 ? size : size - 1);
+/**
+ * Ordinary writes leave `reserve` units of a rule free for the final state (one by default, where
+ * the rule has more than one; never all of them).
+ */
+const room = (size: number, urgent: boolean, reserve = 1) =>
+  urgent ? size : Math.max(Math.min(1, size), size - reserve);
 
 /** A window: writes count from their start until `perMs` after they ended. */
-function windowState({ max, perMs }: PaceWindow): RuleState {
+function windowState({ max, perMs, reserve }: PaceWindow): RuleState {
   const ends: number[] = [];
   const prune = (now: number) => {
     let expired = 0;
@@ -158,7 +178,7 @@ function windowState({ max, perMs }: PaceWindow): RuleState {
     waitMs(now, inFlight, urgent) {
       prune(now);
       const used = inFlight + ends.length;
-      const allowed = room(max, urgent);
+      const allowed = room(max, urgent, reserve);
       if (used < allowed) return 0;
       // `used - allowed + 1` writes must leave the window; finished ones leave oldest first.
       const leaving = used - allowed + 1;
@@ -177,11 +197,11 @@ function windowState({ max, perMs }: PaceWindow): RuleState {
  * A rate, as GCRA (the token bucket's usual form): `due` is when the bucket is empty again. A write
  * in flight counts as made now, a finished one as made when it ended.
  */
-function rateState({ burst, everyMs }: PaceRate): RuleState {
+function rateState({ burst, everyMs, reserve }: PaceRate): RuleState {
   let due = Number.NEGATIVE_INFINITY;
   return {
     waitMs(now, inFlight, urgent) {
-      const allowed = room(burst, urgent);
+      const allowed = room(burst, urgent, reserve);
       if (inFlight >= allowed) return Number.POSITIVE_INFINITY;
       const emptyAt = Math.max(due, now) + inFlight * everyMs;
       return Math.max(0, emptyAt - (allowed - 1) * everyMs - now);
@@ -194,8 +214,16 @@ function rateState({ burst, everyMs }: PaceRate): RuleState {
 }
 
 function stateOf(rule: PaceRule): RuleState | undefined {
-  if ('max' in rule) return rule.max > 0 && rule.perMs > 0 ? windowState(rule) : undefined;
-  return rule.burst > 0 && rule.everyMs > 0 ? rateState(rule) : undefined;
+  const state =
+    'max' in rule
+      ? rule.max > 0 && rule.perMs > 0
+        ? windowState(rule)
+        : undefined
+      : rule.burst > 0 && rule.everyMs > 0
+        ? rateState(rule)
+        : undefined;
+  if (!state || !rule.ordinaryOnly) return state;
+  return { ...state, waitMs: (now, inFlight, urgent) => (urgent ? 0 : state.waitMs(now, inFlight, urgent)) };
 }
 
 function remove<T>(list: T[], item: T): boolean {

@@ -8,6 +8,6 @@ import type { ChannelLimits, PaceRule } from '../../src/render/channel-pacer.js'
 /** `limits` with every window and rate interval multiplied by `scale` (e.g. 20 / 1000). */
 export function scaledChannelLimits(limits: ChannelLimits, scale: number): ChannelLimits {
   const rule = (r: PaceRule): PaceRule =>
-    'max' in r ? { max: r.max, perMs: r.perMs * scale } : { burst: r.burst, everyMs: r.everyMs * scale };
+    'max' in r ? { ...r, perMs: r.perMs * scale } : { ...r, everyMs: r.everyMs * scale };
   return Object.fromEntries(Object.entries(limits).map(([kind, rules]) => [kind, rules.map(rule)]));
 }

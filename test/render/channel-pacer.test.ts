@@ -195,6 +195,59 @@ describe('paces wider than a channel (Slack: chat.update per workspace)', () => 
     ).toBeLessThanOrEqual(50);
   });
 
+  it('finals may use all the room the minute has left; intermediate frames are spread over it', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer(
+      {
+        edit: [
+          { max: 10, perMs: 60_000 },
+          { burst: 2, everyMs: 6_000, ordinaryOnly: true },
+        ],
+      },
+      clock,
+    );
+    const { writes, write } = recorder(clock);
+    const frames = Array.from({ length: 4 }, (_, i) => pacer.run('edit', write(`frame${i}`)));
+    await clock.advance(1_000);
+    const finals = Array.from({ length: 6 }, (_, i) => pacer.run('edit', write(`final${i}`), true));
+    await clock.until(Promise.all([...frames, ...finals]));
+    const start = (name: string) => writes.find((w) => w.name === name)!.start;
+    // One frame at once (one burst unit kept), the next when the spread allows it.
+    expect(start('frame0')).toBe(0);
+    // Six finals a second later, all at once: the minute had room, the spread does not hold them.
+    expect(Array.from({ length: 6 }, (_, i) => start(`final${i}`))).toEqual([
+      1000, 1000, 1000, 1000, 1000, 1000,
+    ]);
+    // The finals count toward the spread: the frames after them wait longer.
+    expect(start('frame1')).toBeGreaterThan(6_000);
+    expect(
+      mostInWindow(
+        writes.map((w) => w.start),
+        60_000,
+      ),
+    ).toBeLessThanOrEqual(10);
+  });
+
+  it('a reserve: frames leave that much of the window to finals, which then go at once', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer({ edit: [{ max: 10, perMs: 60_000, reserve: 4 }] }, clock);
+    const { writes, write } = recorder(clock);
+    const frames = Array.from({ length: 10 }, (_, i) => pacer.run('edit', write(`frame${i}`)));
+    await clock.advance(1_000);
+    expect(writes.map((w) => w.name)).toEqual(Array.from({ length: 6 }, (_, i) => `frame${i}`));
+    const finals = Array.from({ length: 4 }, (_, i) => pacer.run('edit', write(`final${i}`), true));
+    await clock.tick();
+    expect(writes.slice(6).map((w) => [w.name, w.start])).toEqual([
+      ['final0', 1000],
+      ['final1', 1000],
+      ['final2', 1000],
+      ['final3', 1000],
+    ]);
+    await clock.until(Promise.all([...frames, ...finals]));
+    // The rest of the frames once the first ones left the window.
+    expect(writes.slice(10).every((w) => w.start >= 60_000)).toBe(true);
+  });
+
   it('finals go by turn: a turn that began finishing first lands all of its finals first', async () => {
     const clock = manualClock();
     const workspaces = new ChannelPacers(clock);

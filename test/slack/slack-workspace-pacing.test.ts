@@ -57,8 +57,9 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
     const acks = await Promise.all(threads.map((t) => s!.event(t.envelope)));
     expect(acks.map((r) => r.status)).toEqual(threads.map(() => 200));
 
-    // When each thread first showed its final answer, as a user would see it.
-    const finalAt = await watchFinals(s.slack, threads, PARAGRAPHS_40K, 200_000 * SCALE);
+    // When each thread first showed its final answer, as a user would see it (the bound on the
+    // time to final is asserted below; this only keeps a hang from running forever).
+    const finalAt = await watchFinals(s.slack, threads, PARAGRAPHS_40K, 600_000 * SCALE);
     const pending = threads.flatMap((t) => {
       const why = finalAt.has(t.channel) ? undefined : notFinal(s!.slack, t, PARAGRAPHS_40K);
       return why ? [`${t.channel}: ${why}`] : [];
@@ -82,6 +83,6 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
     expect(refused / updates.length).toBeLessThan(MAX_REFUSED_SHARE);
     expect(s.slack.violations).toEqual([]);
     // Still final once every write settled: nothing older landed afterwards.
-    expect(threads.filter((t) => notFinal(s!.slack, t, PARAGRAPHS_40K))).toEqual([]);
+    expect(threads.flatMap((t) => notFinal(s!.slack, t, PARAGRAPHS_40K) ?? [])).toEqual([]);
   }, 240_000);
 });
