@@ -34,7 +34,7 @@ const BOILERPLATE =
   '[role="dialog"], [role="alertdialog"], [aria-modal="true"], [hidden], [aria-hidden="true"]';
 /** Consent banners, share bars, newsletter boxes: by the names sites give them. */
 const BOILERPLATE_NAMES =
-  /(^|[\s_-])(cookie|consent|gdpr|cmp|onetrust|newsletter|subscribe|signup|share|sharing|social|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box)|tags?|byline|dateline)($|[\s_-])/i;
+  /(^|[\s_-])(cookie|consent|gdpr|cmp|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box)|tags?|byline|dateline)($|[\s_-])/i;
 
 export function extractArticle(html: string, pageUrl: string): ExtractedArticle {
   const document = parse(html);
@@ -43,7 +43,9 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
   revealHiddenContent(document);
   // What is never content goes before Readability looks: it scores less noise, and faster.
   removeBoilerplate(document.body ?? document.documentElement);
-  const main = mainArea(document);
+  // Only a page that does not call itself an article may read as its main area (measured before
+  // Readability changes the document).
+  const main = declaresArticle ? null : mainArea(document);
   const mainChars = main ? visibleTextLength(main) : 0;
   const mainLinkShare = main && mainChars > 0 ? linkTextLength(main) / mainChars : 1;
   const article = readabilityBlocks(document, baseUrl);

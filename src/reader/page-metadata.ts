@@ -27,7 +27,14 @@ const ARTICLE_TYPES =
   /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|AnalysisNewsArticle|ReportageNewsArticle|OpinionNewsArticle|LiveBlogPosting|SocialMediaPosting|DiscussionForumPosting|WebPage|Review|Recipe|HowTo|QAPage|Question)$/;
 
 export function readMetadata(document: DomDocument, pageUrl: string): PageMetadata {
-  const meta = (selector: string) => clean(document.querySelector(selector)?.getAttribute('content'));
+  // One pass over the meta tags (each querySelector would walk the whole page again).
+  const metas = new Map<string, string>();
+  for (const tag of document.querySelectorAll('meta[content]')) {
+    const key = tag.getAttribute('property') ?? tag.getAttribute('name') ?? tag.getAttribute('itemprop');
+    const content = tag.getAttribute('content');
+    if (key && content && !metas.has(key.toLowerCase())) metas.set(key.toLowerCase(), content);
+  }
+  const meta = (key: string) => clean(metas.get(key));
   const ld = jsonLdArticle(document);
   const baseHref = document.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = pageUrl;
@@ -38,27 +45,27 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
   }
   const title =
     clean(text(ld?.headline)) ||
-    meta('meta[property="og:title"]') ||
-    meta('meta[name="twitter:title"]') ||
+    meta('og:title') ||
+    meta('twitter:title') ||
     clean(document.querySelector('title')?.textContent);
   const site =
-    meta('meta[property="og:site_name"]') ||
+    meta('og:site_name') ||
     clean(text(objectName(ld?.publisher))) ||
-    meta('meta[name="application-name"]') ||
-    meta('meta[name="apple-mobile-web-app-title"]');
+    meta('application-name') ||
+    meta('apple-mobile-web-app-title');
   const byline =
     clean(authorNames(ld?.author)) ||
-    meta('meta[name="author"]') ||
-    meta('meta[property="article:author"]')?.replace(/^https?:\/\/\S+$/, '') ||
-    meta('meta[name="byl"]') ||
+    meta('author') ||
+    meta('article:author')?.replace(/^https?:\/\/\S+$/, '') ||
+    meta('byl') ||
     clean(document.querySelector('[rel="author"], [itemprop="author"] [itemprop="name"]')?.textContent);
   const published = isoDate(
     text(ld?.datePublished) ||
-      meta('meta[property="article:published_time"]') ||
-      meta('meta[name="date"]') ||
-      meta('meta[name="pubdate"]') ||
-      meta('meta[name="publish-date"]') ||
-      meta('meta[itemprop="datePublished"]') ||
+      meta('article:published_time') ||
+      meta('date') ||
+      meta('pubdate') ||
+      meta('publish-date') ||
+      meta('datepublished') ||
       document.querySelector('[itemprop="datePublished"]')?.getAttribute('datetime') ||
       document.querySelector('article time[datetime], time[pubdate]')?.getAttribute('datetime') ||
       text(ld?.dateCreated),
@@ -68,7 +75,7 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
   const articleBody = typeof ld?.articleBody === 'string' ? ld.articleBody.trim() : undefined;
   const ldTypes = [ld?.['@type']].flat().map(String);
   const declaresArticle =
-    /article/i.test(meta('meta[property="og:type"]') ?? '') ||
+    /article/i.test(meta('og:type') ?? '') ||
     ldTypes.some((t) => /Article|BlogPosting|Report/.test(t)) ||
     published !== undefined;
   return {
