@@ -4,7 +4,7 @@
  * `--quick` shrinks everything for a one-minute sanity run.
  */
 export interface BenchOptions {
-  /** Which scenarios run, in this order (1–13, see run.ts). The concurrent one runs last by default so
+  /** Which scenarios run, in this order (1–14, see run.ts). The concurrent one runs last by default so
    * the peak RSS it leaves behind does not distort the memory readings of the others. */
   scenarios: number[];
   /** Scenario 1: sequential agent turns measured (after WARMUP_TURNS). */
@@ -39,6 +39,8 @@ export interface BenchOptions {
   workspaceAnswers: number;
   /** Scenario 8: conversions measured per 512 KB page. */
   htmlRuns: number;
+  /** Scenario 14: measured passes over the page corpus and the hostile pages. */
+  readerRuns: number;
   /** Scenario 9: context assemblies measured per case. */
   contextRuns: number;
   /** Model speed of the sequential scenarios (fast, so many turns fit in the time). */
@@ -64,7 +66,7 @@ export interface BenchOptions {
 export const WARMUP_TURNS = 2;
 
 const DEFAULTS: BenchOptions = {
-  scenarios: [1, 3, 4, 5, 6, 11, 7, 8, 9, 10, 12, 13, 2],
+  scenarios: [1, 3, 4, 5, 6, 11, 7, 8, 14, 9, 10, 12, 13, 2],
   turns: 30,
   concurrency: [100, 500],
   idleSessions: 10_000,
@@ -83,6 +85,7 @@ const DEFAULTS: BenchOptions = {
   massTurns: 1_000,
   workspaceAnswers: 16,
   htmlRuns: 5,
+  readerRuns: 5,
   contextRuns: 3,
   firstTokenMs: 100,
   tokensPerSecond: 500,
@@ -111,6 +114,7 @@ const QUICK: Partial<BenchOptions> = {
   massTurns: 100,
   workspaceAnswers: 4,
   htmlRuns: 2,
+  readerRuns: 2,
   contextRuns: 1,
 };
 

@@ -13,6 +13,7 @@
  *                                     11 agent turns in own process (vs --agent-baseline)
  *                                     12 1,000 concurrent agent turns, Scout as its own process
  *                                     13 16 concurrent 40k answers under Slack's Tier 3 (real time)
+ *                                     14 page reader: corpus + hostile pages, F1 (SCOUT_AEB_DIR: AEB)
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -29,6 +30,7 @@ import { htmlConversion } from './scenarios/html-conversion.js';
 import { idleSessions } from './scenarios/idle-sessions.js';
 import { massAgentTurns } from './scenarios/mass-agent-turns.js';
 import { mcpToolCall } from './scenarios/mcp-tool-call.js';
+import { pageReader } from './scenarios/page-reader.js';
 import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
 import { startUp } from './scenarios/start-up.js';
@@ -49,6 +51,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   11: agentProcess,
   12: massAgentTurns,
   13: tier3Finals,
+  14: pageReader,
 };
 
 export async function runBench(
