@@ -35,7 +35,6 @@ interface PendingJob {
   limitMs: number;
   resolve: (result: ReadJobResult) => void;
   reject: (err: Error) => void;
-  signal?: AbortSignal;
 }
 
 interface Slot {
@@ -59,28 +58,33 @@ export class ReaderPool {
   run(job: ReadJob, options: { limitMs?: number; signal?: AbortSignal } = {}): Promise<ReadJobResult> {
     if (this.closed) return Promise.reject(new ReadFailedError('the page reader is shut down'));
     options.signal?.throwIfAborted();
+    const signal = options.signal;
     return new Promise<ReadJobResult>((resolve, reject) => {
+      const onAbort = () => {
+        const queued = this.queue.indexOf(pending);
+        if (queued >= 0) {
+          this.queue.splice(queued, 1);
+          reject(signal?.reason);
+          return;
+        }
+        for (const slot of this.slots) if (slot.job === pending) this.fail(slot, signal?.reason);
+      };
+      // A turn's signal lives longer than one page: the listener goes when the page is done.
+      const done = () => signal?.removeEventListener('abort', onAbort);
       const pending: PendingJob = {
         id: this.nextId++,
         job,
         limitMs: options.limitMs ?? READ_TIME_LIMIT_MS,
-        resolve,
-        reject,
-        ...(options.signal ? { signal: options.signal } : {}),
-      };
-      options.signal?.addEventListener(
-        'abort',
-        () => {
-          const queued = this.queue.indexOf(pending);
-          if (queued >= 0) {
-            this.queue.splice(queued, 1);
-            reject(options.signal?.reason);
-            return;
-          }
-          for (const slot of this.slots) if (slot.job === pending) this.fail(slot, options.signal?.reason);
+        resolve: (result) => {
+          done();
+          resolve(result);
         },
-        { once: true },
-      );
+        reject: (err) => {
+          done();
+          reject(err);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(pending);
       this.dispatch();
     });
