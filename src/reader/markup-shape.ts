@@ -9,7 +9,8 @@
  * elements of ordinary markup. The 181 real article pages of the extraction benchmark have at most
  * 1,600 elements and 2,600 text runs, so the caps below leave real pages to the DOM.
  */
-import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { Tokenizer } from 'htmlparser2';
+import { IgnoredTokens } from '../tools/tokenizer-callbacks.js';
 
 /** Real pages nest well under this (even with every `<p>` and `<li>` left unclosed). */
 export const MAX_OPEN_ELEMENTS = 2_500;
@@ -47,43 +48,36 @@ export function isPathological(shape: MarkupShape): boolean {
   return shape.maxOpen > MAX_OPEN_ELEMENTS || shape.elements > MAX_ELEMENTS || shape.textRuns > MAX_TEXT_RUNS;
 }
 
-class ShapeCounter implements TokenizerCallbacks {
+class ShapeCounter extends IgnoredTokens {
   elements = 0;
   maxOpen = 0;
   textRuns = 0;
   private open = 0;
   private name = '';
 
-  constructor(private readonly html: string) {}
+  constructor(private readonly html: string) {
+    super();
+  }
 
-  onopentagname(start: number, end: number): void {
+  override onopentagname(start: number, end: number): void {
     this.name = this.html.slice(start, end).toLowerCase();
     this.elements++;
   }
   /** `<x/>`: the tokenizer reports this instead of onopentagend, so nothing was opened. */
-  onselfclosingtag(): void {}
-  onopentagend(): void {
+  override onselfclosingtag(): void {}
+  override onopentagend(): void {
     if (!VOID.has(this.name)) {
       this.open++;
       if (this.open > this.maxOpen) this.maxOpen = this.open;
     }
   }
-  onclosetag(): void {
+  override onclosetag(): void {
     if (this.open > 0) this.open--;
   }
-  onattribdata(): void {}
-  onattribentity(): void {}
-  onattribend(): void {}
-  onattribname(): void {}
-  oncdata(): void {}
-  oncomment(): void {}
-  ondeclaration(): void {}
-  onend(): void {}
-  onprocessinginstruction(): void {}
-  ontext(): void {
+  override ontext(): void {
     this.textRuns++;
   }
-  ontextentity(): void {
+  override ontextentity(): void {
     this.textRuns++;
   }
 }

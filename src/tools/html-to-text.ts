@@ -10,8 +10,9 @@
  * The body is fed in small chunks and the conversion yields to the event loop every SLICE_MS, so no
  * page blocks other conversations for long; past the CPU budget it gives up with PageTooComplexError.
  */
-import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { Tokenizer } from 'htmlparser2';
 import { PageTooComplexError, truncateText } from './page-text.js';
+import { IgnoredTokens } from './tokenizer-callbacks.js';
 
 /** Elements whose content is never readable text. */
 const DROP_ELEMENTS = new Set([
@@ -82,7 +83,7 @@ export async function htmlToText(html: string, options: HtmlToTextOptions = {}):
 }
 
 /** Tokenizer callbacks: positions index into the whole page (the tokenizer counts across writes). */
-class TextCollector implements TokenizerCallbacks {
+class TextCollector extends IgnoredTokens {
   private readonly parts: string[] = [];
   private readonly titleParts: string[] = [];
   /** Open dropped elements by name; unbalanced markup only ever drops more, never less. */
@@ -95,7 +96,9 @@ class TextCollector implements TokenizerCallbacks {
   private openTag = '';
   length = 0;
 
-  constructor(private readonly html: string) {}
+  constructor(private readonly html: string) {
+    super();
+  }
 
   title(): string | undefined {
     const title = this.titleParts.join('').replace(/\s+/g, ' ').trim().slice(0, TITLE_MAX_CHARS);
@@ -147,7 +150,7 @@ class TextCollector implements TokenizerCallbacks {
     this.length += 1;
   }
 
-  onopentagname(start: number, end: number): void {
+  override onopentagname(start: number, end: number): void {
     const name = this.tagName(start, end);
     this.openTag = name;
     if (name === 'title' && !this.titleDone) this.inTitle = true;
@@ -159,12 +162,12 @@ class TextCollector implements TokenizerCallbacks {
     if (BLOCK_ELEMENTS.has(name)) this.newline();
   }
 
-  onselfclosingtag(): void {
+  override onselfclosingtag(): void {
     // `<svg/>`, `<iframe/>`: nothing inside to drop.
     this.closeElement(this.openTag);
   }
 
-  onclosetag(start: number, end: number): void {
+  override onclosetag(start: number, end: number): void {
     const name = this.tagName(start, end);
     if (BLOCK_ELEMENTS.has(name)) this.newline();
     this.closeElement(name);
@@ -183,22 +186,11 @@ class TextCollector implements TokenizerCallbacks {
     }
   }
 
-  ontext(start: number, end: number): void {
+  override ontext(start: number, end: number): void {
     if (this.wanted()) this.push(this.html.slice(start, end));
   }
 
-  ontextentity(codepoint: number): void {
+  override ontextentity(codepoint: number): void {
     if (this.wanted()) this.push(String.fromCodePoint(codepoint));
   }
-
-  onopentagend(): void {}
-  onattribdata(): void {}
-  onattribentity(): void {}
-  onattribend(): void {}
-  onattribname(): void {}
-  oncdata(): void {}
-  oncomment(): void {}
-  ondeclaration(): void {}
-  onprocessinginstruction(): void {}
-  onend(): void {}
 }
