@@ -23,6 +23,7 @@ import { createToolRegistry } from '../../src/tools/registry.js';
 import type { Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
 import { makeEncryptedPdf, makeGigabytePdfBomb, makePdf } from '../context/context-kit.js';
 import { HOSTILE_PAGES } from '../helpers/hostile-pages.js';
+import { warmReader } from './warm-reader.js';
 
 /** Wall time for one HTML page, fetch included (the issue's target is 1 s; see the bench). */
 const HTML_WALL_MS = 1_500;
@@ -108,7 +109,6 @@ beforeAll(async () => {
     };
     if (path.startsWith('/hostile/')) return html(HOSTILE_PAGES[path.slice('/hostile/'.length)] ?? '');
     if (path === '/nested-100k') return html(NESTED_100K);
-    if (path === '/warm') return html('<title>Warm</title><p>Warming the reader up.</p>');
     if (path === '/scripted') return html(scriptedPage(base));
     if (path === '/breakout') return html(BREAKOUT_PAGE);
     if (path === '/bomb.pdf') return pdf(bomb);
@@ -128,9 +128,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The reader's worker starts with the first page (tsx compiles it here): not part of any page's time.
-  const warm = await fetchUrl({ url: `${base}/warm` });
-  expect(warm.text).toContain('Warming the reader up.');
+  // The reader's worker starts with the first page (tsx compiles it here, slowly on a busy machine):
+  // started on the pool fetch_url uses, outside fetch_url's 10 s limit and any page's time.
+  await warmReader();
 }, 60_000);
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

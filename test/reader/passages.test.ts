@@ -14,6 +14,7 @@ import { createFetchUrlTool, FETCH_MAX_CHARS, type FetchUrlOptions } from '../..
 import { createToolRegistry } from '../../src/tools/registry.js';
 import type { Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
 import { loadManifest, type PageEntry, pageBytes } from './page-fixtures.js';
+import { warmReader } from './warm-reader.js';
 
 const manifest = loadManifest();
 const page = (name: string): PageEntry => {
@@ -64,7 +65,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+  await warmReader();
+}, 60_000);
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const loopbackOnly: FetchUrlOptions = {
