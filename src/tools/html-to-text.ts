@@ -146,7 +146,11 @@ class TextCollector extends IgnoredTokens {
 
   private newline(): void {
     if (this.droppedTotal > 0) return;
-    this.parts.push('\n');
+    // Two in a row make a paragraph break; more say nothing, and 100k nested blocks would fill the
+    // length limit with line breaks before the text after them.
+    const parts = this.parts;
+    if (parts[parts.length - 1] === '\n' && parts[parts.length - 2] === '\n') return;
+    parts.push('\n');
     this.length += 1;
   }
 

@@ -129,8 +129,8 @@ describe('agent mode reads the top search results', () => {
     expect(result.answer).toMatch(/1\. \[The bridge at forty\]\([^)]+\) — Harbour Courier, 2026-03-14/);
     // Each page read is a step the user sees; the page that never answered failed without holding the turn.
     const titles = events.flatMap((e) => ('title' in e && typeof e.title === 'string' ? [e.title] : []));
-    expect(titles.some((t) => t.startsWith('📖 Read: 127.0.0.1/bridge'))).toBe(true);
-    expect(titles.some((t) => t.startsWith('📖 Could not read: 127.0.0.1/slow'))).toBe(true);
+    expect(titles.some((t) => t.startsWith('Read: 127.0.0.1/bridge'))).toBe(true);
+    expect(titles.some((t) => t.startsWith('Could not read: 127.0.0.1/slow'))).toBe(true);
   }, 30_000);
 
   it('AGENT_READ_RESULTS=0 leaves the model with the snippets only', async () => {

@@ -58,3 +58,11 @@ describe('htmlToText', () => {
     expect(worstGap).toBeLessThan(200);
   });
 });
+
+describe('htmlToText after deep nesting', () => {
+  it('keeps the text that follows 100k nested blocks (their line breaks do not fill the limit)', async () => {
+    const html = `<p>before</p>${'<div>'.repeat(100_000)}after the storm${'</div>'.repeat(100_000)}`;
+    const page = await htmlToText(html, { maxChars: 8_000 });
+    expect(page.text).toBe('before\n\nafter the storm');
+  });
+});
