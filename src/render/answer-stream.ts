@@ -204,7 +204,7 @@ export class StreamHead<P, R, T> {
       if (!scope) throw err;
       stream.refused?.(scope, err);
       this.#o.onRefused(scope, ref !== undefined);
-      if (ref !== undefined) return this.#asMessage(ref, content);
+      if (ref !== undefined) return this.#editAfterStream(ref, content);
       // Nothing streamed yet: this turn is drawn the ordinary way (steps message, answer parts).
       this.#mode = 'plain';
       if (!content.markdown) throw err;
@@ -233,7 +233,7 @@ export class StreamHead<P, R, T> {
         // A rewrite of a head that is still the last part waits for the final, as before.
         await guard(() => stream.stop(ref, this.#chunks(content.tasks, this.#sentText), undefined));
         this.#commit(content.tasks, this.#sentText);
-        return this.#asMessage(ref, content);
+        return this.#editAfterStream(ref, content);
       }
       const chunks = this.#chunks(content.tasks, text);
       if (chunks.tasks.length > 0 || chunks.text) {
@@ -252,8 +252,22 @@ export class StreamHead<P, R, T> {
     await guard(() => stream.stop(ref, this.#chunks(content.tasks, last), closing));
     this.#commit(content.tasks, last);
     this.#mode = 'message';
-    if (!extendsStream || this.#hinted) await this.#asMessage(ref, content);
+    if (!extendsStream || this.#hinted) await this.#editAfterStream(ref, content);
     return ref;
+  }
+
+  /**
+   * The ordinary edit a stream call leaves to do (after a stop, or once streaming was refused): a
+   * platform call apart from the stream's, so it waits for a slot of its own kind (Slack counts
+   * chat.update per workspace, apart from the stream methods).
+   */
+  async #editAfterStream(ref: R, content: HeadContent<T>): Promise<R> {
+    const slot = await this.#o.pace?.('edit', true).slot;
+    try {
+      return await this.#asMessage(ref, content);
+    } finally {
+      slot?.done();
+    }
   }
 
   /** The head as an ordinary message (its stream is over, or never started), task cards kept. */

@@ -100,16 +100,18 @@ export function noteDone(scout: Scout, doneAt: Map<string, number>): ScoutCore {
 /** Why a thread does not show its final answer yet, as a user sees it (undefined once it does). */
 export function notFinal(slack: FakeSlackApi, thread: AnswerThread, paragraphs: number): string | undefined {
   const messages = slack.messagesIn(thread.channel, thread.ts);
-  if (messages.length < 2) return 'no answer yet';
+  if (messages.length === 0) return 'no answer yet';
   if (JSON.stringify(messages.map((m) => m.blocks)).includes('scout_stop'))
     return 'a Stop button is still shown';
   if (!JSON.stringify(messages.at(-1)!.blocks).includes('scout_feedback_up')) return 'no 👍/👎 yet';
-  // The answer: every message after the steps message.
-  const answer = messages.slice(1).map((m) => JSON.stringify(m.blocks));
-  const markdown = messages
-    .slice(1)
-    .flatMap((m) => m.blocks.filter((b: any) => b.type === 'markdown').map((b: any) => b.text as string))
-    .join('\n');
+  // The answer: every message from the one it starts in (a steps message before it lists sources
+  // as raw [n]; a native stream shows the steps as task cards in the answer's first message).
+  const markdownOf = (m: (typeof messages)[number]) =>
+    m.blocks.filter((b: any) => b.type === 'markdown').map((b: any) => b.text as string);
+  const first = messages.findIndex((m) => markdownOf(m).some((text) => text.includes('Paragraph 0:')));
+  if (first === -1) return 'no answer text yet';
+  const answer = messages.slice(first).map((m) => JSON.stringify(m.blocks));
+  const markdown = messages.slice(first).flatMap(markdownOf).join('\n');
   if (/(?<!\[)\[\d+\](?![\](])/.test(markdown)) return 'a raw [n] citation is shown';
   let from = 0;
   for (let i = 0; i < paragraphs; i++) {

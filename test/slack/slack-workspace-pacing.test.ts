@@ -37,52 +37,62 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
     s = undefined;
   });
 
-  it('every answer lands final, one after the other, within what Tier 3 allows; Slack refuses almost no update', async () => {
-    // When the core handed each turn's final view to the renderer (its model had finished).
-    const doneAt = new Map<string, number>();
-    s = await startSlackHarness({
-      env: { DEFAULT_MODE: 'agent', LLM_TIMEOUT_MS: '30000' },
-      editIntervalMs: EDIT_INTERVAL_MS,
-      fake: {
-        botUserId: ANSWERS_BOT,
-        teamId: ANSWERS_TEAM,
-        methodLimits: { 'chat.update': TIER_3, 'chat.delete': TIER_3 },
-      },
-      core: (scout) => noteDone(scout, doneAt),
-    });
-    // Each answer streams over about 2 s (20 of Slack's seconds).
-    s.h.llm.fallback = longAnswerModel({ paragraphs: PARAGRAPHS_40K, pieces: 100, chunkDelayMs: 20 });
+  // Classic: steps message + answer parts, all edited with chat.update. Native: the answer's first
+  // message streams (its closing edit after chat.stopStream is a chat.update too), the rest as classic.
+  it.each<[string, boolean]>([
+    ['post + chat.update', false],
+    ['native streaming', true],
+  ])(
+    '%s: every answer lands final, one after the other, within what Tier 3 allows; Slack refuses almost no update',
+    async (_mode, nativeStreaming) => {
+      // When the core handed each turn's final view to the renderer (its model had finished).
+      const doneAt = new Map<string, number>();
+      s = await startSlackHarness({
+        env: { DEFAULT_MODE: 'agent', LLM_TIMEOUT_MS: '30000' },
+        editIntervalMs: EDIT_INTERVAL_MS,
+        nativeStreaming,
+        fake: {
+          botUserId: ANSWERS_BOT,
+          teamId: ANSWERS_TEAM,
+          methodLimits: { 'chat.update': TIER_3, 'chat.delete': TIER_3 },
+        },
+        core: (scout) => noteDone(scout, doneAt),
+      });
+      // Each answer streams over about 2 s (20 of Slack's seconds).
+      s.h.llm.fallback = longAnswerModel({ paragraphs: PARAGRAPHS_40K, pieces: 100, chunkDelayMs: 20 });
 
-    const threads = Array.from({ length: ANSWERS }, (_, i) => mentionThread(i));
-    const acks = await Promise.all(threads.map((t) => s!.event(t.envelope)));
-    expect(acks.map((r) => r.status)).toEqual(threads.map(() => 200));
+      const threads = Array.from({ length: ANSWERS }, (_, i) => mentionThread(i));
+      const acks = await Promise.all(threads.map((t) => s!.event(t.envelope)));
+      expect(acks.map((r) => r.status)).toEqual(threads.map(() => 200));
 
-    // When each thread first showed its final answer, as a user would see it (the bound on the
-    // time to final is asserted below; this only keeps a hang from running forever).
-    const finalAt = await watchFinals(s.slack, threads, PARAGRAPHS_40K, 600_000 * SCALE);
-    const pending = threads.flatMap((t) => {
-      const why = finalAt.has(t.channel) ? undefined : notFinal(s!.slack, t, PARAGRAPHS_40K);
-      return why ? [`${t.channel}: ${why}`] : [];
-    });
-    expect(pending).toEqual([]);
-    await s.surface.idle();
+      // When each thread first showed its final answer, as a user would see it (the bound on the
+      // time to final is asserted below; this only keeps a hang from running forever).
+      const finalAt = await watchFinals(s.slack, threads, PARAGRAPHS_40K, 600_000 * SCALE);
+      const pending = threads.flatMap((t) => {
+        const why = finalAt.has(t.channel) ? undefined : notFinal(s!.slack, t, PARAGRAPHS_40K);
+        return why ? [`${t.channel}: ${why}`] : [];
+      });
+      expect(pending).toEqual([]);
+      await s.surface.idle();
 
-    // Time to final of each answer: from its model's end to its final state on Slack.
-    const toFinal = threads
-      .map((t) => finalAt.get(t.channel)! - doneAt.get(t.conversation)!)
-      .sort((a, b) => a - b);
-    // Tier 3 lets one edit through every 1.2 s: the bound is one final edit per message shown.
-    const shown = threads.reduce((n, t) => n + s!.slack.messagesIn(t.channel, t.ts).length, 0);
-    const bound = (shown * TIER_3.perMs) / TIER_3.max + MARGIN_MS;
-    expect(toFinal.at(-1)).toBeLessThan(bound);
-    // Finals go by turn: half the answers are final in half that time, not all at the very end.
-    expect(toFinal[ANSWERS / 2 - 1]).toBeLessThan(bound / 2);
+      // Time to final of each answer: from its model's end to its final state on Slack.
+      const toFinal = threads
+        .map((t) => finalAt.get(t.channel)! - doneAt.get(t.conversation)!)
+        .sort((a, b) => a - b);
+      // Tier 3 lets one edit through every 1.2 s: the bound is one final edit per message shown.
+      const shown = threads.reduce((n, t) => n + s!.slack.messagesIn(t.channel, t.ts).length, 0);
+      const bound = (shown * TIER_3.perMs) / TIER_3.max + MARGIN_MS;
+      expect(toFinal.at(-1)).toBeLessThan(bound);
+      // Finals go by turn: half the answers are final in half that time, not all at the very end.
+      expect(toFinal[ANSWERS / 2 - 1]).toBeLessThan(bound / 2);
 
-    const updates = s.slack.callsTo('chat.update');
-    const refused = updates.filter((c) => c.status === 429).length;
-    expect(refused / updates.length).toBeLessThan(MAX_REFUSED_SHARE);
-    expect(s.slack.violations).toEqual([]);
-    // Still final once every write settled: nothing older landed afterwards.
-    expect(threads.flatMap((t) => notFinal(s!.slack, t, PARAGRAPHS_40K) ?? [])).toEqual([]);
-  }, 240_000);
+      const updates = s.slack.callsTo('chat.update');
+      const refused = updates.filter((c) => c.status === 429).length;
+      expect(refused / updates.length).toBeLessThan(MAX_REFUSED_SHARE);
+      expect(s.slack.violations).toEqual([]);
+      // Still final once every write settled: nothing older landed afterwards.
+      expect(threads.flatMap((t) => notFinal(s!.slack, t, PARAGRAPHS_40K) ?? [])).toEqual([]);
+    },
+    240_000,
+  );
 });
