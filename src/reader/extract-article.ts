@@ -28,10 +28,20 @@ export interface ExtractedArticle extends Omit<PageMetadata, 'articleBody' | 'ba
 /** Below this many characters Readability's pick is a fragment, not an article. */
 const MIN_ARTICLE_CHARS = 250;
 /** Elements that are never the content of a page, whatever page it is. */
-const BOILERPLATE =
-  'script, style, noscript, template, nav, aside, form, dialog, button, select, ' +
-  '[role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], ' +
-  '[role="dialog"], [role="alertdialog"], [aria-modal="true"], [hidden], [aria-hidden="true"]';
+const BOILERPLATE_TAGS = new Set(
+  'STYLE NOSCRIPT TEMPLATE SVG IFRAME CANVAS VIDEO AUDIO LINK META INPUT TEXTAREA NAV ASIDE FORM DIALOG BUTTON SELECT'.split(
+    ' ',
+  ),
+);
+const BOILERPLATE_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+]);
 /** Consent banners, share bars, newsletter boxes: by the names sites give them. */
 const BOILERPLATE_NAMES =
   /(^|[\s_-])(cookie|consent|gdpr|cmp|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box)|tags?|byline|dateline)($|[\s_-])/i;
@@ -40,7 +50,6 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
   const document = parse(html);
   const metadata = readMetadata(document, pageUrl);
   const { articleBody, baseUrl, declaresArticle, ...fields } = metadata;
-  revealHiddenContent(document);
   // What is never content goes before Readability looks: it scores less noise, and faster.
   removeBoilerplate(document.body ?? document.documentElement);
   // Only a page that does not call itself an article may read as its main area (measured before
@@ -100,29 +109,45 @@ function linkTextLength(element: DomElement): number {
 }
 
 /**
- * Content a page hides only until a click: inactive tabs of a docs page (one code sample per
- * language), collapsed accordion and `<details>` bodies. And headings lose their class names, which
- * Readability reads as "unlikely" when they say header (Substack's `header-anchor-post` headings).
+ * Removes what is never content, in one walk over the elements (a CSS selector per kind of
+ * furniture walked the whole page once each). On the way it shows content a page hides only until
+ * a click — inactive tabs of a docs page (one code sample per language), collapsed `<details>`
+ * bodies — and takes headings' class names away, which Readability reads as "unlikely" when they say
+ * header (Substack's `header-anchor-post` headings). The site's header and footer go; an article's
+ * own header (title, byline, date) stays.
  */
-function revealHiddenContent(document: DomDocument): void {
-  for (const panel of document.querySelectorAll(
-    '[role="tabpanel"][hidden], details [hidden], [role="tabpanel"][aria-hidden="true"]',
-  )) {
-    (panel as DomElement & MutableElement).removeAttribute('hidden');
-    (panel as DomElement & MutableElement).removeAttribute('aria-hidden');
-  }
-  for (const heading of document.querySelectorAll(
-    'h1[class], h2[class], h3[class], h4[class], h5[class], h6[class]',
-  ))
-    (heading as DomElement & MutableElement).removeAttribute('class');
-}
-
 function removeBoilerplate(root: DomElement | null): void {
   if (!root) return;
-  for (const junk of root.querySelectorAll(BOILERPLATE)) if (!holdsContent(junk)) junk.remove();
-  // The site's header and footer go; an article's own header (title, byline, date) stays.
-  for (const part of root.querySelectorAll('header, footer'))
-    if (!part.parentNode?.closest('article, main, [role="main"]') && !holdsContent(part)) part.remove();
+  const junk: DomElement[] = [];
+  for (const element of Array.from(root.querySelectorAll('*')) as Array<DomElement & MutableElement>) {
+    const tag = element.tagName.toUpperCase();
+    const role = element.getAttribute('role');
+    if (
+      (role === 'tabpanel' || element.getAttribute('hidden') !== null) &&
+      (role === 'tabpanel' || element.parentNode?.closest('details'))
+    ) {
+      element.removeAttribute('hidden');
+      element.removeAttribute('aria-hidden');
+    }
+    if (/^H[1-6]$/.test(tag)) element.removeAttribute('class');
+    if (
+      BOILERPLATE_TAGS.has(tag) ||
+      (tag === 'SCRIPT' && element.getAttribute('type') !== 'application/ld+json') ||
+      (role !== null && BOILERPLATE_ROLES.has(role)) ||
+      element.getAttribute('aria-modal') === 'true' ||
+      element.getAttribute('hidden') !== null ||
+      element.getAttribute('aria-hidden') === 'true' ||
+      ((tag === 'HEADER' || tag === 'FOOTER') && !element.parentNode?.closest('article, main, [role="main"]'))
+    )
+      junk.push(element);
+  }
+  for (const element of junk) if (isAttached(element, root) && !holdsContent(element)) element.remove();
+}
+
+/** Still in the tree under `root` (an ancestor removed before it takes it along). */
+function isAttached(element: DomElement, root: DomElement): boolean {
+  for (let node = element.parentNode; node; node = node.parentNode) if (node === root) return true;
+  return false;
 }
 
 /**

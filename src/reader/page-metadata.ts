@@ -27,16 +27,43 @@ const ARTICLE_TYPES =
   /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|AnalysisNewsArticle|ReportageNewsArticle|OpinionNewsArticle|LiveBlogPosting|SocialMediaPosting|DiscussionForumPosting|WebPage|Review|Recipe|HowTo|QAPage|Question)$/;
 
 export function readMetadata(document: DomDocument, pageUrl: string): PageMetadata {
-  // One pass over the meta tags (each querySelector would walk the whole page again).
+  // One walk for the tags read every time (each querySelector walks the whole page again).
   const metas = new Map<string, string>();
-  for (const tag of document.querySelectorAll('meta[content]')) {
-    const key = tag.getAttribute('property') ?? tag.getAttribute('name') ?? tag.getAttribute('itemprop');
-    const content = tag.getAttribute('content');
-    if (key && content && !metas.has(key.toLowerCase())) metas.set(key.toLowerCase(), content);
+  const scripts: DomElement[] = [];
+  let titleTag: DomElement | undefined;
+  let baseTag: DomElement | undefined;
+  let heading: DomElement | undefined;
+  let headingInArticle = false;
+  for (const tag of document.querySelectorAll(
+    'meta[content], script[type="application/ld+json"], title, base[href], h1',
+  )) {
+    switch (tag.tagName.toUpperCase()) {
+      case 'META': {
+        const key = tag.getAttribute('property') ?? tag.getAttribute('name') ?? tag.getAttribute('itemprop');
+        const content = tag.getAttribute('content');
+        if (key && content && !metas.has(key.toLowerCase())) metas.set(key.toLowerCase(), content);
+        break;
+      }
+      case 'SCRIPT':
+        scripts.push(tag);
+        break;
+      case 'TITLE':
+        titleTag ??= tag;
+        break;
+      case 'BASE':
+        baseTag ??= tag;
+        break;
+      default:
+        // The article's own h1 over the site's logo heading.
+        if (!headingInArticle && tag.closest('article, main')) {
+          heading = tag;
+          headingInArticle = true;
+        } else heading ??= tag;
+    }
   }
   const meta = (key: string) => clean(metas.get(key));
-  const ld = jsonLdArticle(document);
-  const baseHref = document.querySelector('base[href]')?.getAttribute('href');
+  const ld = jsonLdArticle(scripts);
+  const baseHref = baseTag?.getAttribute('href');
   let baseUrl = pageUrl;
   try {
     if (baseHref) baseUrl = new URL(baseHref, pageUrl).href;
@@ -44,10 +71,7 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
     // An unusable <base>: links resolve against the page itself.
   }
   const title =
-    clean(text(ld?.headline)) ||
-    meta('og:title') ||
-    meta('twitter:title') ||
-    clean(document.querySelector('title')?.textContent);
+    clean(text(ld?.headline)) || meta('og:title') || meta('twitter:title') || clean(titleTag?.textContent);
   const site =
     meta('og:site_name') ||
     clean(text(objectName(ld?.publisher))) ||
@@ -70,8 +94,9 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
       document.querySelector('article time[datetime], time[pubdate]')?.getAttribute('datetime') ||
       text(ld?.dateCreated),
   );
-  const heading = clean(document.querySelector('article h1, main h1, h1')?.textContent);
-  const shortTitle = headingTitle(title, heading) ?? (title && site ? withoutSiteSuffix(title, site) : title);
+  const shortTitle =
+    headingTitle(title, clean(heading?.textContent)) ??
+    (title && site ? withoutSiteSuffix(title, site) : title);
   const articleBody = typeof ld?.articleBody === 'string' ? ld.articleBody.trim() : undefined;
   const ldTypes = [ld?.['@type']].flat().map(String);
   const declaresArticle =
@@ -92,9 +117,9 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
 type LdNode = Record<string, unknown>;
 
 /** The page's main schema.org node: an Article-like one first, else the first typed node. */
-function jsonLdArticle(document: DomDocument): LdNode | undefined {
+function jsonLdArticle(scripts: DomElement[]): LdNode | undefined {
   const nodes: LdNode[] = [];
-  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+  for (const script of scripts) {
     const source = script.textContent ?? '';
     if (source.length > MAX_JSON_LD_CHARS) continue;
     try {
