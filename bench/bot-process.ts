@@ -111,7 +111,10 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
   const scoutEnv = {
     AGENT_FUNCTION_CALL_MODEL: 'openai/bench-model',
     DEFAULT_MODE: start.mode ?? 'chat',
-    ...(start.mode === 'agent' ? { TAVILY_API_KEY: BENCH_TAVILY_KEY, TAVILY_BASE_URL: fakes.searchUrl } : {}),
+    // AGENT_READ_RESULTS=0: the fake results are example.com pages nobody serves (scenario 15 measures reading).
+    ...(start.mode === 'agent'
+      ? { TAVILY_API_KEY: BENCH_TAVILY_KEY, TAVILY_BASE_URL: fakes.searchUrl, AGENT_READ_RESULTS: '0' }
+      : {}),
     STORE_URL: 'memory://',
     LOG_LEVEL: 'silent',
     LLM_TIMEOUT_MS: '120000',

@@ -93,6 +93,9 @@ export function benchEnv(options: BenchScoutOptions): Record<string, string> {
     AGENT_MAX_TOOL_CALLS: String(options.searches),
     // Never "sufficient" early: the count limit ends the tool phase after exactly `searches` calls.
     AGENT_MIN_RESULT_CHARS: '100000',
+    // The fake search's results are example.com pages nobody serves here: reading them would measure
+    // DNS failures. What reading results costs a turn is scenario 15's measurement.
+    AGENT_READ_RESULTS: '0',
     AGENT_MAX_EXECUTION_TIME: '120',
     SEARCH_PROVIDER: 'tavily',
     TAVILY_API_KEY: BENCH_TAVILY_KEY,

@@ -14,6 +14,7 @@
  *                                     12 1,000 concurrent agent turns, Scout as its own process
  *                                     13 16 concurrent 40k answers under Slack's Tier 3 (real time)
  *                                     14 page reader: corpus + hostile pages, F1 (SCOUT_AEB_DIR: AEB)
+ *                                     15 reading search results in the round: cost per AGENT_READ_RESULTS
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -31,6 +32,7 @@ import { idleSessions } from './scenarios/idle-sessions.js';
 import { massAgentTurns } from './scenarios/mass-agent-turns.js';
 import { mcpToolCall } from './scenarios/mcp-tool-call.js';
 import { pageReader } from './scenarios/page-reader.js';
+import { readResults } from './scenarios/read-results.js';
 import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
 import { startUp } from './scenarios/start-up.js';
@@ -52,6 +54,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   12: massAgentTurns,
   13: tier3Finals,
   14: pageReader,
+  15: readResults,
 };
 
 export async function runBench(
