@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { warmReader } from '../reader/warm-reader.js';
 import { silentLogger } from '../../src/logger.js';
 import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { createDefaultTools } from '../../src/tools/default-tools.js';
@@ -38,6 +39,9 @@ let pages: Server;
 let base: string;
 const hits: string[] = [];
 beforeAll(async () => {
+  // The reader's worker starts before the first fetch (under tsx on a busy machine its start can
+  // take a good part of fetch_url's 10 s).
+  await warmReader();
   pages = createServer((req, res) => {
     hits.push(req.url ?? '');
     if (req.url === '/bridge') {

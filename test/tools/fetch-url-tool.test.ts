@@ -1,6 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { warmReader } from '../reader/warm-reader.js';
 import { silentLogger } from '../../src/logger.js';
 import { type FetchUrlOptions, createFetchUrlTool } from '../../src/tools/fetch-url-tool.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
@@ -14,6 +15,9 @@ let server: Server;
 let base: string;
 const hits: string[] = [];
 beforeAll(async () => {
+  // The reader's worker starts before the first fetch (under tsx on a busy machine its start can
+  // take a good part of fetch_url's 10 s).
+  await warmReader();
   server = createServer((req, res) => {
     hits.push(req.url ?? '');
     if (req.url === '/page') {
