@@ -1,13 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.js';
 import { createAgentExecutor } from '../../src/modes/agent/run-agent.js';
-import { createDefaultTools } from '../../src/tools/default-tools.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
-import { makeSearch, makeTurnContext, testConfig } from './make-turn-context.js';
 import { agentLimits, useModeFakes } from './mode-fakes.js';
+import { realToolsTurn } from './real-tools-turn.js';
 
 const fakes = useModeFakes();
 
@@ -37,16 +34,7 @@ const fetchCall = (url: string, id: string) => ({ name: 'fetch_url', arguments: 
  * returns what each tool call gave the model, by call id (the tool messages of the next request).
  */
 async function runTurn(text: string, env: Record<string, string> = {}) {
-  const config = testConfig({ ...fakes.env, ...env });
-  const search = makeSearch(config);
-  const registry = createToolRegistry(
-    createDefaultTools({ search, config, fetchUrl: { allowPrivate: true } }),
-    {
-      logger: silentLogger,
-    },
-  );
-  const llm = fakes.client('tool-model');
-  const turn = makeTurnContext({ text, llm: { tool: llm }, env: { ...fakes.env, ...env }, registry, search });
+  const { llm, turn } = realToolsTurn(fakes, text, env);
   await createAgentExecutor({ function_call_llm: llm, ...agentLimits({ maxIterations: 3 }) }).run(turn.ctx);
   const told = new Map<string, string>();
   for (const request of fakes.llm.requests) {

@@ -8,13 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { warmReader } from '../reader/warm-reader.js';
-import { silentLogger } from '../../src/logger.js';
 import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
-import { createDefaultTools } from '../../src/tools/default-tools.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
-import { makeSearch, makeTurnContext, testConfig } from './make-turn-context.js';
 import { useModeFakes } from './mode-fakes.js';
+import { realToolsTurn } from './real-tools-turn.js';
 
 const fakes = useModeFakes();
 
@@ -63,22 +60,7 @@ afterAll(() => {
 });
 
 async function runTurn(question: string, env: Record<string, string> = {}) {
-  const config = testConfig({ ...fakes.env, ...env });
-  const search = makeSearch(config);
-  const registry = createToolRegistry(
-    createDefaultTools({ search, config, fetchUrl: { allowPrivate: true } }),
-    {
-      logger: silentLogger,
-    },
-  );
-  const llm = fakes.client('tool-model');
-  const turn = makeTurnContext({
-    text: question,
-    llm: { tool: llm },
-    env: { ...fakes.env, ...env },
-    registry,
-    search,
-  });
+  const { turn } = realToolsTurn(fakes, question, env);
   // The options come from the configuration, as Scout builds them (AGENT_READ_RESULTS included).
   const result = await createAgentExecutor({
     ...agentOptionsFromContext(turn.ctx),
