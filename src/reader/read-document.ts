@@ -102,10 +102,15 @@ export async function readForModel(input: ReadInput, options: ReadOptions): Prom
       ...(pdf.pagesRead < pdf.pages ? { pages: { read: pdf.pagesRead, total: pdf.pages } } : {}),
     };
   }
-  // Control bytes go before anything reads the text; again after the reader decoded entities.
-  const text = stripControlChars(decodeDocument(input.body, input.contentType).text);
+  // Control bytes are stripped from everything the reader returns (cleanMetadata), entities it
+  // decoded included; a pass over a 4 MB page here would cost the main thread for nothing.
+  const { text } = decodeDocument(input.body, input.contentType);
   if (kind === 'text') {
-    const result = await run({ kind: 'blocks', blocks: text.split(/\n\s*\n/), ...passageOptions });
+    const result = await run({
+      kind: 'blocks',
+      blocks: stripControlChars(text).split(/\n\s*\n/),
+      ...passageOptions,
+    });
     return { ...cleanMetadata(result), kind, title: fileTitle(input.url) };
   }
   const result = await run({ kind: 'html', html: text, url: input.url, ...passageOptions });

@@ -14,7 +14,7 @@ import type { ReadJob, ReadJobResult } from './read-job.js';
 
 /** Time one page may take in a worker (building the DOM, Readability, passages). */
 export const READ_TIME_LIMIT_MS = 2_000;
-/** Heap of a reader worker: a 512 KB page's DOM needs a few tens of MB. */
+/** Heap of a reader worker: the DOM of a real 1.5 MB page needs a few tens of MB. */
 const WORKER_HEAP_MB = 192;
 /** Starting a worker (loading the DOM and Readability; tsx compiling them under tests). */
 const BOOT_LIMIT_MS = 30_000;

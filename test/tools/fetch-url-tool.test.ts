@@ -26,6 +26,14 @@ beforeAll(async () => {
         '<html><head><title>Hello &amp; welcome</title><style>body{color:red}</style></head>' +
           '<body><script>alert("x")</script><h1>Heading</h1><p>First   paragraph.</p><p>Second <b>bold</b>.</p></body></html>',
       );
+    } else if (req.url === '/big-news') {
+      // As big news sites send it: most of a megabyte of inline script before the article.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<html><head><title>Harbour news</title><script>window.__STATE__=${JSON.stringify('x'.repeat(900_000))}</script></head>` +
+          `<body><article><h1>Harbour news</h1>${'<p>The harbour board met again on Tuesday to discuss the ferry timetable and its costs.</p>'.repeat(8)}` +
+          '<p>The new ferry enters service on 3 March with room for 420 passengers.</p></article></body></html>',
+      );
     } else if (req.url === '/big') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('word '.repeat(10_000));
@@ -145,6 +153,18 @@ describe('fetch_url reads pages', () => {
         snippet: expect.stringMatching(/^#+ Heading First paragraph\. Second \*\*bold\*\*\.$/),
       },
     ]);
+  });
+
+  it('reads an article that comes after most of a megabyte of inline script', async () => {
+    const out = await registryWith(onlyLoopbackServer).execute(
+      'fetch_url',
+      JSON.stringify({ url: `${base}/big-news` }),
+      context(),
+    );
+    expect(out.isError).toBeUndefined();
+    expect(out.text).toContain('The new ferry enters service on 3 March with room for 420 passengers.');
+    expect(out.text).not.toContain('only the first part of the page was downloaded');
+    expect(out.text).not.toContain('xxxxxxxx');
   });
 
   it('follows up to 3 redirects, not 4', async () => {
