@@ -275,11 +275,6 @@ function pruneLayoutCells(root: DomElement): void {
   }
 }
 
-function contains(outer: DomElement, inner: DomElement): boolean {
-  for (let node = inner.parentNode; node; node = node.parentNode) if (node === outer) return true;
-  return false;
-}
-
 function textOf(element: DomElement): string {
   return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
