@@ -87,8 +87,7 @@ function isDateLine(text: string): boolean {
  * text is link text. A sentence with a link in it is far below that.
  */
 function isLinkList(block: string, text: string): boolean {
-  let linked = 0;
-  for (const match of block.matchAll(LINK)) linked += match[1]?.length ?? 0;
+  const linked = linkTextChars(block);
   const letters = text
     .replace(/^[-*\d.\s]+/gm, '')
     .replace(/\s+/g, ' ')
@@ -96,9 +95,20 @@ function isLinkList(block: string, text: string): boolean {
   return linked > 0 && letters > 0 && linked / letters >= 0.9;
 }
 
+/** Characters of link text in a Markdown block (`[text](url)` counts `text`). */
+export function linkTextChars(block: string): number {
+  let linked = 0;
+  for (const match of block.matchAll(LINK)) linked += match[1]?.length ?? 0;
+  return linked;
+}
+
+/** A Markdown block with each link written as its text alone. */
+export function withoutLinkTargets(block: string): string {
+  return block.replace(LINK, '$1');
+}
+
 function plain(block: string): string {
-  return block
-    .replace(LINK, '$1')
+  return withoutLinkTargets(block)
     .replace(/^#+ |\*\*|^> ?/gm, '')
     .trim();
 }

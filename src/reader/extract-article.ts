@@ -8,13 +8,13 @@
  * banners — which is also how pages that are not articles (docs, forum threads, product pages,
  * search results) still give their useful text.
  *
- * Synchronous and CPU-bound: callers run it in the reader's worker (extract-pool.ts), never on the
+ * Synchronous and CPU-bound: callers run it in the reader's worker (reader-pool.ts), never on the
  * main thread's event loop.
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement } from './dom.js';
-import { dropBoilerplateBlocks } from './boilerplate-blocks.js';
+import { dropBoilerplateBlocks, linkTextChars, withoutLinkTargets } from './boilerplate-blocks.js';
 import { type DomNode, domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
 
@@ -55,7 +55,7 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
   // Only a page that does not call itself an article may read as its main area (measured before
   // Readability changes the document).
   const main = declaresArticle ? null : mainArea(document);
-  const mainChars = main ? visibleTextLength(main) : 0;
+  const mainChars = main ? textOf(main).length : 0;
   const mainLinkShare = main && mainChars > 0 ? linkTextLength(main) / mainChars : 1;
   const article = readabilityBlocks(document, baseUrl);
   const articleChars = textLength(article?.blocks);
@@ -67,10 +67,10 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
     // Readability keeps one best block. On a forum thread, a docs page or a list of results the
     // content is many blocks of the main area, so the cleaned main area wins when it reads as
     // content (few links) and Readability's pick is a small part of it.
-    if (!declaresArticle && main && mainChars > articleChars * 2.5 && mainLinkShare < 0.35) {
+    if (main && mainChars > articleChars * 2.5 && mainLinkShare < 0.35) {
       const page = pageBlocks(parse(html), baseUrl);
-      if (textLength(page.blocks) > articleChars * 2 && linkShare(page.blocks) < 0.35)
-        return { ...fields, ...withTitle(article.title, fields.title), blocks: page.blocks, method: 'page' };
+      if (textLength(page) > articleChars * 2 && linkShare(page) < 0.35)
+        return { ...fields, ...withTitle(article.title, fields.title), blocks: page, method: 'page' };
     }
     return {
       ...fields,
@@ -84,10 +84,10 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
     return { ...fields, blocks: paragraphs(articleBody), method: 'json-ld' };
   }
   const page = pageBlocks(parse(html), baseUrl);
-  if (article && articleChars >= textLength(page.blocks) * 0.5 && articleChars > 0) {
+  if (article && articleChars >= textLength(page) * 0.5 && articleChars > 0) {
     return { ...fields, blocks: article.blocks, method: 'article' };
   }
-  return { ...fields, blocks: page.blocks, method: 'page' };
+  return { ...fields, blocks: page, method: 'page' };
 }
 
 function mainArea(document: DomDocument): DomElement | null {
@@ -97,14 +97,9 @@ function mainArea(document: DomDocument): DomElement | null {
   );
 }
 
-function visibleTextLength(element: DomElement): number {
-  return (element.textContent ?? '').replace(/\s+/g, ' ').length;
-}
-
 function linkTextLength(element: DomElement): number {
   let length = 0;
-  for (const link of element.querySelectorAll('a'))
-    length += (link.textContent ?? '').replace(/\s+/g, ' ').length;
+  for (const link of element.querySelectorAll('a')) length += textOf(link).length;
   return length;
 }
 
@@ -123,8 +118,8 @@ function removeBoilerplate(root: DomElement | null): void {
     const tag = element.tagName.toUpperCase();
     const role = element.getAttribute('role');
     if (
-      (role === 'tabpanel' || element.getAttribute('hidden') !== null) &&
-      (role === 'tabpanel' || element.parentNode?.closest('details'))
+      role === 'tabpanel' ||
+      (element.getAttribute('hidden') !== null && element.parentNode?.closest('details'))
     ) {
       element.removeAttribute('hidden');
       element.removeAttribute('aria-hidden');
@@ -172,7 +167,7 @@ const HEAD_ELEMENTS = /^(HEAD|TITLE|META|LINK|BASE|STYLE|SCRIPT|NOSCRIPT|TEMPLAT
  */
 function parse(html: string): DomDocument {
   const source = /<html[\s>]/i.test(html.slice(0, 8_192)) ? html : `<html>${html}</html>`;
-  const document = parseHTML(source).document as unknown as DomDocument & MutableDocument;
+  const document = parseHTML(source).document as unknown as DomDocument;
   const root = document.documentElement as (DomElement & MutableNode) | null;
   const body = document.body as (DomElement & MutableNode) | null;
   if (root && body && body.childNodes.length === 0) {
@@ -189,9 +184,6 @@ interface MutableElement {
 }
 interface MutableNode {
   appendChild(node: unknown): unknown;
-}
-interface MutableDocument {
-  createElement(name: string): DomElement & MutableNode;
 }
 
 function readabilityBlocks(
@@ -226,15 +218,10 @@ function readabilityBlocks(
 }
 
 /** The page minus what is never content, scoped to its `<main>` (or sole `<article>`) when it has one. */
-function pageBlocks(document: DomDocument, baseUrl: string): { blocks: string[]; mainScoped: boolean } {
+function pageBlocks(document: DomDocument, baseUrl: string): string[] {
   removeBoilerplate(document.body ?? document.documentElement);
-  const main = mainArea(document);
-  const root = main ?? document.body ?? document.documentElement;
-  if (!root) return { blocks: [], mainScoped: false };
-  return {
-    blocks: dropBoilerplateBlocks(domToMarkdownBlocks(root as DomNode, { baseUrl })),
-    mainScoped: main !== null,
-  };
+  const root = mainArea(document) ?? document.body ?? document.documentElement;
+  return root ? dropBoilerplateBlocks(domToMarkdownBlocks(root as DomNode, { baseUrl })) : [];
 }
 
 /** Drops elements named like consent banners, share bars and link lists (not the root itself). */
@@ -291,27 +278,21 @@ function withTitle(readabilityTitle: string | undefined, metaTitle: string | und
 
 function paragraphs(text: string): string[] {
   return text
-    .split(/\n\s*\n|\r\n\s*\r\n|\n/)
+    .split(/\r?\n/)
     .map((p) => p.replace(/\s+/g, ' ').trim())
     .filter((p) => p !== '');
 }
 
-const LINK_RE = /\[([^\]]*)\]\([^)]*\)/g;
-
 function textLength(blocks: string[] | undefined): number {
-  if (!blocks) return 0;
   let length = 0;
-  for (const block of blocks) length += block.replace(LINK_RE, '$1').length;
+  for (const block of blocks ?? []) length += withoutLinkTargets(block).length;
   return length;
 }
 
 /** Share of the text that is link text: menus and result lists are mostly links, content is not. */
 function linkShare(blocks: string[]): number {
   let linked = 0;
-  let all = 0;
-  for (const block of blocks) {
-    for (const match of block.matchAll(LINK_RE)) linked += match[1]?.length ?? 0;
-    all += block.replace(LINK_RE, '$1').length;
-  }
+  for (const block of blocks) linked += linkTextChars(block);
+  const all = textLength(blocks);
   return all === 0 ? 1 : linked / all;
 }

@@ -208,5 +208,3 @@ function clean(value: string | null | undefined): string | undefined {
   const collapsed = value?.replace(/\s+/g, ' ').trim();
   return collapsed || undefined;
 }
-
-export type { DomElement };

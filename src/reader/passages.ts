@@ -48,25 +48,24 @@ export function selectPassages(input: string[], options: PassageOptions): Passag
   const whole = blocks.join(SEPARATOR);
   if (whole.length <= maxChars) return { text: whole, parts: 1, part: 1, skipped: 0, mode: 'whole' };
   const parts = partition(blocks, maxChars);
-  if (options.part !== undefined) {
-    const index = Math.min(Math.max(1, Math.floor(options.part)), parts.length) - 1;
-    const [from, to] = parts[index] as [number, number];
-    const text = [
-      ...(from > 0 ? [skipMarker(from)] : []),
-      blocks.slice(from, to).join(SEPARATOR),
-      ...(to < blocks.length ? [skipMarker(blocks.length - to)] : []),
-    ].join(SEPARATOR);
-    return { text, parts: parts.length, part: index + 1, skipped: blocks.length - (to - from), mode: 'part' };
-  }
+  if (options.part !== undefined) return readPart(blocks, parts, Math.floor(options.part));
   const focus = options.focus?.trim();
   const ranked = focus ? rank(blocks, focus) : [];
-  if (ranked.length === 0) {
-    // Nothing to rank by: the first part, in order.
-    const [from, to] = parts[0] as [number, number];
-    const text = [blocks.slice(from, to).join(SEPARATOR), skipMarker(blocks.length - to)].join(SEPARATOR);
-    return { text, parts: parts.length, part: 1, skipped: blocks.length - to, mode: 'part' };
-  }
+  // Nothing to rank by: the first part, in order.
+  if (ranked.length === 0) return readPart(blocks, parts, 1);
   return { ...chooseByRank(blocks, ranked, maxChars), parts: parts.length, mode: 'focus' };
+}
+
+/** Part `part` (1-based, clamped to the parts there are) in order, with markers for what lies around it. */
+function readPart(blocks: string[], parts: Array<[number, number]>, part: number): PassageSelection {
+  const index = Math.min(Math.max(1, part), parts.length) - 1;
+  const [from, to] = parts[index] as [number, number];
+  const text = [
+    ...(from > 0 ? [skipMarker(from)] : []),
+    blocks.slice(from, to).join(SEPARATOR),
+    ...(to < blocks.length ? [skipMarker(blocks.length - to)] : []),
+  ].join(SEPARATOR);
+  return { text, parts: parts.length, part: index + 1, skipped: blocks.length - (to - from), mode: 'part' };
 }
 
 /** Opening blocks, then the best-ranked ones while they fit, rendered in document order. */
