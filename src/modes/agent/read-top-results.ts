@@ -6,11 +6,11 @@
  * numbered sources. A page that is slow, refused or unreadable is simply left out: the snippet stays.
  */
 import { t } from '../../i18n/translate.js';
+import { FETCH_URL_TOOL_NAME } from '../../tools/fetch-url-tool.js';
 import type { ToolOutput } from '../../tools/types.js';
 import { type Observation, toObservation } from '../turn/observations.js';
 import type { ToolRoundContext } from './run-tool-calls.js';
 
-export const FETCH_URL = 'fetch_url';
 /** What the model gets of each page read this way: a fifth of an 8,000-character fetch each. */
 export const READ_RESULT_CHARS = 3_000;
 /** A result page not read within this is left out, so a slow site cannot hold the round. */
@@ -37,7 +37,7 @@ export async function readTopResults(
   ctx: ToolRoundContext,
   policy: ReadResultsPolicy,
 ): Promise<PageRead[]> {
-  if (policy.count <= 0 || output.isError || !ctx.tools.has(FETCH_URL)) return [];
+  if (policy.count <= 0 || output.isError || !ctx.tools.has(FETCH_URL_TOOL_NAME)) return [];
   const urls = (output.sources ?? [])
     .map((s) => s.url)
     .filter((url) => !policy.read.has(url))
@@ -54,13 +54,13 @@ export async function readTopResults(
       });
       const started = Date.now();
       const signal = AbortSignal.any([ctx.toolContext.signal, AbortSignal.timeout(READ_RESULT_TIMEOUT_MS)]);
-      const result = await ctx.tools.execute(FETCH_URL, JSON.stringify({ url, focus: query }), {
+      const result = await ctx.tools.execute(FETCH_URL_TOOL_NAME, JSON.stringify({ url, focus: query }), {
         ...ctx.toolContext,
         signal,
         maxPageChars: READ_RESULT_CHARS,
       });
       const ms = Date.now() - started;
-      ctx.trace.recordTool(FETCH_URL, ms, result.isError === true);
+      ctx.trace.recordTool(FETCH_URL_TOOL_NAME, ms, result.isError === true);
       ctx.emit({
         type: 'step-finish',
         id,
@@ -77,7 +77,7 @@ export async function readTopResults(
 
 /** The pages as observations numbered like their search results (a page keeps its result's number). */
 export function pageObservations(pages: PageRead[], ctx: ToolRoundContext): Observation[] {
-  return pages.map((page) => toObservation(FETCH_URL, page.url, page.output, ctx.numbering));
+  return pages.map((page) => toObservation(FETCH_URL_TOOL_NAME, page.url, page.output, ctx.numbering));
 }
 
 function shortUrl(url: string): string {

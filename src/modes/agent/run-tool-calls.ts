@@ -95,7 +95,7 @@ export async function runToolCalls(
   });
 
   const outputs = await Promise.all(started.map((s) => s.promise));
-  const pagesRead = await Promise.all(started.map((s) => ('pages' in s ? s.pages : Promise.resolve([]))));
+  const pagesRead = await Promise.all(started.map((s) => ('pages' in s ? s.pages : [])));
   const results: ToolRoundResult[] = [];
   for (const [index, output] of outputs.entries()) {
     const entry = started[index]!;
