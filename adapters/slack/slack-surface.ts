@@ -30,7 +30,8 @@ import { registerCommands } from './commands.js';
 import { registerHomeTab } from './home-tab.js';
 import { channelId, conversationId, messageId } from './ids.js';
 import { toLocale } from '../../src/i18n/translate.js';
-import { type SocketTimings, SocketPool } from './socket-mode/socket-pool.js';
+import type { SocketTimings } from './socket-mode/pool-options.js';
+import { SocketPool } from './socket-mode/socket-pool.js';
 import { SlackSurfaceState } from './surface-state.js';
 import { SlackTurnSink } from './turn-sink.js';
 import {

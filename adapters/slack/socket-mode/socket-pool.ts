@@ -13,60 +13,24 @@
  *   Slack's 3 s), malformed, unknown and `app_rate_limited` ones here.
  * Upstream's SocketModeClient does the protocol; see socket-client.ts for what is replaced.
  */
-import { type App, type Logger as BoltLogger, LogLevel, type Receiver } from '@slack/bolt';
+import type { App, Receiver } from '@slack/bolt';
 import type { Logger } from '../../../src/logger.js';
-import type { SurfaceConnection } from '../../../src/ops/surface-connection.js';
 import { ThrottledLog } from '../../../src/ops/throttled-log.js';
+import { deliverEnvelope } from './envelope-delivery.js';
 import { EVENTS_PER_HOUR_LIMIT, type SocketMessage } from './envelopes.js';
 import { describeOpenFailure, isUnrecoverable, platformError, retryAfterMs } from './open-failure.js';
+import {
+  DEFAULT_SOCKET_TIMINGS,
+  MAX_APP_CONNECTIONS,
+  type SocketPoolOptions,
+  type SocketTimings,
+} from './pool-options.js';
+import { quietLogger } from './quiet-logger.js';
+import { Sleeper } from './sleeper.js';
 import { createSocketClient, type SocketClient } from './socket-client.js';
 
-/** Slack allows at most 10 open Socket Mode connections per app (all instances together). */
-export const MAX_APP_CONNECTIONS = 10;
 /** apps.connections.open is one quick call; the pool does the retrying, so the client must not. */
 const OPEN_TIMEOUT_MS = 10_000;
-
-export interface SocketTimings {
-  /** The client pings every third of this and drops a connection whose pong is this late. */
-  pingTimeoutMs: number;
-  /** Backoff between failed attempts: from min, doubling, capped at max (then jittered 50–100 %). */
-  retryMinMs: number;
-  retryMaxMs: number;
-  /** A connection that has not said `hello` this long after opening is given up on. */
-  helloTimeoutMs: number;
-  /** One warn line per this interval for repeated connection failures. */
-  failureLogIntervalMs: number;
-  /** Slack wants an ack within 3 s; an envelope no listener acked by then is acked here. */
-  ackDeadlineMs: number;
-  /** stop() waits this long for each close handshake (upstream's own fallback is 30 s). */
-  closeWaitMs: number;
-}
-
-export const DEFAULT_SOCKET_TIMINGS: SocketTimings = {
-  pingTimeoutMs: 5_000,
-  retryMinMs: 1_000,
-  retryMaxMs: 30_000,
-  helloTimeoutMs: 10_000,
-  failureLogIntervalMs: 30_000,
-  ackDeadlineMs: 2_500,
-  closeWaitMs: 3_000,
-};
-
-export interface SocketPoolOptions {
-  appToken: string;
-  /** SLACK_API_URL (Slack's own by default). */
-  apiUrl: string | undefined;
-  logger: Logger;
-  /** Connections kept open (SLACK_SOCKET_CONNECTIONS). */
-  connections: number;
-  /** start() gives up after this long without a ready connection (SLACK_STARTUP_TIMEOUT). */
-  startupTimeoutMs: number;
-  /** The store backend: with a per-instance one, a second instance answers events twice. */
-  storeBackend: 'memory' | 'sqlite' | 'redis';
-  /** Where readiness is reported (/readyz, connection metrics). */
-  connection?: SurfaceConnection;
-  timings?: Partial<SocketTimings>;
-}
 
 interface Socket {
   readonly id: number;
@@ -77,25 +41,6 @@ interface Socket {
   retiring: boolean;
   /** We are closing it on purpose (handover, stop): its close is not a drop. */
   closing: boolean;
-}
-
-/** Sleeps that stop() can cut short, leaving no timer behind. */
-class Sleeper {
-  readonly #wakers = new Set<() => void>();
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.#wakers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.#wakers.add(wake);
-    });
-  }
-  wakeAll(): void {
-    for (const wake of [...this.#wakers]) wake();
-  }
 }
 
 class StartupTimeout extends Error {}
@@ -381,7 +326,7 @@ export class SocketPool implements Receiver {
     switch (message.kind) {
       case 'deliver':
         this.#refusals = 0;
-        void this.#deliver(message, ack);
+        void deliverEnvelope(this.#app, message, ack, this.#timings.ackDeadlineMs, this.#log);
         return;
       case 'ack-only':
         void ack(message.envelopeId);
@@ -402,43 +347,6 @@ export class SocketPool implements Receiver {
     }
   }
 
-  /** Hands an envelope to Bolt; whatever happens, Slack gets exactly one ack. */
-  async #deliver(
-    message: Extract<SocketMessage, { kind: 'deliver' }>,
-    send: (envelopeId: string, payload?: Record<string, unknown>) => Promise<unknown>,
-  ): Promise<void> {
-    let acked = false;
-    const ack = async (response?: unknown) => {
-      if (acked) return;
-      acked = true;
-      clearTimeout(deadline);
-      const payload =
-        typeof response === 'string'
-          ? { text: response }
-          : typeof response === 'object' && response !== null
-            ? (response as Record<string, unknown>)
-            : undefined;
-      await send(message.envelopeId, payload);
-    };
-    const deadline = setTimeout(() => {
-      void ack();
-    }, this.#timings.ackDeadlineMs);
-    try {
-      if (!this.#app) throw new Error('Socket Mode receiver used before init()');
-      await this.#app.processEvent({
-        body: message.body,
-        ack,
-        ...(message.retryNum !== undefined ? { retryNum: message.retryNum } : {}),
-        ...(message.retryReason !== undefined ? { retryReason: message.retryReason } : {}),
-      });
-    } catch (err) {
-      this.#log.error({ err, type: message.type }, 'Slack envelope handling failed');
-    } finally {
-      // Nothing listened (an event type Scout does not handle, a command it does not know): ack anyway.
-      await ack();
-    }
-  }
-
   #publish(notReadyDetail?: string): void {
     const ready = this.readyCount;
     const detail =
@@ -447,24 +355,4 @@ export class SocketPool implements Receiver {
         : (notReadyDetail ?? `not connected: ${this.#lastCause}`);
     this.#options.connection?.update({ ready, needed: 1, detail });
   }
-}
-
-/**
- * Upstream logs every failed attempt at error and its protocol chatter at info; the pool reports
- * failures itself (with causes, throttled), so the client's own lines go to debug.
- */
-function quietLogger(log: Logger): BoltLogger {
-  const debug = (...m: unknown[]) => log.debug(m.map(String).join(' '));
-  let level = LogLevel.INFO;
-  return {
-    debug,
-    info: debug,
-    warn: debug,
-    error: debug,
-    setLevel: (l) => {
-      level = l;
-    },
-    getLevel: () => level,
-    setName: () => {},
-  };
 }
