@@ -2,7 +2,7 @@
  * The slice of the DOM the reader uses, typed here because Scout compiles without lib.dom: linkedom's
  * documents and elements have all of it.
  */
-import type { DomNode } from './html-to-markdown.js';
+import type { DomNode } from './dom-node.js';
 
 export interface DomElement extends DomNode {
   readonly tagName: string;

@@ -15,7 +15,8 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement } from './dom.js';
 import { dropBoilerplateBlocks, linkTextChars, withoutLinkTargets } from './boilerplate-blocks.js';
-import { type DomNode, domToMarkdownBlocks } from './html-to-markdown.js';
+import type { DomNode } from './dom-node.js';
+import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
 
 export interface ExtractedArticle extends Omit<PageMetadata, 'articleBody' | 'baseUrl' | 'declaresArticle'> {

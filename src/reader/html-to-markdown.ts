@@ -10,20 +10,9 @@
  * Recursion is capped at MAX_DEPTH: deeper markup is read as plain text, so 100k nested tags cannot
  * overflow the stack.
  */
+import { codeBlock } from './code-block.js';
+import { type DomNode, ELEMENT, firstElement, isHidden, MAX_DEPTH, TEXT } from './dom-node.js';
 
-/** The parts of a DOM node this walk reads (linkedom's nodes have them; no lib.dom types needed). */
-export interface DomNode {
-  nodeType: number;
-  nodeName: string;
-  textContent: string | null;
-  childNodes: ArrayLike<DomNode>;
-  getAttribute?(name: string): string | null;
-}
-
-const ELEMENT = 1;
-const TEXT = 3;
-/** Deeper than this, a subtree is read as its text: real articles nest far less. */
-const MAX_DEPTH = 120;
 /** Cells longer than this are cut in tables: a table is for comparing, not for essays. */
 const MAX_CELL_CHARS = 400;
 
@@ -233,32 +222,6 @@ function trailing(text: string): string {
   return /\s$/.test(text) ? ' ' : '';
 }
 
-/** Fenced code with the language a highlighter's class names (`language-ts`, `lang-py`). */
-function codeBlock(pre: DomNode): string {
-  const code = firstElement(pre, 'CODE');
-  const classes = `${pre.getAttribute?.('class') ?? ''} ${code?.getAttribute?.('class') ?? ''}`;
-  const language = /(?:^|\s)(?:language|lang)-([\w+#-]{1,20})/.exec(classes)?.[1] ?? '';
-  const text = preText(pre)
-    .replace(/\r\n?/g, '\n')
-    .replace(/^\n+|\s+$/g, '');
-  const fence = text.includes('```') ? '~~~~' : '```';
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
-/** A `<pre>`'s text with its `<br>`s as line breaks (highlighters write lines as spans and breaks). */
-function preText(node: DomNode, depth = 0): string {
-  if (node.nodeType === TEXT) return node.textContent ?? '';
-  if (node.nodeType !== ELEMENT) return '';
-  const name = node.nodeName.toUpperCase();
-  if (name === 'BR') return '\n';
-  if (depth > MAX_DEPTH) return node.textContent ?? '';
-  let text = '';
-  const children = node.childNodes;
-  for (let i = 0; i < children.length; i++) text += preText(children[i] as DomNode, depth + 1);
-  // Some highlighters give each line its own block element instead of a break.
-  return (name === 'DIV' || name === 'P') && !text.endsWith('\n') ? `${text}\n` : text;
-}
-
 function listLines(
   list: DomNode,
   ordered: boolean,
@@ -349,25 +312,6 @@ function tableMarkdown(table: DomNode, options: MarkdownOptions, depth: number):
   lines.splice(1, 0, `|${' --- |'.repeat(width)}`);
   const title = caption ? collapse(caption.textContent ?? '') : '';
   return title ? `${title}\n\n${lines.join('\n')}` : lines.join('\n');
-}
-
-function firstElement(node: DomNode, name: string): DomNode | undefined {
-  const children = node.childNodes;
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i] as DomNode;
-    if (child.nodeType === ELEMENT && child.nodeName.toUpperCase() === name) return child;
-  }
-  return undefined;
-}
-
-/** Elements the page hides from readers (`hidden`, `aria-hidden`, inline `display:none`). */
-function isHidden(node: DomNode): boolean {
-  const get = node.getAttribute;
-  if (!get) return false;
-  if (get.call(node, 'hidden') !== null) return true;
-  if (get.call(node, 'aria-hidden') === 'true') return true;
-  const style = get.call(node, 'style');
-  return style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
 }
 
 /** An http(s) URL made absolute against the page, or undefined (javascript:, mailto:, fragments). */
