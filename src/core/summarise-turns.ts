@@ -72,7 +72,9 @@ export async function summariseTurns(input: SummariseInput): Promise<SummaryResu
   }
   if (text === '') return { ok: false, reason: 'empty' };
   if (cutOff || input.countText(text) > input.maxTokens * HUGE_FACTOR) return { ok: false, reason: 'huge' };
-  if (!sameScript(`${input.previous ?? ''}\n${transcript}`, text)) return { ok: false, reason: 'language' };
+  // What people and Scout wrote, without the transcript's English speaker labels.
+  const written = [input.previous ?? '', ...input.turns.map((message) => message.content)].join('\n');
+  if (!sameScript(written, text)) return { ok: false, reason: 'language' };
   return { ok: true, text };
 }
 
