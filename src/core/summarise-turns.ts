@@ -41,11 +41,6 @@ export interface SummariseInput {
 
 /** Throws only when `signal` aborted (the turn was stopped); every other failure is a result. */
 export async function summariseTurns(input: SummariseInput): Promise<SummaryResult> {
-  const system = input.prompts.render(
-    'memory.system',
-    { max_words: Math.max(50, Math.floor(input.maxTokens * 0.6)) },
-    input.client.config.provider,
-  );
   const transcript = transcriptOf(input.turns);
   const user = [
     input.previous ? delimitData('previous-summary', input.previous) : '',
@@ -57,6 +52,11 @@ export async function summariseTurns(input: SummariseInput): Promise<SummaryResu
   let text: string;
   let cutOff: boolean;
   try {
+    const system = input.prompts.render(
+      'memory.system',
+      { max_words: Math.max(50, Math.floor(input.maxTokens * 0.6)) },
+      input.client.config.provider,
+    );
     const response = await input.client.complete({
       messages: [
         { role: 'system', content: system },
