@@ -61,6 +61,11 @@ const OPTIONS: Partial<Record<CommandName, OptionSpec | null>> = {
       { value: 'thread off', label: 'choice.thread-off' },
     ],
   },
+  memory: {
+    name: 'action',
+    description: 'option.memory',
+    choices: [{ value: 'clear', label: 'choice.memory-clear' }],
+  },
 };
 
 const cut = (text: string) =>

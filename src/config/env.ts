@@ -87,6 +87,8 @@ export const EnvSchema = z.object({
   OPENAI_COMPATIBLE_MODEL: optionalString,
   AGENT_FUNCTION_CALL_MODEL: optionalString,
   AGENT_ANSWER_MODEL: optionalString,
+  /** Writes the summary of a long conversation's oldest turns; unset = the channel's function-call model. */
+  SUMMARY_MODEL: optionalString,
   DEFAULT_TEMPERATURE: z._default(
     z.coerce
       .number({ error: 'must be a number' })
@@ -205,6 +207,8 @@ export interface Config {
   toolModel: ModelConfig;
   /** Answer model; null = same as the function-call model. */
   answerModel: ModelConfig | null;
+  /** SUMMARY_MODEL, when set; else summaries use the channel's function-call model. */
+  summaryModel?: ModelConfig;
   surfaces: { slack: boolean; discord: boolean; console: boolean };
   /** The servers of MCP_CONFIG; empty without it. */
   mcpServers: McpServerConfig[];
@@ -314,9 +318,11 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
     toolModel = parseModel(toolSpec, 'AGENT_FUNCTION_CALL_MODEL');
   }
   if (env.AGENT_ANSWER_MODEL) answerModel = parseModel(env.AGENT_ANSWER_MODEL, 'AGENT_ANSWER_MODEL') ?? null;
+  const summaryModel = env.SUMMARY_MODEL ? parseModel(env.SUMMARY_MODEL, 'SUMMARY_MODEL') : undefined;
   for (const [variable, model] of [
     ['AGENT_FUNCTION_CALL_MODEL', toolModel],
     ['AGENT_ANSWER_MODEL', answerModel],
+    ['SUMMARY_MODEL', summaryModel],
   ] as const) {
     if (!model) continue;
     const keyVar = PROVIDER_KEY[model.provider];
@@ -359,6 +365,7 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
       env,
       toolModel,
       answerModel,
+      ...(summaryModel ? { summaryModel } : {}),
       surfaces: { slack, discord, console: !slack && !discord },
       mcpServers,
     },

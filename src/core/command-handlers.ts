@@ -23,6 +23,7 @@ import {
   usageLine,
 } from './commands.js';
 import type { ChannelSettings } from './settings.js';
+import { runMemoryCommand } from './memory-command.js';
 import type { SettingsService } from './settings-service.js';
 import { runToolsCommand, toolsArgumentsValid } from './tools-command.js';
 
@@ -88,6 +89,8 @@ export async function runCommand(
       else await clearChannelConversations(deps.stores, ctx.channelId);
       await deps.search.clearSession(ctx.channelId);
       return { text: t(locale, 'reset.done'), changed: true };
+    case 'memory':
+      return runMemoryCommand(deps, args, ctx);
   }
 }
 

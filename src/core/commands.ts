@@ -7,7 +7,16 @@ import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
 
-export const COMMAND_NAMES = ['mode', 'config', 'model', 'search', 'tools', 'help', 'reset'] as const;
+export const COMMAND_NAMES = [
+  'mode',
+  'config',
+  'model',
+  'search',
+  'tools',
+  'help',
+  'reset',
+  'memory',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export interface CommandSpec {
@@ -77,6 +86,14 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     description: 'command.reset',
     changesSettings: () => false,
     acceptsBare: isEmpty,
+  },
+  // The conversation's own memory, like /reset: anyone in it may see or clear it.
+  memory: {
+    name: 'memory',
+    usage: '[clear]',
+    description: 'command.memory',
+    changesSettings: () => false,
+    acceptsBare: (args) => /^(clear)?$/i.test(args.trim()),
   },
 };
 

@@ -16,7 +16,8 @@ import type { PromptLibrary } from '../prompts/prompt-library.js';
 import type { TurnEvent } from '../render/events.js';
 import { closeOpenSteps, emptyView, foldEvent } from '../render/view.js';
 import type { SearchService } from '../search/types.js';
-import { appendTurn, loadHistory } from '../store/conversation-store.js';
+import { appendTurn } from '../store/conversation-store.js';
+import { loadConversation } from '../store/conversation-summary.js';
 import type { Lease, Stores } from '../store/types.js';
 import type {
   CommandContext,
@@ -33,7 +34,7 @@ import { isChannelAllowed, isUserAllowed } from './allowed-channels.js';
 import { channelTools } from './channel-tools.js';
 import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
-import { fitHistory } from './history-window.js';
+import { fitWithMemory } from './conversation-memory.js';
 import { warnIfNearContextWindow } from '../llm/tokens.js';
 import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
@@ -299,7 +300,8 @@ export class Scout implements ScoutCore {
           t(locale, 'notice.input-trimmed', { chars: MAX_INPUT_CHARS }),
         );
       }
-      const stored = await loadHistory(this.deps.stores, message.conversationId);
+      const conversation = await loadConversation(this.deps.stores, message.conversationId);
+      const stored = conversation.messages;
       const read: TurnContextMessages = message.context
         ? await readTurnContext({
             source: message.context,
@@ -314,11 +316,23 @@ export class Scout implements ScoutCore {
             logger: log,
           })
         : { tokens: 0 };
-      const window = await fitHistory(stored, question, {
+      // Turns that no longer fit are folded into the conversation's summary (conversation-memory.ts).
+      const window = await fitWithMemory({
+        conversation,
+        conversationId: message.conversationId,
+        question,
         contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
         reserveTokens: (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) + 2_000 + read.tokens,
+        summariser: this.deps.llm(this.deps.config.summaryModel ?? settings.toolModel),
+        prompts: this.deps.prompts,
+        stores: this.deps.stores,
+        ttlMs: this.deps.config.env.SESSION_TTL,
+        locale,
+        emit,
+        signal: controller.signal,
+        logger: log,
       });
-      if (window.trimmed) emitNotice(emit, 'notice-history-trimmed', t(locale, 'notice.history-trimmed'));
+      if (window.notSaved) view.notSaved = true;
       warnIfNearContextWindow(window.tokens, this.deps.config.env.LLM_CONTEXT_WINDOW, log);
       const tool = this.deps.llm(settings.toolModel);
       const answer = settings.answerModel ? this.deps.llm(settings.answerModel) : tool;

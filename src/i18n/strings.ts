@@ -314,6 +314,21 @@ export const STRINGS = {
     'stats.tool-calls': 'Tool calls',
     'stats.searches': 'Searches',
     'stats.duration': 'Duration',
+    // Conversation memory (src/core/conversation-memory.ts, /memory): long histories folded into a summary.
+    'command.memory': 'Show the summary of this conversation’s earlier messages; `clear` forgets it',
+    'option.memory': 'What to do with the summary',
+    'choice.memory-clear': 'Clear it',
+    'memory.summarising': 'Summarising {count} earlier messages…',
+    'memory.summarised': 'Summarised {count} earlier messages',
+    'memory.failed':
+      'Could not summarise the earlier messages, so they were left out of this answer; Scout will try again on the next one.',
+    'memory.not-saved':
+      'The summary of earlier messages was not saved: Scout’s storage is unavailable, so it is used for this answer only.',
+    'memory.show': '*Summary of {count} earlier messages* (updated {date}):\n{text}',
+    'memory.empty': 'No summary yet: this conversation still fits the model’s context window.',
+    'memory.cleared': '🧹 The summary of earlier messages was cleared; the recent messages are kept.',
+    'memory.no-conversation':
+      'This command needs a conversation: write `@Scout memory` in the thread whose memory you want to see.',
   },
   zh: {
     'mode.chat.name': '对话',
@@ -599,6 +614,18 @@ export const STRINGS = {
     'stats.tool-calls': '工具调用',
     'stats.searches': '搜索次数',
     'stats.duration': '总耗时',
+    // 会话记忆（src/core/conversation-memory.ts，/memory）：过长的历史折叠为摘要。
+    'command.memory': '查看本会话较早消息的摘要；`clear` 清除摘要',
+    'option.memory': '对摘要做什么',
+    'choice.memory-clear': '清除摘要',
+    'memory.summarising': '正在摘要 {count} 条较早的消息…',
+    'memory.summarised': '已摘要 {count} 条较早的消息',
+    'memory.failed': '未能摘要较早的消息，本次回答未包含它们；Scout 会在下一次回答时重试。',
+    'memory.not-saved': '较早消息的摘要未能保存：Scout 的存储暂时不可用，摘要仅用于本次回答。',
+    'memory.show': '*{count} 条较早消息的摘要*（更新于 {date}）：\n{text}',
+    'memory.empty': '还没有摘要：本会话仍在模型的上下文窗口之内。',
+    'memory.cleared': '🧹 较早消息的摘要已清除；最近的消息仍保留。',
+    'memory.no-conversation': '此命令需要在会话中使用：请在要查看的话题里发送 `@Scout memory`。',
   },
 } as const;
 

@@ -16,6 +16,7 @@ export type PromptName =
   | 'answer.system'
   | 'plan.system'
   | 'summary.system'
+  | 'memory.system'
   | 'error';
 
 export const PROMPT_NAMES: readonly PromptName[] = [
@@ -24,6 +25,7 @@ export const PROMPT_NAMES: readonly PromptName[] = [
   'answer.system',
   'plan.system',
   'summary.system',
+  'memory.system',
   'error',
 ];
 

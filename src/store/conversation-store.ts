@@ -7,6 +7,19 @@ export interface ConversationRecord {
   messages: ChatMessage[];
   /** Epoch ms of the last append. */
   updatedAt: number;
+  /** The running summary of turns folded out of `messages` (src/core/conversation-memory.ts). */
+  summary?: ConversationSummary;
+}
+
+/** What earlier turns said, written by the summary model once they no longer fit the context window. */
+export interface ConversationSummary {
+  text: string;
+  /** How many stored messages it covers, over every fold (they are no longer in `messages`). */
+  messages: number;
+  /** Its tokens, counted when written: fitting the history around it then tokenises nothing. */
+  tokens: number;
+  /** Epoch ms of the last fold. */
+  updatedAt: number;
 }
 
 /** Conversations remembered per channel for clearing; older ones expire by TTL on their own. */
@@ -43,6 +56,7 @@ export async function appendTurn(
     channelId,
     messages: capMessages([...(previous?.messages ?? []), ...messages]),
     updatedAt: Date.now(),
+    ...(previous?.summary ? { summary: previous.summary } : {}),
   };
   await stores.conversations.set(conversationId, record, ttlMs);
   await addToChannelIndex(stores, channelId, conversationId, ttlMs);

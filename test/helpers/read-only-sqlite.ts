@@ -30,13 +30,19 @@ function setImmutable(file: string, on: boolean): boolean {
   }
 }
 
-/** Opens a read-only SQLite store, or returns why it cannot here. */
-export async function openReadOnlySqlite(): Promise<ReadOnlySqlite | { unavailable: string }> {
+/**
+ * Opens a read-only SQLite store, or returns why it cannot here. `seed` writes what the store should
+ * already hold (a conversation, say) while it is still writable.
+ */
+export async function openReadOnlySqlite(
+  seed?: (stores: Stores) => Promise<void>,
+): Promise<ReadOnlySqlite | { unavailable: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'scout-readonly-'));
   const file = path.join(dir, 'scout.sqlite');
   const url = `sqlite://${file}`;
   const writable = await createStores({ url, sessionTtlMs: 60_000, logger: silentLogger });
   await writable.meta.set('created', true);
+  await seed?.(writable);
   await writable.close();
   if (isRoot()) {
     if (!setImmutable(file, true)) {

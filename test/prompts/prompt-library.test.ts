@@ -66,6 +66,7 @@ describe('prompt templates', () => {
       tools: '- web_search: Search the internet',
       tool: 'web_search',
       error: 'timeout',
+      max_words: 300,
     };
     for (const name of PROMPT_NAMES) {
       const text = library.render(name, vars);
