@@ -7,7 +7,16 @@ import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
 
-export const COMMAND_NAMES = ['mode', 'config', 'model', 'search', 'tools', 'help', 'reset'] as const;
+export const COMMAND_NAMES = [
+  'mode',
+  'config',
+  'model',
+  'search',
+  'tools',
+  'help',
+  'reset',
+  'instructions',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export interface CommandSpec {
@@ -77,6 +86,14 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     description: 'command.reset',
     changesSettings: () => false,
     acceptsBare: isEmpty,
+  },
+  instructions: {
+    name: 'instructions',
+    usage: '[<text>|clear]',
+    description: 'command.instructions',
+    changesSettings: (args) => !isEmpty(args),
+    // Bare only to show or clear: "instructions for the printer?" stays a question.
+    acceptsBare: (args) => /^(clear)?$/i.test(args.trim()),
   },
 };
 

@@ -34,6 +34,8 @@ import { channelTools } from './channel-tools.js';
 import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
 import { fitHistory } from './history-window.js';
+import { effectiveInstructions } from './instructions.js';
+import { withInstructions } from '../prompts/operator-instructions.js';
 import { warnIfNearContextWindow } from '../llm/tokens.js';
 import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
@@ -334,7 +336,8 @@ export class Scout implements ScoutCore {
         llm: { tool, answer },
         tools: channelTools(this.deps.tools, settings.toolRules, question),
         search: this.deps.search,
-        prompts: this.deps.prompts,
+        // The channel's operator instructions (or the default) close every system prompt.
+        prompts: withInstructions(this.deps.prompts, effectiveInstructions(settings, this.deps.config)),
         config: this.deps.config,
         logger: log,
       };
