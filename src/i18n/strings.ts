@@ -342,6 +342,8 @@ export const STRINGS = {
     'config.instructions.none': 'none (`/instructions <text>` sets them)',
     'config.instructions.channel': 'set here ({chars} characters): {preview}',
     'config.instructions.default': 'the SCOUT_INSTRUCTIONS default ({chars} characters): {preview}',
+    'home.instructions': '📝 Instructions (`/instructions <text>` sets them)',
+    'home.instructions-none': 'None of its own; `/config` says whether a default applies.',
   },
   zh: {
     'mode.chat.name': '对话',
@@ -651,6 +653,8 @@ export const STRINGS = {
     'config.instructions.none': '无（`/instructions <文本>` 可设置）',
     'config.instructions.channel': '本处设置（{chars} 个字符）：{preview}',
     'config.instructions.default': 'SCOUT_INSTRUCTIONS 默认指令（{chars} 个字符）：{preview}',
+    'home.instructions': '📝 指令（用 `/instructions <文本>` 设置）',
+    'home.instructions-none': '本频道没有自己的指令；`/config` 会说明是否使用默认指令。',
   },
 } as const;
 

@@ -6,7 +6,13 @@
 import { afterEach, expect, it } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply } from '../helpers/fake-openai-server.js';
-import { type SlackHarness, slashFixture, startSlackHarness, threadFixture } from './slack-harness.js';
+import {
+  type SlackHarness,
+  slashFixture,
+  startSlackHarness,
+  threadFixture,
+  visibleText,
+} from './slack-harness.js';
 
 /** Every ping Slack (or a Discord-minded paste) could carry. */
 const PINGS = [
@@ -100,5 +106,51 @@ describeWithShared('Slack: /instructions', () => {
     expect(await slash('/instructions', 'Answer like a pirate.', 'U0ADMIN0001')).toContain('saved');
     expect(await slash('/instructions', 'clear')).toContain('Only Scout administrators');
     expect((await s.h.scout.getSettings(channelKey)).instructions).toBe('Answer like a pirate.');
+  });
+
+  it('the App Home panel shows the picked channel’s instructions, read-only and inert', async () => {
+    s = await startSlackHarness();
+    const team = 'T00FAKE00AA';
+    const user = 'U00FAKEUSER1';
+    s.slack.channels.set('C0INSTRUCT', { name: 'support', members: new Set([user]) });
+    await s.h.scout.runCommand('instructions', 'Our product is Acme. Ping <!channel> & @everyone.', {
+      channelId: `slack:${team}:C0INSTRUCT`,
+      userId: user,
+    });
+    await s.event({
+      team_id: team,
+      type: 'event_callback',
+      event: { type: 'app_home_opened', user, channel: 'D1', tab: 'home', event_ts: '1.1' },
+    });
+    await s.slack.waitFor(() => s.slack.callsTo('views.publish').length === 1, 3000, 'home view');
+    await s.action({
+      type: 'block_actions',
+      team: { id: team, domain: 'fake' },
+      user: { id: user, username: 'tester', team_id: team },
+      api_app_id: 'A00FAKEAPP01',
+      token: 'x',
+      trigger_id: '1.2.3',
+      container: { type: 'view', view_id: 'V1' },
+      view: { id: 'V1', type: 'home', blocks: [] },
+      actions: [
+        {
+          action_id: 'scout_home_channel',
+          block_id: 'b',
+          action_ts: '1',
+          type: 'conversations_select',
+          selected_conversation: 'C0INSTRUCT',
+        },
+      ],
+    });
+    await s.slack.waitFor(() => s.slack.callsTo('views.publish').length === 2, 3000, 'settings view');
+    const view = s.slack.callsTo('views.publish')[1]!.args.view;
+    const text = visibleText(view.blocks);
+    expect(text).toContain('📝 Instructions');
+    expect(text).toContain('Our product is Acme.');
+    const raw = JSON.stringify(view.blocks);
+    expect(raw).not.toContain('<!channel>');
+    expect(raw).toContain('&amp;');
+    expect(raw).not.toContain('@everyone');
+    expect(s.slack.violations).toEqual([]);
   });
 });
