@@ -35,7 +35,7 @@ import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
 import { fitHistory } from './history-window.js';
 import { effectiveInstructions } from './instructions.js';
-import { withInstructions } from '../prompts/operator-instructions.js';
+import { instructionsTokens, withInstructions } from '../prompts/operator-instructions.js';
 import { warnIfNearContextWindow } from '../llm/tokens.js';
 import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
@@ -316,9 +316,15 @@ export class Scout implements ScoutCore {
             logger: log,
           })
         : { tokens: 0 };
+      // The channel's operator instructions (or the default) close every system prompt.
+      const instructions = effectiveInstructions(settings, this.deps.config);
       const window = await fitHistory(stored, question, {
         contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
-        reserveTokens: (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) + 2_000 + read.tokens,
+        reserveTokens:
+          (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) +
+          2_000 +
+          read.tokens +
+          instructionsTokens(instructions),
       });
       if (window.trimmed) emitNotice(emit, 'notice-history-trimmed', t(locale, 'notice.history-trimmed'));
       warnIfNearContextWindow(window.tokens, this.deps.config.env.LLM_CONTEXT_WINDOW, log);
@@ -336,8 +342,7 @@ export class Scout implements ScoutCore {
         llm: { tool, answer },
         tools: channelTools(this.deps.tools, settings.toolRules, question),
         search: this.deps.search,
-        // The channel's operator instructions (or the default) close every system prompt.
-        prompts: withInstructions(this.deps.prompts, effectiveInstructions(settings, this.deps.config)),
+        prompts: withInstructions(this.deps.prompts, instructions),
         config: this.deps.config,
         logger: log,
       };

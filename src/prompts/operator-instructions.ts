@@ -66,6 +66,15 @@ export function instructionsBlock(instructions: string): string {
 }
 
 /**
+ * Room the block takes in the context window, kept free of history. An estimate without the
+ * tokenizer (its tables cost ~60 MiB and milliseconds): about 3 UTF-8 bytes per token over-counts
+ * English (≈ 4 bytes a token) and matches CJK (one 3-byte character a token).
+ */
+export function instructionsTokens(instructions: string | undefined): number {
+  return instructions ? Math.ceil(Buffer.byteLength(instructionsBlock(instructions), 'utf8') / 3) : 0;
+}
+
+/**
  * The prompt library a turn uses: every system prompt (provider variants included, e.g.
  * `agent.system.deepseek.md`) gets the instructions block at its end; other templates are untouched.
  * No instructions: the library itself.

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_INSTRUCTIONS_CHARS } from '../../src/prompts/operator-instructions.js';
+import { appendTurn } from '../../src/store/conversation-store.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { RecordingSink, type TestScout, startTestScout, testMessage } from '../helpers/scout-harness.js';
 
@@ -225,5 +226,30 @@ describe('/instructions in the core', () => {
     expect(reply.changed).toBe(false);
     expect(reply.text).not.toContain('LEAKED');
     expect((await h.scout.getSettings(CHANNEL)).instructions).toBeUndefined();
+  });
+
+  it('long instructions take their room in the context window: older turns give way, not the prompt', async () => {
+    const turn = (i: number) => [
+      { role: 'user' as const, content: `Question ${i}: ${'word '.repeat(450)}` },
+      { role: 'assistant' as const, content: `Answer ${i}: ${'word '.repeat(450)}` },
+    ];
+    const run = async (instructions: string | undefined) => {
+      h = await startTestScout({ env: { LLM_CONTEXT_WINDOW: '8000' } });
+      await appendTurn(h.stores, 'test:C1:T1', CHANNEL, [...turn(1), ...turn(2), ...turn(3)], 60_000);
+      if (instructions) await h.scout.runCommand('instructions', instructions, user);
+      h.llm.enqueue(textReply('ok'));
+      const sink = await ask(h, 'Next?');
+      const sent = requests(h)[0]!.messages;
+      await h.close();
+      h = undefined;
+      return { sent, notices: JSON.stringify(sink.final?.steps ?? []) };
+    };
+    const without = await run(undefined);
+    expect(without.sent.filter((m) => m.content.startsWith('Question'))).toHaveLength(3);
+    const withLong = await run('Prefer the handbook. '.repeat(190));
+    const kept = withLong.sent.filter((m) => m.content.startsWith('Question'));
+    expect(kept.length).toBeLessThan(3);
+    expect(kept.at(-1)?.content).toMatch(/^Question 3/);
+    expect(withLong.notices).toContain('Earlier messages');
   });
 });
