@@ -32,6 +32,11 @@ export interface ChannelSettings {
    * tool decides. Only narrows what AGENT_TOOLS allows. Absent on settings stored before it existed.
    */
   toolRules?: string[];
+  /**
+   * `/instructions`: the channel's operator instructions (cleaned and capped), which replace the
+   * SCOUT_INSTRUCTIONS default in every mode's system prompt. Absent: the default, if any.
+   */
+  instructions?: string;
 }
 
 /** Where and by whom a slash command (or a settings panel change) was given. */

@@ -52,6 +52,7 @@ const OPTIONS: Partial<Record<CommandName, OptionSpec | null>> = {
     ],
   },
   model: { name: 'args', description: 'option.args' },
+  instructions: { name: 'text', description: 'option.instructions' },
   // The value is the whole argument text the core's `/config thread on|off` expects.
   config: {
     name: 'thread',

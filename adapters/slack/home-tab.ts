@@ -17,7 +17,7 @@ import type { ModelConfig } from '../../src/llm/types.js';
 import type { Logger } from '../../src/logger.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
 import { channelId } from './ids.js';
-import { neutraliseMentions, truncate } from './markdown.js';
+import { escapeMrkdwn, neutraliseMentions, truncate } from './markdown.js';
 import type { Block } from './render-blocks.js';
 import { slackErrorCode } from './slack-client.js';
 import { t } from '../../src/i18n/translate.js';
@@ -194,7 +194,19 @@ export function buildHomeView(
       default: t(locale, 'home.max-tokens-default'),
     }),
   });
+  blocks.push({ type: 'divider' }, instructionsSection(locale, settings.instructions));
   return { type: 'home', blocks };
+}
+
+/**
+ * The channel's own `/instructions`, read-only (they are set by command, where the reply says if they
+ * were cut): escaped and defused, since anyone who can see the panel sees them.
+ */
+function instructionsSection(locale: Locale, instructions: string | undefined): Block {
+  const body = instructions
+    ? escapeMrkdwn(neutraliseMentions(instructions))
+    : `_${t(locale, 'home.instructions-none')}_`;
+  return section(truncate(`*${t(locale, 'home.instructions')}*\n${body}`, 2900));
 }
 
 export interface HomeDeps {

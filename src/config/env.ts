@@ -10,6 +10,7 @@ import { loadMcpConfig, type McpServerConfig } from '../mcp/mcp-config.js';
 import type { ModelConfig } from '../llm/types.js';
 import * as z from '../schema/zod.js';
 import { parseDuration } from './duration.js';
+import { loadDefaultInstructions } from './instructions-default.js';
 
 const bool = z.pipe(
   z._default(z.enum(['true', 'false', '1', '0', 'yes', 'no', '']), 'false'),
@@ -172,6 +173,9 @@ export const EnvSchema = z.object({
   ),
   ALLOWED_CHANNELS: list,
   ADMIN_USERS: list,
+  /** Default operator instructions for channels without their own `/instructions` (one of the two). */
+  SCOUT_INSTRUCTIONS: optionalString,
+  SCOUT_INSTRUCTIONS_FILE: optionalString,
   /** Access lists (src/core/allowed-channels.ts): platform user ids; BLOCKED_USERS wins. */
   ALLOWED_USERS: list,
   BLOCKED_USERS: list,
@@ -212,6 +216,8 @@ export interface Config {
   surfaces: { slack: boolean; discord: boolean; console: boolean };
   /** The servers of MCP_CONFIG; empty without it. */
   mcpServers: McpServerConfig[];
+  /** SCOUT_INSTRUCTIONS or the text of SCOUT_INSTRUCTIONS_FILE, cleaned; absent when neither is set. */
+  instructions?: string;
 }
 
 /** Every variable that names an LLM key, in the order a default model is picked from. */
@@ -357,6 +363,8 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
     mcpServers = mcp.servers;
     problems.push(...mcp.problems);
   }
+  const instructions = loadDefaultInstructions(env);
+  problems.push(...instructions.problems);
   if (problems.length > 0 || !toolModel) return { problems };
   const slack = Boolean(env.SLACK_BOT_TOKEN);
   const discord = Boolean(env.DISCORD_TOKEN);
@@ -368,6 +376,7 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
       ...(summaryModel ? { summaryModel } : {}),
       surfaces: { slack, discord, console: !slack && !discord },
       mcpServers,
+      ...(instructions.text ? { instructions: instructions.text } : {}),
     },
     problems,
   };

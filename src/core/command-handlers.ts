@@ -22,6 +22,7 @@ import {
   terminalUsageLines,
   usageLine,
 } from './commands.js';
+import { instructionsConfigLine, runInstructionsCommand } from './instructions.js';
 import type { ChannelSettings } from './settings.js';
 import { runMemoryCommand } from './memory-command.js';
 import type { SettingsService } from './settings-service.js';
@@ -84,6 +85,8 @@ export async function runCommand(
       return toolsArgumentsValid(args) ? runToolsCommand(deps, args, ctx) : reply(usage('tools', locale));
     case 'help':
       return reply(helpText(locale, isTerminal(ctx)));
+    case 'instructions':
+      return runInstructionsCommand(deps, args, ctx);
     case 'reset':
       if (ctx.conversationId) await clearConversation(deps.stores, ctx.conversationId);
       else await clearChannelConversations(deps.stores, ctx.channelId);
@@ -276,6 +279,7 @@ async function describeConfig(deps: CommandDeps, ctx: CommandContext): Promise<s
     `• ${t(locale, 'config.tool-model')}: ${describeModel(s.toolModel)}`,
     `• ${t(locale, 'config.answer-model')}: ${s.answerModel ? describeModel(s.answerModel) : t(locale, 'model.same')}`,
     `• ${t(locale, 'config.limits')}: ${t(locale, 'config.limits.value', { iterations: env.AGENT_MAX_ITERATIONS, seconds: env.AGENT_MAX_EXECUTION_TIME })}`,
+    `• ${instructionsConfigLine(s, deps.config, locale)}`,
     `• ${t(locale, 'config.search-provider')}: ${deps.search.available ? deps.search.providerName : t(locale, 'none')}`,
     `• ${t(locale, 'config.store')}: ${deps.stores.backend}`,
   ];

@@ -16,6 +16,7 @@ export const COMMAND_NAMES = [
   'help',
   'reset',
   'memory',
+  'instructions',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -93,6 +94,14 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     usage: '[clear]',
     description: 'command.memory',
     changesSettings: () => false,
+    acceptsBare: (args) => /^(clear)?$/i.test(args.trim()),
+  },
+  instructions: {
+    name: 'instructions',
+    usage: '[<text>|clear]',
+    description: 'command.instructions',
+    changesSettings: (args) => !isEmpty(args),
+    // Bare only to show or clear: "instructions for the printer?" stays a question.
     acceptsBare: (args) => /^(clear)?$/i.test(args.trim()),
   },
 };

@@ -35,6 +35,8 @@ import { channelTools } from './channel-tools.js';
 import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
 import { fitWithMemory } from './conversation-memory.js';
+import { effectiveInstructions } from './instructions.js';
+import { instructionsTokens, withInstructions } from '../prompts/operator-instructions.js';
 import { warnIfNearContextWindow } from '../llm/tokens.js';
 import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
@@ -316,13 +318,19 @@ export class Scout implements ScoutCore {
             logger: log,
           })
         : { tokens: 0 };
+      // The channel's operator instructions (or the default) close every system prompt.
+      const instructions = effectiveInstructions(settings, this.deps.config);
       // Turns that no longer fit are folded into the conversation's summary (conversation-memory.ts).
       const window = await fitWithMemory({
         conversation,
         conversationId: message.conversationId,
         question,
         contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
-        reserveTokens: (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) + 2_000 + read.tokens,
+        reserveTokens:
+          (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) +
+          2_000 +
+          read.tokens +
+          instructionsTokens(instructions),
         summariser: this.deps.llm(this.deps.config.summaryModel ?? settings.toolModel),
         prompts: this.deps.prompts,
         stores: this.deps.stores,
@@ -348,7 +356,7 @@ export class Scout implements ScoutCore {
         llm: { tool, answer },
         tools: channelTools(this.deps.tools, settings.toolRules, question),
         search: this.deps.search,
-        prompts: this.deps.prompts,
+        prompts: withInstructions(this.deps.prompts, instructions),
         config: this.deps.config,
         logger: log,
       };

@@ -329,6 +329,36 @@ export const STRINGS = {
     'memory.cleared': '🧹 The summary of earlier messages was cleared; the recent messages are kept.',
     'memory.no-conversation':
       'This command needs a conversation: write `@Scout memory` in the thread whose memory you want to see.',
+    // ── Instructions (/instructions, SCOUT_INSTRUCTIONS; src/core/instructions.ts) ──
+    'command.instructions':
+      'Show or set this channel’s instructions for Scout (language, tone, sources); `clear` removes them',
+    'option.instructions': 'What Scout should know or do here (answer in French, our product is …), or clear',
+    'instructions.where.channel': 'this channel',
+    'instructions.where.terminal': 'this terminal chat',
+    'instructions.none':
+      'No instructions are set for {where}. `/instructions <text>` sets some: the language to answer in, the tone, your product, the sources to prefer.',
+    'instructions.show.own': '*Instructions for {where}* ({chars} characters):',
+    'instructions.show.default':
+      '*Default instructions* (SCOUT_INSTRUCTIONS; {where} has none of its own, {chars} characters):',
+    'instructions.how':
+      'They go into every mode’s prompt after Scout’s own rules, which they cannot change. `/instructions <text>` replaces them, `/instructions clear` removes them.',
+    'instructions.set':
+      '✅ Instructions saved for {where} ({chars} characters). They apply from the next message, in every mode, after Scout’s own rules.',
+    'instructions.cut': '✂️ They were cut to {max} characters ({cut} characters left out).',
+    'instructions.cleared': '🧹 The instructions for {where} were removed.',
+    'instructions.cleared-default':
+      '🧹 The instructions for {where} were removed; the default instructions (SCOUT_INSTRUCTIONS) apply again.',
+    'instructions.nothing-to-clear': 'Nothing to remove: {where} has no instructions of its own.',
+    'instructions.empty':
+      'Those instructions are empty once control characters are removed; nothing was saved.',
+    'instructions.looks-like-secret':
+      'These instructions look like they hold an API key or token, so they were not saved and are not shown here; if it is a real key, revoke it and create a new one.',
+    'config.instructions': 'Instructions',
+    'config.instructions.none': 'none (`/instructions <text>` sets them)',
+    'config.instructions.channel': 'set here ({chars} characters): {preview}',
+    'config.instructions.default': 'the SCOUT_INSTRUCTIONS default ({chars} characters): {preview}',
+    'home.instructions': '📝 Instructions (`/instructions <text>` sets them)',
+    'home.instructions-none': 'None of its own; `/config` says whether a default applies.',
   },
   zh: {
     'mode.chat.name': '对话',
@@ -626,6 +656,32 @@ export const STRINGS = {
     'memory.empty': '还没有摘要：本会话仍在模型的上下文窗口之内。',
     'memory.cleared': '🧹 较早消息的摘要已清除；最近的消息仍保留。',
     'memory.no-conversation': '此命令需要在会话中使用：请在要查看的话题里发送 `@Scout memory`。',
+    // ── 指令（/instructions、SCOUT_INSTRUCTIONS；src/core/instructions.ts）──
+    'command.instructions': '查看或设置本频道给 Scout 的指令（回答语言、语气、产品、优先来源）；`clear` 删除',
+    'option.instructions': 'Scout 在这里应了解或遵循的内容（例如用法语回答、我们的产品是……），或 clear',
+    'instructions.where.channel': '本频道',
+    'instructions.where.terminal': '本终端对话',
+    'instructions.none':
+      '{where}尚未设置指令。`/instructions <文本>` 可以设置：回答所用的语言、语气、你们的产品、优先参考的来源。',
+    'instructions.show.own': '*{where}的指令*（{chars} 个字符）：',
+    'instructions.show.default': '*默认指令*（SCOUT_INSTRUCTIONS；{where}没有自己的指令，{chars} 个字符）：',
+    'instructions.how':
+      '它们放在每种模式的提示词中、Scout 自身规则之后，不能改变这些规则。`/instructions <文本>` 替换，`/instructions clear` 删除。',
+    'instructions.set':
+      '✅ 已为{where}保存指令（{chars} 个字符）。从下一条消息起在所有模式中生效，位于 Scout 自身规则之后。',
+    'instructions.cut': '✂️ 指令已截断为 {max} 个字符（省略了 {cut} 个字符）。',
+    'instructions.cleared': '🧹 已删除{where}的指令。',
+    'instructions.cleared-default': '🧹 已删除{where}的指令；重新使用默认指令（SCOUT_INSTRUCTIONS）。',
+    'instructions.nothing-to-clear': '{where}没有自己的指令可删除。',
+    'instructions.empty': '去掉控制字符后指令为空，未保存。',
+    'instructions.looks-like-secret':
+      '这些指令看起来包含 API 密钥或令牌，因此未保存也不在此显示；如果它是真实密钥，请吊销并重新创建。',
+    'config.instructions': '指令',
+    'config.instructions.none': '无（`/instructions <文本>` 可设置）',
+    'config.instructions.channel': '本处设置（{chars} 个字符）：{preview}',
+    'config.instructions.default': 'SCOUT_INSTRUCTIONS 默认指令（{chars} 个字符）：{preview}',
+    'home.instructions': '📝 指令（用 `/instructions <文本>` 设置）',
+    'home.instructions-none': '本频道没有自己的指令；`/config` 会说明是否使用默认指令。',
   },
 } as const;
 

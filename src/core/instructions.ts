@@ -1,0 +1,116 @@
+/**
+ * `/instructions`: a channel's operator instructions (in the terminal, the local chat's). `/instructions`
+ * shows them, `/instructions <text>` sets them (admins only when ADMIN_USERS is set — the command table
+ * marks it as changing settings), `/instructions clear` removes them. A channel's own instructions
+ * replace the SCOUT_INSTRUCTIONS default; without either, prompts carry no block at all.
+ *
+ * What is stored is cleaned and capped (src/prompts/operator-instructions.ts); what is echoed to the
+ * chat has its mentions defused, so showing instructions can never ping anyone.
+ */
+import type { Config } from '../config/env.js';
+import { t } from '../i18n/translate.js';
+import { looksLikeSecret } from '../llm/looks-like-secret.js';
+import { MAX_INSTRUCTIONS_CHARS, cleanInstructions } from '../prompts/operator-instructions.js';
+import type { CommandReply, Locale } from '../surface.js';
+import type { ChannelSettings } from './settings.js';
+import type { SettingsService } from './settings-service.js';
+
+/** `/config` shows this much of the instructions, on one line; `/instructions` shows all of them. */
+const CONFIG_PREVIEW_CHARS = 160;
+const ZERO_WIDTH_SPACE = '\u200B';
+
+export interface InstructionsDeps {
+  config: Config;
+  settings: SettingsService;
+}
+
+export interface InstructionsContext {
+  channelId: string;
+  locale: Locale;
+}
+
+/** The instructions a turn in this channel runs with: the channel's own, else the default. */
+export function effectiveInstructions(settings: ChannelSettings, config: Config): string | undefined {
+  return settings.instructions || config.instructions || undefined;
+}
+
+export async function runInstructionsCommand(
+  deps: InstructionsDeps,
+  args: string,
+  ctx: InstructionsContext,
+): Promise<CommandReply> {
+  const { locale } = ctx;
+  const where = t(
+    locale,
+    ctx.channelId.startsWith('console:') ? 'instructions.where.terminal' : 'instructions.where.channel',
+  );
+  const wanted = args.trim();
+  const current = await deps.settings.get(ctx.channelId);
+  if (wanted === '') return { text: showInstructions(current, deps.config, locale, where), changed: false };
+  if (/^clear$/i.test(wanted)) {
+    if (!current.instructions) {
+      return { text: t(locale, 'instructions.nothing-to-clear', { where }), changed: false };
+    }
+    await deps.settings.update(ctx.channelId, { instructions: undefined });
+    const key = deps.config.instructions ? 'instructions.cleared-default' : 'instructions.cleared';
+    return { text: t(locale, key, { where }), changed: true };
+  }
+  const { text, cutChars } = cleanInstructions(wanted);
+  if (text === '') return { text: t(locale, 'instructions.empty'), changed: false };
+  // Refused without being saved or shown back: `/config` would show a pasted key to the channel.
+  if (looksLikeSecret(text)) return { text: t(locale, 'instructions.looks-like-secret'), changed: false };
+  await deps.settings.update(ctx.channelId, { instructions: text });
+  const lines = [t(locale, 'instructions.set', { where, chars: text.length })];
+  if (cutChars > 0) {
+    lines.push(t(locale, 'instructions.cut', { max: MAX_INSTRUCTIONS_CHARS, cut: cutChars }));
+  }
+  return { text: lines.join('\n'), changed: true };
+}
+
+/** The `/config` line: whose instructions apply and how they begin. */
+export function instructionsConfigLine(settings: ChannelSettings, config: Config, locale: Locale): string {
+  const own = settings.instructions;
+  const text = own || config.instructions;
+  const value = text
+    ? t(locale, own ? 'config.instructions.channel' : 'config.instructions.default', {
+        chars: text.length,
+        preview: inertMentions(preview(text)),
+      })
+    : t(locale, 'config.instructions.none');
+  return `${t(locale, 'config.instructions')}: ${value}`;
+}
+
+function showInstructions(settings: ChannelSettings, config: Config, locale: Locale, where: string): string {
+  const own = settings.instructions;
+  const text = own || config.instructions;
+  if (!text) return t(locale, 'instructions.none', { where });
+  const title = own
+    ? t(locale, 'instructions.show.own', { where, chars: text.length })
+    : t(locale, 'instructions.show.default', { where, chars: text.length });
+  return `${title}\n${quote(inertMentions(text))}\n${t(locale, 'instructions.how')}`;
+}
+
+/** Quoted line by line: reads as the instructions, apart from Scout's own words around them. */
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= CONFIG_PREVIEW_CHARS ? flat : `${flat.slice(0, CONFIG_PREVIEW_CHARS - 1).trimEnd()}…`;
+}
+
+/**
+ * Mentions made inert for every surface: Slack's `<@U…>`, `<!channel>`, `<#C…>` and `<!subteam^…>`,
+ * Discord's `<@id>`, `<@!id>` and role `<@&id>`, and the plain `@everyone` / `@here` / `@channel`
+ * words, each with a zero-width space the platforms do not parse through. The adapters defuse
+ * replies too; this holds wherever a reply goes.
+ */
+export function inertMentions(text: string): string {
+  return text
+    .replace(/<([!@#])/g, `<${ZERO_WIDTH_SPACE}$1`)
+    .replace(/(^|[^\w])@(channel|here|everyone)\b/gi, `$1@${ZERO_WIDTH_SPACE}$2`);
+}
