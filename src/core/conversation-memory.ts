@@ -124,8 +124,11 @@ async function fold(input: MemoryInput): Promise<MemoryWindow | undefined> {
   const target = Math.floor(room * FOLD_TARGET);
   let total = sizes.reduce((sum, size) => sum + size, 0);
   let cut = 0;
+  // The newest turn stays whenever it fits the room on its own: the question at hand usually follows
+  // from it, and a summary of it alone would lose the details the next answer needs.
+  const newestTurn = messages.findLastIndex((message) => message.role === 'user');
   // Whole turns only: the kept history starts at a user message, as fitHistory's does.
-  while (cut < messages.length && total > target) {
+  while (cut < messages.length && total > target && (cut < newestTurn || total > room)) {
     total -= sizes[cut] ?? 0;
     cut += 1;
     while (cut < messages.length && messages[cut]?.role !== 'user') {

@@ -237,9 +237,11 @@ describe('/instructions in the core', () => {
       h = await startTestScout({ env: { LLM_CONTEXT_WINDOW: '8000' } });
       await appendTurn(h.stores, 'test:C1:T1', CHANNEL, [...turn(1), ...turn(2), ...turn(3)], 60_000);
       if (instructions) await h.scout.runCommand('instructions', instructions, user);
+      // Turns that give way are folded into the conversation's summary first (conversation-memory.ts).
+      if (instructions) h.llm.enqueue(textReply('Earlier: questions 1 and 2 about words.'));
       h.llm.enqueue(textReply('ok'));
       const sink = await ask(h, 'Next?');
-      const sent = requests(h)[0]!.messages;
+      const sent = requests(h).at(-1)!.messages;
       await h.close();
       h = undefined;
       return { sent, notices: JSON.stringify(sink.final?.steps ?? []) };
@@ -250,6 +252,6 @@ describe('/instructions in the core', () => {
     const kept = withLong.sent.filter((m) => m.content.startsWith('Question'));
     expect(kept.length).toBeLessThan(3);
     expect(kept.at(-1)?.content).toMatch(/^Question 3/);
-    expect(withLong.notices).toContain('Earlier messages');
+    expect(withLong.notices).toContain('Summarised');
   });
 });
