@@ -15,8 +15,9 @@ import { http } from './node-http.js';
  * How long an idle connection stays in the pool. Long enough to outlast the gaps of an agent turn
  * (a search round with page reads of up to 10 s each) and a quick follow-up, shorter than the idle
  * limits of the front ends hosted providers sit behind (AWS ALB 60 s, nginx 75 s), so we close
- * first. Servers that close sooner (Node's and llama.cpp's 5 s) say so in `Keep-Alive: timeout=`,
- * which Node's agent honours; a close that crosses a reuse anyway is sent again (see below).
+ * first. A server that closes sooner (local ones often after 5 s) either says so in `Keep-Alive:
+ * timeout=`, which Node's agent honours, or closes the idle connection, which then leaves the pool;
+ * a request that meets a connection closed at that very moment is sent again (sendPooled).
  */
 export const KEEP_ALIVE_IDLE_MS = 30_000;
 
