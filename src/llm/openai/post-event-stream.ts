@@ -4,7 +4,9 @@
  * SSE reader) on the bench's 300-token stream at 50 concurrent streams: about half the CPU per
  * stream. Not undici: its WebAssembly parser is compiled on first use and a short-lived process
  * (`--once`) waits 60-70 ms at exit for V8's background tier-up of it (docs/performance.md). Failures are raised as the SDK's error classes, built the
- * way the SDK builds them, so map-openai-error.ts maps them exactly as before.
+ * way the SDK builds them, so map-openai-error.ts maps them exactly as before. Connections come
+ * from Scout's keep-alive pool (src/http/keep-alive.ts): a stream read to [DONE] hands its
+ * connection back for the next call; one stopped early is cut, so the server stops generating.
  */
 import { createParser } from 'eventsource-parser';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/core/error';
