@@ -15,9 +15,8 @@
  * json(), arrayBuffer(). Failures look like fetch's: `TypeError('fetch failed')` with the cause, or
  * the signal's reason once aborted.
  */
-import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { RequestOptions } from 'node:https';
-import { loadHttps } from './lazy-https.js';
+import { sendPooled } from './keep-alive.js';
 import { LeanHeaders, type RawHeaders } from './lean-headers.js';
 import { http } from './node-http.js';
 
@@ -116,9 +115,7 @@ async function send(
   if (signal?.aborted) throw signal.reason;
   let answer: Answer;
   try {
-    const transport = url.startsWith('https:') ? (await loadHttps()).request : http.request;
     answer = await exchange(
-      transport,
       url,
       {
         method: init.method ?? 'GET',
@@ -146,49 +143,45 @@ interface Answer {
   bytes: Buffer;
 }
 
-type Send = (
-  url: string,
-  options: RequestOptions,
-  onResponse: (res: IncomingMessage) => void,
-) => ClientRequest;
-
 /**
  * One request, its answer read whole (answers are small): a caller that never reads the body (a
- * 429) cannot hold the connection, and the body can be read in any form afterwards. Node's global
- * agent keeps connections alive between calls, as undici's and fetch's pools do.
+ * 429) cannot hold the connection, and the body can be read in any form afterwards. The connection
+ * comes from Scout's keep-alive pool (keep-alive.ts) and goes back to it.
  */
 function exchange(
-  send: Send,
   url: string,
   options: RequestOptions,
   body: string | Uint8Array | undefined,
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = send(url, options, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (part: Buffer) => parts.push(part));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts),
-        }),
-      );
-      res.on('error', reject);
-      // Cut off mid-body (the server, the signal, the time limit): not a whole answer.
-      res.on('close', () => {
-        if (!res.complete) reject(new Error('the connection closed before the answer ended'));
-      });
-    });
-    req.on('error', reject);
-    if (options.timeout !== undefined) {
+  return sendPooled({
+    url,
+    options,
+    body,
+    read: (res) =>
+      new Promise((resolve, reject) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('error', reject);
+        // After 'end', at 'close': by then the connection is back in the pool for the next call.
+        res.on('close', () => {
+          // Cut off mid-body (the server, the signal, the time limit): not a whole answer.
+          if (!res.complete) reject(new Error('the connection closed before the answer ended'));
+          else
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts),
+            });
+        });
+      }),
+    prepare(req) {
+      if (options.timeout === undefined) return;
       const limit = options.timeout;
       req.on('timeout', () =>
         req.destroy(
           Object.assign(new Error(`no answer from the server within ${limit} ms`), { code: 'ETIMEDOUT' }),
         ),
       );
-    }
-    req.end(body);
+    },
   });
 }

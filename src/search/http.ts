@@ -1,10 +1,20 @@
 /**
- * One place where search providers talk HTTP: global fetch with the caller's signal and a timeout,
- * failures mapped to SearchError (messages never contain the API key or the response body).
+ * One place where search providers talk HTTP: over Scout's keep-alive pool (src/http/lean-fetch.ts,
+ * one connection per provider host reused across searches and turns) with the caller's signal and a
+ * timeout, failures mapped to SearchError (messages never contain the API key or the response body).
+ * A redirect is followed by the global fetch, as before.
  */
 import { CancelledError, SearchError } from '../errors.js';
+import { leanFetch } from '../http/lean-fetch.js';
 import { redactSecrets } from '../llm/redact.js';
 import type { SearchProviderName } from './types.js';
+
+/** What providers send: plain headers and a text body (the lean path takes nothing else). */
+export interface ProviderInit {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
 
 export interface ProviderHttpOptions {
   provider: SearchProviderName;
@@ -25,7 +35,7 @@ function defaultStatusMessage(provider: string, status: number): string {
 /** Fetches and returns the response; throws SearchError / CancelledError. */
 export async function providerFetch(
   url: URL,
-  init: RequestInit,
+  init: ProviderInit,
   options: ProviderHttpOptions,
 ): Promise<Response> {
   const { provider, timeoutMs, signal } = options;
@@ -35,7 +45,9 @@ export async function providerFetch(
   const { target, headers } = withUrlCredentials(url, init.headers);
   let response: Response;
   try {
-    response = await fetch(target, { ...init, headers, signal: combined, redirect: 'follow' });
+    const request: RequestInit = { ...init, headers, signal: combined };
+    response = await leanFetch(target, { ...request, redirect: 'manual' });
+    if (isRedirect(response)) response = await fetch(target, { ...request, redirect: 'follow' });
   } catch (err) {
     if (signal?.aborted) throw new CancelledError('search cancelled');
     if (timeout.aborted) throw new SearchError(`${provider} did not answer within ${timeoutMs} ms`, provider);
@@ -47,7 +59,7 @@ export async function providerFetch(
     });
   }
   if (!response.ok) {
-    // Drain the body so the connection can be reused.
+    // The lean path has read the body (the connection is reused); a followed redirect's is dropped.
     await response.body?.cancel().catch(() => {});
     const message =
       options.statusMessage?.(response.status) ?? defaultStatusMessage(provider, response.status);
@@ -56,22 +68,29 @@ export async function providerFetch(
   return response;
 }
 
+function isRedirect(response: Response): boolean {
+  return response.status >= 300 && response.status < 400 && response.headers.has('location');
+}
+
 /**
  * `https://user:pass@searx.example` (a self-hosted SearXNG behind basic auth): fetch refuses URLs
  * with credentials and quotes the whole URL in its error, so they travel as an Authorization header.
+ * Plain objects, not `Headers`: reading that global loads Node's whole bundled fetch.
  */
-function withUrlCredentials(url: URL, headers: RequestInit['headers']): { target: URL; headers: Headers } {
-  const merged = new Headers(headers);
-  if (!url.username && !url.password) return { target: url, headers: merged };
+function withUrlCredentials(
+  url: URL,
+  given: Record<string, string> | undefined,
+): { target: URL; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given ?? {})) headers[name.toLowerCase()] = value;
+  if (!url.username && !url.password) return { target: url, headers };
   const target = new URL(url);
   const user = decodeURIComponent(target.username);
   const password = decodeURIComponent(target.password);
   target.username = '';
   target.password = '';
-  if (!merged.has('authorization')) {
-    merged.set('authorization', `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`);
-  }
-  return { target, headers: merged };
+  headers['authorization'] ??= `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  return { target, headers };
 }
 
 /** Reads a JSON body; a body that is not JSON is a SearchError. */

@@ -48,6 +48,8 @@ export interface FakeSearchServer {
   /** Base URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
   readonly url: string;
   readonly requests: RecordedSearchRequest[];
+  /** TCP connections accepted since start or the last reset (keep-alive tests). */
+  readonly connections: number;
   /** Delay before every answer, in ms. */
   latencyMs: number;
   /** When set, every search answers with this status (and optional JSON body). */
@@ -198,12 +200,19 @@ export async function startFakeSearchServer(options: { latencyMs?: number } = {}
   const http: Server = createServer((req, res) => {
     handle(req, res).catch((err) => send(res, 500, { error: String(err) }));
   });
+  let accepted = 0;
+  http.on('connection', () => {
+    accepted += 1;
+  });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 
   const server: FakeSearchServer = {
     url: base,
     requests: [],
+    get connections() {
+      return accepted;
+    },
     latencyMs: options.latencyMs ?? 0,
     failWith: null,
     searxngJsonDisabled: false,
@@ -224,6 +233,7 @@ export async function startFakeSearchServer(options: { latencyMs?: number } = {}
     },
     reset() {
       server.requests.length = 0;
+      accepted = 0;
       scripted.clear();
       server.failWith = null;
       server.searxngJsonDisabled = false;

@@ -60,6 +60,8 @@ export interface ScriptedServer {
   readonly origin: string;
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
+  /** TCP connections accepted so far (keep-alive tests: one per provider host, reused). */
+  readonly connections: number;
   /** Queue scripts, answered in order, one per request. */
   enqueue(...scripts: Script[]): void;
   /** Used when the queue is empty; unset → a 400 saying the queue ran out. */
@@ -101,6 +103,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const queue: Script[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const started = Date.now();
   let closed = false;
 
@@ -187,6 +190,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     });
   });
   http.on('connection', (socket) => {
+    accepted += 1;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -196,6 +200,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const server: ScriptedServer = {
     origin: `http://127.0.0.1:${port}`,
     requests,
+    get connections() {
+      return accepted;
+    },
     fallback: undefined,
     enqueue: (...scripts) => {
       queue.push(...scripts);

@@ -111,6 +111,10 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
         throw withUsage(mapAnthropicError(err, ctx), mapper.usageSoFar);
       }
       yield* mapper.end();
+      // The body has ended, but fetch (undici) puts the connection back in its pool a few ticks
+      // later: without this one turn of the event loop, an agent's next call, which starts at once,
+      // would open a second connection. Measured in test/llm/keep-alive.test.ts.
+      await new Promise((resolve) => setImmediate(resolve));
     },
     mapError: (err) => mapAnthropicError(err, ctx),
   };

@@ -4,17 +4,26 @@
  * SSE reader) on the bench's 300-token stream at 50 concurrent streams: about half the CPU per
  * stream. Not undici: its WebAssembly parser is compiled on first use and a short-lived process
  * (`--once`) waits 60-70 ms at exit for V8's background tier-up of it (docs/performance.md). Failures are raised as the SDK's error classes, built the
- * way the SDK builds them, so map-openai-error.ts maps them exactly as before.
+ * way the SDK builds them, so map-openai-error.ts maps them exactly as before. Connections come
+ * from Scout's keep-alive pool (src/http/keep-alive.ts): a stream read to [DONE] hands its
+ * connection back for the next call; one stopped early is cut, so the server stops generating.
  */
 import { createParser } from 'eventsource-parser';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai/core/error';
 import { LeanHeaders } from '../../http/lean-headers.js';
-import { loadHttps } from '../../http/lazy-https.js';
 import type { IncomingMessage } from 'node:http';
-import { http } from '../../http/node-http.js';
+import { sendPooled } from '../../http/keep-alive.js';
 import { BODY_HINT_HEADER, findBodyRetryDelay } from '../retry-after.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * After `[DONE]` only the end of the HTTP body should follow (the chunked terminator, usually in the
+ * same packet). It is read so that the connection goes back to the pool; a server that sends more
+ * than this, or not within this time, loses the connection instead.
+ */
+const DRAIN_MAX_BYTES = 64 * 1024;
+const DRAIN_MAX_MS = 250;
 
 export interface EventStream {
   headers: Headers;
@@ -69,46 +78,73 @@ export async function postEventStream(
       const parser = createParser({ onEvent: (event) => ready.push(event.data) });
       // Streaming decode: a UTF-8 character may be split across network chunks.
       const decoder = new TextDecoder();
+      let done = false;
       try {
-        for await (const bytes of stream) {
+        // Not destroyed when the consumer stops: after [DONE] the connection is kept (finally).
+        for await (const bytes of stream.iterator({ destroyOnReturn: false })) {
           onChunk();
           parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
           // Copied out first: the consumer may stop (return) in the middle.
           const batch = ready.splice(0);
-          for (const data of batch) yield data;
+          for (const data of batch) {
+            if (data.startsWith('[DONE]')) done = true;
+            yield data;
+          }
         }
       } finally {
-        // Stopped early ([DONE], an error chunk, the caller): release the connection.
-        if (!stream.destroyed) stream.destroy();
+        if (stream.readableEnded || stream.destroyed) {
+          // Read to its end (the connection is back in the pool), or already cut.
+        } else if (done && !signal.aborted) {
+          // Awaited: the call's next request (the agent's next round) finds the connection free.
+          await drainToEnd(stream);
+        } else {
+          // Stopped before the end (an error chunk, the caller, an abort): the server must stop too.
+          stream.destroy();
+        }
       }
     },
   };
 }
 
-async function send(
-  url: string,
-  apiKey: string,
-  body: string,
-  signal: AbortSignal,
-): Promise<IncomingMessage> {
-  const request = url.startsWith('https:') ? (await loadHttps()).request : http.request;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${apiKey}`,
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-          'content-length': Buffer.byteLength(body),
-        },
-        signal,
+/**
+ * Reads what is left of a finished stream's body (bounded) so that its connection goes back to the
+ * pool; resolves once the response is closed (by then the pool has the connection). A Stop meanwhile
+ * still cuts it at once: the request keeps the caller's signal until the body has ended.
+ */
+function drainToEnd(stream: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const cut = setTimeout(() => stream.destroy(), DRAIN_MAX_MS);
+    stream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > DRAIN_MAX_BYTES) stream.destroy();
+    });
+    stream.once('close', () => {
+      clearTimeout(cut);
+      resolve();
+    });
+    // A reset now costs the connection, not the answer, which is complete.
+    stream.on('error', () => {});
+    stream.resume();
+  });
+}
+
+function send(url: string, apiKey: string, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  return sendPooled({
+    url,
+    options: {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'content-length': Buffer.byteLength(body),
       },
-      resolve,
-    );
-    req.on('error', reject);
-    req.end(body);
+      signal,
+    },
+    body,
+    // The body is read by the caller (an error's text, or the event stream).
+    read: async (response) => response,
   });
 }
 

@@ -1,0 +1,95 @@
+/**
+ * Scout's keep-alive pool (src/http/keep-alive.ts) at the edges: a connection the server closed while
+ * it lay idle, and a process that has finished its work with a connection still pooled. The
+ * agent-turn counts are in test/llm/keep-alive.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KEEP_ALIVE_IDLE_MS } from '../../src/http/keep-alive.js';
+import { leanFetch } from '../../src/http/lean-fetch.js';
+import { startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A server that answers a socket's first request and hangs up on any later one, unanswered. */
+async function startForgetfulServer(): Promise<{
+  url: string;
+  connections: () => number;
+  requests: () => number;
+}> {
+  let connections = 0;
+  let requests = 0;
+  const served = new WeakSet<Socket>();
+  const server: Server = createServer((req, res) => {
+    requests += 1;
+    if (served.has(req.socket)) {
+      req.socket.destroy(); // as if its idle limit had closed the connection as the request came
+      return;
+    }
+    served.add(req.socket);
+    req.resume();
+    req.on('end', () => res.end(`answer ${requests}`));
+  });
+  server.on('connection', () => {
+    connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    connections: () => connections,
+    requests: () => requests,
+  };
+}
+
+describe('the keep-alive pool', () => {
+  it('reuses the connection for the next call, and sends a request again on a fresh one when the server had closed it', async () => {
+    const server = await startForgetfulServer();
+    const first = await leanFetch(server.url, { method: 'POST', body: 'one', redirect: 'error' });
+    expect(await first.text()).toBe('answer 1');
+    const second = await leanFetch(server.url, { method: 'POST', body: 'two', redirect: 'error' });
+    expect(await second.text()).toBe('answer 3');
+    // Request 2 went over the pooled connection and was cut unanswered; request 3 opened another.
+    expect(server.requests()).toBe(3);
+    expect(server.connections()).toBe(2);
+  });
+
+  it('holds no finished process open: the pooled connection is idle and unref’d', async () => {
+    const fake = await startFakeOpenAI();
+    closers.push(() => fake.close());
+    fake.fallback = textReply('hello');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'pooled-calls-child.ts'), fake.origin],
+      {
+        cwd: join(import.meta.dirname, '../..'),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let doneAt = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('calls done')) doneAt = performance.now();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const lingered = performance.now() - doneAt;
+    expect(code).toBe(0);
+    expect(doneAt).toBeGreaterThan(0);
+    // Far below the pool's idle limit: the open connection did not keep the process alive.
+    expect(lingered).toBeLessThan(Math.min(3_000, KEEP_ALIVE_IDLE_MS / 2));
+    // Three calls, one connection: the connection was pooled, not closed, when the process ended.
+    expect(fake.requests).toHaveLength(3);
+    expect(fake.connections).toBe(1);
+  }, 30_000);
+});
