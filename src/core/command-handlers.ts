@@ -25,6 +25,7 @@ import {
 import type { ChannelSettings } from './settings.js';
 import type { SettingsService } from './settings-service.js';
 import { runToolsCommand, toolsArgumentsValid } from './tools-command.js';
+import { usageReport } from '../budget/usage-report.js';
 
 export interface CommandDeps {
   config: Config;
@@ -88,6 +89,8 @@ export async function runCommand(
       else await clearChannelConversations(deps.stores, ctx.channelId);
       await deps.search.clearSession(ctx.channelId);
       return { text: t(locale, 'reset.done'), changed: true };
+    case 'usage':
+      return usageReport({ config: deps.config, stores: deps.stores, userId: ctx.userId, locale });
   }
 }
 

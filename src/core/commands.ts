@@ -7,7 +7,16 @@ import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
 
-export const COMMAND_NAMES = ['mode', 'config', 'model', 'search', 'tools', 'help', 'reset'] as const;
+export const COMMAND_NAMES = [
+  'mode',
+  'config',
+  'model',
+  'search',
+  'tools',
+  'help',
+  'reset',
+  'usage',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export interface CommandSpec {
@@ -75,6 +84,13 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     name: 'reset',
     usage: '',
     description: 'command.reset',
+    changesSettings: () => false,
+    acceptsBare: isEmpty,
+  },
+  usage: {
+    name: 'usage',
+    usage: '',
+    description: 'command.usage',
     changesSettings: () => false,
     acceptsBare: isEmpty,
   },
