@@ -14,7 +14,14 @@ import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import type { UploadedFile } from '../helpers/fake-discord.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
-import { closeE2E, type E2E, meta, slashCommand, startE2E } from '../discord/discord-test-kit.js';
+import {
+  closeE2E,
+  type E2E,
+  fixtureMessage,
+  meta,
+  slashCommand,
+  startE2E,
+} from '../discord/discord-test-kit.js';
 import { type SlackHarness, slashFixture, startSlackHarness, visibleText } from '../slack/slack-harness.js';
 
 const PRICES = JSON.stringify({ 'openai/test-model': { input: 1000, output: 2000 } });
@@ -182,5 +189,47 @@ describe('the chart', () => {
     expect(heights.slice(0, 28).every((v) => v === 0)).toBe(true);
     expect(heights[29]! / heights[28]!).toBeCloseTo(3, 5);
     expect(svg).toContain('$0.3000');
+  });
+});
+
+describeWithShared('a usage limit on Discord', () => {
+  let e: E2E | undefined;
+  afterEach(async () => {
+    await closeE2E(e);
+    e = undefined;
+  });
+
+  it('the refused asker is told by DM which limit and when it resets; nothing public, no turn', async () => {
+    e = await startE2E({
+      PRICE_TABLE: PRICES,
+      BUDGET_USER_DAILY_USD: '0.01',
+      DISCORD_GUILD_ID: meta.guildId,
+    });
+    e.harness.llm.fallback = () => textReply('An answer.');
+    // Already $0.02 today: over the $0.01 limit.
+    await e.harness.stores.usage.add(today(), [
+      { dim: 'u', field: usageField(meta.userId, 'usd'), by: 0.02 },
+    ]);
+    const before = e.fake.callsTo('POST /channels/:channel/messages').length;
+    e.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayMention'));
+    const asker = meta.userId;
+    await e.fake.waitFor(
+      () => e!.fake.callsTo('POST /users/@me/channels').length > 0 || undefined,
+      8000,
+      'the DM channel',
+    );
+    const dm = await e.fake.waitFor(
+      () =>
+        e!.fake
+          .callsTo('POST /channels/:channel/messages')
+          .slice(before)
+          .find((c) => String(c.body.content).includes('daily spending limit')),
+      8000,
+      'the private notice',
+    );
+    expect(e.fake.callsTo('POST /users/@me/channels').map((c) => c.body.recipient_id)).toEqual([asker]);
+    expect(String(dm.body.content)).toContain('resets at 00:00 UTC');
+    expect(e.fake.messagesIn(meta.channelId)).toEqual([]);
+    expect(e.harness.llm.requests).toHaveLength(0);
   });
 });
