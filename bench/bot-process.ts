@@ -118,6 +118,8 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
     STORE_URL: 'memory://',
     LOG_LEVEL: 'silent',
     LLM_TIMEOUT_MS: '120000',
+    // Two simulated users send hundreds of turns at once: no per-user cap on running answers.
+    MAX_TURNS_PER_USER: '0',
     ...start.env,
   };
   const script =

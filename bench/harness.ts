@@ -103,6 +103,8 @@ export function benchEnv(options: BenchScoutOptions): Record<string, string> {
     LLM_TIMEOUT_MS: '120000',
     STORE_URL: options.storeUrl,
     LOG_LEVEL: options.logLevel ?? 'silent',
+    // Two simulated users send hundreds of turns at once: no per-user cap on running answers.
+    MAX_TURNS_PER_USER: '0',
     SLACK_BOT_TOKEN: 'xoxb-bench-token',
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: fakes.slackUrl,

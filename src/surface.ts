@@ -87,6 +87,11 @@ export interface TurnSink {
    */
   reply(text: string, options?: { isError?: boolean }): Promise<void>;
   /**
+   * Optional: a reply for the asker alone (a usage limit, `/usage`) where `reply` would be public
+   * (Discord: a DM). Surfaces whose `reply` is already private (Slack, the terminal) leave it out.
+   */
+  replyPrivately?(text: string): Promise<void>;
+  /**
    * Optional: show a plan with Run / Cancel controls and resolve with the choice. Surfaces without it
    * run plans without asking (console `--once`). Should resolve false when `signal` aborts.
    */
@@ -104,6 +109,8 @@ export interface CommandReply {
   text: string;
   /** True when the command changed settings or state (adapters may refresh a settings panel). */
   changed: boolean;
+  /** A picture that goes with the text (`/usage`'s chart), drawn only by surfaces that attach images. */
+  image?: () => Promise<{ name: string; alt: string; data: Buffer }>;
 }
 
 /** What an adapter may ask of the core. Implemented by `Scout` in src/core/scout.ts. */

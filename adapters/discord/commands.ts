@@ -167,7 +167,16 @@ export async function handleSlashCommand(
     locale,
   });
   const [first = '…', ...rest] = splitMessage(reply.text || '…', DISCORD_MAX_CHARS);
-  await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS });
+  // `/usage`'s chart rides on the (ephemeral) reply; a chart that fails to draw leaves the text.
+  const image = await reply.image?.().catch((err: unknown) => {
+    logger.warn({ err: String(err) }, 'usage chart failed');
+    return undefined;
+  });
+  await interaction.editReply({
+    content: first,
+    allowedMentions: NO_MENTIONS,
+    ...(image ? { files: [{ attachment: image.data, name: image.name, description: image.alt }] } : {}),
+  });
   for (const part of rest) {
     await interaction.followUp({
       content: part,

@@ -146,6 +146,23 @@ export class DiscordTurnSink implements TurnSink {
         .catch((err) => this.deps.logger.warn({ err: String(err) }, 'discord reply failed'));
   }
 
+  /**
+   * For the asker alone (a usage limit, `/usage` after a mention): a message in a server channel is
+   * public and only interactions have ephemeral replies, so it goes by DM. A DM that is refused leaves
+   * a short public note that the reply could not be sent, never the reply itself.
+   */
+  async replyPrivately(text: string): Promise<void> {
+    const { channel, askerId, locale } = this.deps;
+    if (!askerId || channel.isDMBased()) return this.reply(text);
+    try {
+      for (const part of splitMessage(toDiscordMarkdown(text), DISCORD_MAX_CHARS))
+        await discordWrite(() => channel.client.users.send(askerId, textPayload(part)));
+    } catch (err) {
+      this.deps.logger.warn({ err: String(err) }, 'private reply by DM refused');
+      await this.reply(t(locale, 'reply.private-failed'));
+    }
+  }
+
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {
     this.#register();
     return this.#renderer.confirmPlan(plan, () =>

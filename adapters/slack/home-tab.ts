@@ -218,6 +218,11 @@ export interface HomeDeps {
   admins: readonly string[];
   /** The access lists (ALLOWED_USERS, BLOCKED_USERS): a refused user sees only a note. */
   isAllowed?: (userId: string) => boolean;
+  /**
+   * `/usage` as text, shown to admins under the settings. Text only (sparkline and top lists): an
+   * image in Home needs a public image URL or a file uploaded with files:write on every refresh.
+   */
+  usage?: (userId: string, locale: Locale) => Promise<string>;
 }
 
 /** `/model tool …` arguments that keep the parameters the user did not change. */
@@ -290,6 +295,10 @@ export function registerHomeTab(
     const channel = picked && mayManage(choices, picked) ? picked : undefined;
     const settings = channel ? await deps.core.getSettings(channelId(team, channel)) : undefined;
     const view = buildHomeView(locale, channel, settings, notice, choices);
+    if (deps.usage && isAdmin(userId)) {
+      const usage = await deps.usage(userId, locale).catch(() => undefined);
+      if (usage) view.blocks.push({ type: 'divider' }, section(truncate(neutraliseMentions(usage), 2900)));
+    }
     await send(userId, view);
   };
   /** Refuses a pick or change of a channel the user is not in: a note on the panel, nothing applied. */

@@ -27,6 +27,7 @@ import { registerActions } from './actions.js';
 import { slackContextSource } from './context-source.js';
 import { ButtonRelay } from './button-relay.js';
 import { registerCommands } from './commands.js';
+import { usageReport } from '../../src/budget/usage-report.js';
 import { registerHomeTab } from './home-tab.js';
 import { channelId, conversationId, messageId } from './ids.js';
 import { toLocale } from '../../src/i18n/translate.js';
@@ -420,6 +421,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     localeOf,
     admins: env.ADMIN_USERS,
     isAllowed: (userId) => isUserAllowed(config, { userId }),
+    usage: async (userId, locale) => (await usageReport({ config, stores, userId, locale })).text,
   });
   registerCommands(app, { core, logger: log, localeOf, onChanged: (team, user) => home.publish(team, user) });
   registerActions(app, { core, state, relay, logger: log, localeOf });

@@ -61,6 +61,12 @@ const list = z.pipe(
       .filter(Boolean),
   ),
 );
+/** A limit within [min, max], or unset (empty means unset too, as `.env.example` leaves it). */
+const optionalLimit = (min: number, max: number, whole: boolean) =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)),
+    z.optional(number(min, max, whole)),
+  );
 /** A string with a default, accepted when `valid` says so. */
 const checkedString = (fallback: string, valid: (v: string) => boolean, message: string) =>
   z._default(z.string(), fallback).check(z.refine(valid, message));
@@ -201,6 +207,23 @@ export const EnvSchema = z.object({
   PORT: intIn(3000, 0, 65_535),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   SHUTDOWN_GRACE_MS: intIn(25_000, 0, 600_000),
+
+  // ── Limits and usage (src/budget) ───────────────────────────────────────────
+  /** Daily (UTC) spend per person / per channel in USD, from the price table; unset: no limit. */
+  BUDGET_USER_DAILY_USD: optionalLimit(0.01, 100_000, false),
+  BUDGET_CHANNEL_DAILY_USD: optionalLimit(0.01, 100_000, false),
+  /** Daily (UTC) tokens per person / per channel, every model (the only bound for models without a price). */
+  BUDGET_USER_DAILY_TOKENS: optionalLimit(1_000, 10_000_000_000, true),
+  BUDGET_CHANNEL_DAILY_TOKENS: optionalLimit(1_000, 10_000_000_000, true),
+  /** Answers one person may have running at once, across instances; 0: no limit. */
+  MAX_TURNS_PER_USER: intIn(2, 0, 100),
+  /** ADMIN_USERS are not held to the limits above. */
+  BUDGET_EXEMPT_ADMINS: z.pipe(
+    z._default(z.enum(['true', 'false', '1', '0', 'yes', 'no', '']), 'true'),
+    z.transform((v) => v === 'true' || v === '1' || v === 'yes' || v === ''),
+  ),
+  /** The store cannot be asked while a turn starts: `open` lets it run (a warning), `closed` refuses it. */
+  BUDGET_FAIL_MODE: oneOf(['open', 'closed'], 'open'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -27,6 +27,7 @@ import type { ChannelSettings } from './settings.js';
 import { runMemoryCommand } from './memory-command.js';
 import type { SettingsService } from './settings-service.js';
 import { runToolsCommand, toolsArgumentsValid } from './tools-command.js';
+import { usageReport } from '../budget/usage-report.js';
 
 export interface CommandDeps {
   config: Config;
@@ -94,6 +95,8 @@ export async function runCommand(
       return { text: t(locale, 'reset.done'), changed: true };
     case 'memory':
       return runMemoryCommand(deps, args, ctx);
+    case 'usage':
+      return usageReport({ config: deps.config, stores: deps.stores, userId: ctx.userId, locale });
   }
 }
 

@@ -17,6 +17,7 @@ export const COMMAND_NAMES = [
   'reset',
   'memory',
   'instructions',
+  'usage',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -103,6 +104,13 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     changesSettings: (args) => !isEmpty(args),
     // Bare only to show or clear: "instructions for the printer?" stays a question.
     acceptsBare: (args) => /^(clear)?$/i.test(args.trim()),
+  },
+  usage: {
+    name: 'usage',
+    usage: '',
+    description: 'command.usage',
+    changesSettings: () => false,
+    acceptsBare: isEmpty,
   },
 };
 

@@ -2,6 +2,8 @@
  * The conversation core: every surface hands it messages and a sink; it decides between command,
  * short help and a turn, keeps per-conversation order, and runs the channel's mode.
  */
+import { Budget, replyPrivately } from '../budget/budget.js';
+import type { TurnMeter } from '../budget/turn-meter.js';
 import type { Config } from '../config/env.js';
 import { ContextCache } from '../context/context-cache.js';
 import { readTurnContext, type TurnContextMessages } from '../context/turn-context.js';
@@ -100,11 +102,14 @@ export class Scout implements ScoutCore {
   private accepting = true;
   /** What each conversation has already read of its thread (src/context). */
   private readonly contextCache: ContextCache;
+  /** Usage limits and running-turn slots (src/budget). */
+  private readonly budget: Budget;
 
   constructor(private readonly deps: ScoutDeps) {
     this.locale = deps.config.env.BOT_LOCALE;
     this.settings = new SettingsService(deps.stores, deps.config);
     this.contextCache = new ContextCache(deps.stores.meta, deps.config.env.SESSION_TTL);
+    this.budget = new Budget(deps.config, deps.stores, deps.logger);
   }
 
   get stores(): Stores {
@@ -224,13 +229,21 @@ export class Scout implements ScoutCore {
           userId: message.userId,
           locale,
         });
-        await sink.reply(result.text);
+        // Someone's own spend is theirs alone: where a reply is public (Discord), it goes privately.
+        await (command.name === 'usage' ? replyPrivately(sink, result.text) : sink.reply(result.text));
         return;
       }
       // A new question while a plan waits for Run / Cancel moves on: the plan is declined, so its
       // turn ends and frees the conversation instead of keeping this message queued behind it.
       this.awaitingPlan.get(message.conversationId)?.abort(new CancelledError('superseded'));
-      await this.runTurn({ ...message, text }, sink, locale, log);
+      // Over a usage limit (or at the most answers at once): one private message, no turn.
+      const admission = await this.budget.admit(message, locale);
+      if (admission.refusal) return await replyPrivately(sink, admission.refusal);
+      try {
+        await this.runTurn({ ...message, text }, sink, locale, log, admission.meter);
+      } finally {
+        await admission.finish();
+      }
     } catch (err) {
       log.error({ err }, 'message handling failed');
       await sink
@@ -244,6 +257,7 @@ export class Scout implements ScoutCore {
     sink: TurnSink,
     locale: Locale,
     log: Logger,
+    meter: TurnMeter,
   ): Promise<void> {
     const controller = new AbortController();
     this.turns.add(controller);
@@ -342,8 +356,8 @@ export class Scout implements ScoutCore {
       });
       if (window.notSaved) view.notSaved = true;
       warnIfNearContextWindow(window.tokens, this.deps.config.env.LLM_CONTEXT_WINDOW, log);
-      const tool = this.deps.llm(settings.toolModel);
-      const answer = settings.answerModel ? this.deps.llm(settings.answerModel) : tool;
+      const tool = meter.wrapLlm(this.deps.llm(settings.toolModel));
+      const answer = settings.answerModel ? meter.wrapLlm(this.deps.llm(settings.answerModel)) : tool;
       const context: TurnContext = {
         message: { ...message, text: question },
         settings,
@@ -354,7 +368,7 @@ export class Scout implements ScoutCore {
         emit,
         signal: controller.signal,
         llm: { tool, answer },
-        tools: channelTools(this.deps.tools, settings.toolRules, question),
+        tools: meter.wrapTools(channelTools(this.deps.tools, settings.toolRules, question)),
         search: this.deps.search,
         prompts: withInstructions(this.deps.prompts, instructions),
         config: this.deps.config,

@@ -359,6 +359,45 @@ export const STRINGS = {
     'config.instructions.default': 'the SCOUT_INSTRUCTIONS default ({chars} characters): {preview}',
     'home.instructions': '📝 Instructions (`/instructions <text>` sets them)',
     'home.instructions-none': 'None of its own; `/config` says whether a default applies.',
+    // ── Limits and /usage (src/budget) ──
+    'command.usage':
+      'Your usage (today, 7 and 30 days); admins also see the top channels, users, models and tools',
+    'budget.refused.user-usd':
+      '⛔ You have reached your daily spending limit ({limit} per person), so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+    'budget.refused.user-tokens':
+      '⛔ You have reached your daily limit of {limit} tokens per person, so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+    'budget.refused.channel-usd':
+      '⛔ This channel has reached its daily spending limit ({limit}), so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+    'budget.refused.channel-tokens':
+      '⛔ This channel has reached its daily limit of {limit} tokens, so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+    'budget.refused.concurrent':
+      '⏳ You already have {limit} answers running (the most at once per person). Ask again when one has finished.',
+    'budget.unavailable':
+      '⚠️ I cannot check the usage limits right now (the store is unreachable), so I am not starting new answers. Try again in a minute.',
+    'report.title': '*Your usage* (UTC days)',
+    'report.today': 'Today',
+    'report.week': '7 days',
+    'report.month': '30 days',
+    'report.line': '{usd} · {tokens} tokens · {turns} answers',
+    'report.chart': 'Spend per day, last 30 days (max {max}):',
+    'report.chart-tokens': 'Tokens per day, last 30 days (max {max}):',
+    'report.limits': 'Daily limits: {limits}',
+    'report.limit.user-usd': '{limit} per person',
+    'report.limit.user-tokens': '{limit} tokens per person',
+    'report.limit.channel-usd': '{limit} per channel',
+    'report.limit.channel-tokens': '{limit} tokens per channel',
+    'report.limit.concurrent': '{limit} answers at once',
+    'report.exempt': 'As an admin you are not held to them.',
+    'report.top-channels': '*Top channels* (30 days)',
+    'report.top-users': '*Top users* (30 days)',
+    'report.top-models': '*Top models* (30 days)',
+    'report.top-tools': '*Top tools* (30 days)',
+    'report.tool-calls': '{calls} calls',
+    'report.none': 'nothing yet',
+    'report.unpriced': 'tokens of models without a price count toward token limits only',
+    'report.chart-alt': 'Bar chart of spend per day over the last 30 days',
+    'report.unavailable':
+      '⚠️ Usage cannot be read right now (the store is unreachable). Try again in a minute.',
   },
   zh: {
     'mode.chat.name': '对话',
@@ -682,6 +721,42 @@ export const STRINGS = {
     'config.instructions.default': 'SCOUT_INSTRUCTIONS 默认指令（{chars} 个字符）：{preview}',
     'home.instructions': '📝 指令（用 `/instructions <文本>` 设置）',
     'home.instructions-none': '本频道没有自己的指令；`/config` 会说明是否使用默认指令。',
+    // ── Limits and /usage (src/budget) ──
+    'command.usage': '查看你的用量（今天、7 天、30 天）；管理员还可看到用量最多的频道、用户、模型和工具',
+    'budget.refused.user-usd':
+      '⛔ 你已达到每人每日费用上限（{limit}），本次不再开始回答。上限于 UTC 00:00 重置，还有 {resetIn}。',
+    'budget.refused.user-tokens':
+      '⛔ 你已达到每人每日 {limit} token 的上限，本次不再开始回答。上限于 UTC 00:00 重置，还有 {resetIn}。',
+    'budget.refused.channel-usd':
+      '⛔ 本频道已达到每日费用上限（{limit}），本次不再开始回答。上限于 UTC 00:00 重置，还有 {resetIn}。',
+    'budget.refused.channel-tokens':
+      '⛔ 本频道已达到每日 {limit} token 的上限，本次不再开始回答。上限于 UTC 00:00 重置，还有 {resetIn}。',
+    'budget.refused.concurrent':
+      '⏳ 你已有 {limit} 个回答正在进行（每人同时进行的上限），请等其中一个结束后再问。',
+    'budget.unavailable': '⚠️ 暂时无法检查用量上限（存储不可用），因此不开始新的回答。请稍后再试。',
+    'report.title': '*你的用量*（按 UTC 日计）',
+    'report.today': '今天',
+    'report.week': '7 天',
+    'report.month': '30 天',
+    'report.line': '{usd} · {tokens} token · {turns} 次回答',
+    'report.chart': '最近 30 天每日费用（最高 {max}）：',
+    'report.chart-tokens': '最近 30 天每日 token（最高 {max}）：',
+    'report.limits': '每日上限：{limits}',
+    'report.limit.user-usd': '每人 {limit}',
+    'report.limit.user-tokens': '每人 {limit} token',
+    'report.limit.channel-usd': '每频道 {limit}',
+    'report.limit.channel-tokens': '每频道 {limit} token',
+    'report.limit.concurrent': '同时 {limit} 个回答',
+    'report.exempt': '你是管理员，不受这些上限限制。',
+    'report.top-channels': '*用量最多的频道*（30 天）',
+    'report.top-users': '*用量最多的用户*（30 天）',
+    'report.top-models': '*用量最多的模型*（30 天）',
+    'report.top-tools': '*调用最多的工具*（30 天）',
+    'report.tool-calls': '{calls} 次调用',
+    'report.none': '暂无',
+    'report.unpriced': '没有价格的模型只计入 token 上限',
+    'report.chart-alt': '最近 30 天每日费用柱状图',
+    'report.unavailable': '⚠️ 暂时无法读取用量（存储不可用）。请稍后再试。',
   },
 } as const;
 

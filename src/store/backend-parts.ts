@@ -1,12 +1,15 @@
 import type { RawStore } from './bounded-adapter.js';
 import type { LockBackend } from './lock-backend.js';
 import type { DedupeService } from './types.js';
+import type { UsageCounters } from './usage-counters.js';
 
 /** The pieces of a store that differ per backend; everything else is shared (create-stores.ts). */
 export interface BackendParts {
   rawStore(namespace: string): RawStore;
   lockBackend: LockBackend;
   dedupe: DedupeService;
+  /** Shared usage counters (Redis); absent: kept in a Keyv namespace by this process. */
+  usage?: UsageCounters;
   ping(): Promise<boolean>;
   /** Why the store cannot work any more, when the backend knows (a deleted SQLite file). */
   problem?(): string | undefined;

@@ -8,6 +8,7 @@ import { MemoryLockBackend } from './lock-backend.js';
 import { QueuedLockService } from './lock-service.js';
 import { parseStoreUrl } from './store-url.js';
 import type { StoreBackend, Stores } from './types.js';
+import { KeyvUsageCounters } from './usage-counters.js';
 
 /** Key prefix when the caller gives none; keeps Scout's keys apart in a shared Redis. */
 const DEFAULT_NAMESPACE_PREFIX = 'scout';
@@ -75,6 +76,7 @@ export async function createStores(options: CreateStoresOptions): Promise<Stores
     meta: namespace('meta'),
     locks,
     dedupe: parts.dedupe,
+    usage: parts.usage ?? new KeyvUsageCounters(namespace('usage')),
     ping: () => (closed ? Promise.resolve(false) : parts.ping()),
     problem: () => parts.problem?.(),
     async close() {

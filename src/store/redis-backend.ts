@@ -8,6 +8,7 @@ import type { BackendParts } from './backend-parts.js';
 import { RedisDedupe } from './dedupe.js';
 import { openRedis } from './redis-connection.js';
 import { RedisLockBackend } from './redis-lock-backend.js';
+import { RedisUsageCounters } from './redis-usage-counters.js';
 
 export async function openRedisBackend(
   url: string,
@@ -30,6 +31,7 @@ export async function openRedisBackend(
     },
     lockBackend: new RedisLockBackend(redis.client, `${prefix}:lock::`, timeoutMs),
     dedupe: new RedisDedupe(redis.client, `${prefix}:dedupe::`, timeoutMs),
+    usage: new RedisUsageCounters(redis.client, `${prefix}:usage:`, timeoutMs),
     ping: () => redis.ping(bounds.pingTimeoutMs),
     close: () => redis.close(),
   };

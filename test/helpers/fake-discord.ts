@@ -455,7 +455,8 @@ export class FakeDiscord {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+    const raw = Buffer.concat(chunks);
+    const text = raw.toString('utf8');
     if (url.pathname.startsWith('/attachments/')) {
       this.serveAttachment(url.pathname, req, res);
       return;
@@ -467,7 +468,7 @@ export class FakeDiscord {
       path,
       route: `${method} ${path}`,
       query: Object.fromEntries(url.searchParams),
-      body: parseBody(text, req.headers['content-type']),
+      body: parseBody(text, req.headers['content-type'], raw),
       status: 0,
       at: Date.now(),
     };
@@ -891,8 +892,48 @@ interface RawComponent {
   components?: RawComponent[];
 }
 
-function parseBody(text: string, contentType: string | undefined): unknown {
+/** A file sent with a message (multipart `files[n]`), as Discord receives it. */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/**
+ * multipart/form-data as discord.js sends messages with files: `payload_json` is the message body,
+ * every other part a file. Returns the body with the files under `uploads`.
+ */
+function parseMultipart(raw: Buffer, contentType: string): unknown {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+  const mark = Buffer.from(`--${boundary?.[1] ?? boundary?.[2] ?? ''}`);
+  let body: Record<string, unknown> = {};
+  const uploads: UploadedFile[] = [];
+  let start = raw.indexOf(mark);
+  while (start !== -1) {
+    const next = raw.indexOf(mark, start + mark.length);
+    if (next === -1) break;
+    const part = raw.subarray(start + mark.length + 2, next - 2);
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const content = part.subarray(split + 4);
+    const name = /name="([^"]*)"/.exec(head)?.[1] ?? '';
+    if (name === 'payload_json') body = JSON.parse(content.toString('utf8'));
+    else
+      uploads.push({
+        field: name,
+        filename: /filename="([^"]*)"/.exec(head)?.[1] ?? '',
+        contentType: /content-type:\s*(\S+)/i.exec(head)?.[1] ?? '',
+        bytes: Buffer.from(content),
+      });
+    start = next;
+  }
+  return { ...body, uploads };
+}
+
+function parseBody(text: string, contentType: string | undefined, raw?: Buffer): unknown {
   if (!text) return undefined;
+  if (raw && contentType?.includes('multipart/form-data')) return parseMultipart(raw, contentType);
   if (contentType?.includes('application/json')) {
     try {
       return JSON.parse(text);
