@@ -345,7 +345,7 @@ export class Scout implements ScoutCore {
           2_000 +
           read.tokens +
           instructionsTokens(instructions),
-        summariser: this.deps.llm(this.deps.config.summaryModel ?? settings.toolModel),
+        summariser: meter.wrapLlm(this.deps.llm(this.deps.config.summaryModel ?? settings.toolModel)),
         prompts: this.deps.prompts,
         stores: this.deps.stores,
         ttlMs: this.deps.config.env.SESSION_TTL,

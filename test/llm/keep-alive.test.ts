@@ -90,7 +90,8 @@ describe('keep-alive: one connection per provider host', () => {
     const stopAt = performance.now();
     expect(h.scout.cancel(CONVERSATION)).toBe(true);
     const view = await stopped;
-    expect(performance.now() - stopAt).toBeLessThan(1_000);
+    // The rest of the stream would take about 3.9 s: well under that is "at once", on a busy machine too.
+    expect(performance.now() - stopAt).toBeLessThan(2_500);
     expect(view.cancelled).toBe(true);
 
     h.llm.enqueue(textReply('After the stop.'));
