@@ -314,6 +314,10 @@ export const STRINGS = {
     'stats.tool-calls': 'Tool calls',
     'stats.searches': 'Searches',
     'stats.duration': 'Duration',
+    // Prompt caching (issue 28): input read from the provider's prompt cache, in the statistics.
+    'stats.input-cached': '{input} ({cached} cached)',
+    'stats.cached': 'cached',
+    'stats.cache-write': 'cache write',
   },
   zh: {
     'mode.chat.name': '对话',
@@ -599,6 +603,10 @@ export const STRINGS = {
     'stats.tool-calls': '工具调用',
     'stats.searches': '搜索次数',
     'stats.duration': '总耗时',
+    // Prompt caching (issue 28): input read from the provider's prompt cache, in the statistics.
+    'stats.input-cached': '{input}（缓存 {cached}）',
+    'stats.cached': '缓存读取',
+    'stats.cache-write': '缓存写入',
   },
 } as const;
 

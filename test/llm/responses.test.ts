@@ -168,12 +168,16 @@ describe('Anthropic messages', () => {
       finishReason: 'stop',
     });
     const body = fake.requests[0]!.body;
-    expect(body.system).toBe('You are Scout.');
+    // Prompt-cache breakpoints (cache-breakpoints.ts): tools, system, the previous request's end, this one's.
+    const cache = { type: 'ephemeral' };
+    expect(body.system).toEqual([{ type: 'text', text: 'You are Scout.', cache_control: cache }]);
     expect(body.temperature).toBe(0.3);
-    expect(body.tools).toEqual([{ name: 'web_search', description: 'd', input_schema: { type: 'object' } }]);
+    expect(body.tools).toEqual([
+      { name: 'web_search', description: 'd', input_schema: { type: 'object' }, cache_control: cache },
+    ]);
     expect(body.tool_choice).toEqual({ type: 'any' });
     expect(body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
+      { role: 'user', content: [{ type: 'text', text: 'weather?', cache_control: cache }] },
       {
         role: 'assistant',
         content: [
@@ -182,7 +186,10 @@ describe('Anthropic messages', () => {
           { type: 'tool_use', id: 'toolu_1', name: 'web_search', input: { query: 'weather' } },
         ],
       },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny' }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny', cache_control: cache }],
+      },
     ]);
   });
 
