@@ -168,7 +168,7 @@ describe('Anthropic messages', () => {
       finishReason: 'stop',
     });
     const body = fake.requests[0]!.body;
-    // Prompt-cache breakpoints (cache-breakpoints.ts): tools, system, the previous request's end, this one's.
+    // Prompt-cache breakpoints (cache-breakpoints.ts): tools, system, the last assistant message, the end.
     const cache = { type: 'ephemeral' };
     expect(body.system).toEqual([{ type: 'text', text: 'You are Scout.', cache_control: cache }]);
     expect(body.temperature).toBe(0.3);
@@ -177,13 +177,19 @@ describe('Anthropic messages', () => {
     ]);
     expect(body.tool_choice).toEqual({ type: 'any' });
     expect(body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'weather?', cache_control: cache }] },
+      { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
       {
         role: 'assistant',
         content: [
           { type: 'thinking', thinking: 'Need a search.', signature: 'sig-1' },
           { type: 'text', text: 'Searching.' },
-          { type: 'tool_use', id: 'toolu_1', name: 'web_search', input: { query: 'weather' } },
+          {
+            type: 'tool_use',
+            id: 'toolu_1',
+            name: 'web_search',
+            input: { query: 'weather' },
+            cache_control: cache,
+          },
         ],
       },
       {

@@ -139,16 +139,18 @@ describe('Anthropic prompt caching in an agent turn', () => {
 
     // Round 1: tools, system, and the question (the end of this request, for round 2 to read).
     expect(breakpoints(rounds[0]!)).toEqual([lastTool, 'system[0]', 'messages[0][0]']);
-    // Round 2: …, the question again (where round 1 ended: read back), and round 1's tool result.
-    expect(breakpoints(rounds[1]!)).toEqual([lastTool, 'system[0]', 'messages[0][0]', 'messages[2][0]']);
-    // Round 3: round 1's tool result (where round 2 ended) and round 2's; the question no longer.
-    expect(breakpoints(rounds[2]!)).toEqual([lastTool, 'system[0]', 'messages[2][0]', 'messages[4][0]']);
+    // Round 2: …, round 1's reply (text, tool_use: read back, looking back to where round 1 ended),
+    // and round 1's tool result, the end.
+    expect(breakpoints(rounds[1]!)).toEqual([lastTool, 'system[0]', 'messages[1][1]', 'messages[2][0]']);
+    // Round 3: the same one message on; the question and round 1 are no longer marked.
+    expect(breakpoints(rounds[2]!)).toEqual([lastTool, 'system[0]', 'messages[3][1]', 'messages[4][0]']);
     for (const body of rounds) expect((body['system'] as Block[])[0]!['cache_control']).toEqual(CACHE);
     // Each round sends the previous one's request unchanged, then its own messages.
     expectPrefix(rounds[0]!, rounds[1]!);
     expectPrefix(rounds[1]!, rounds[2]!);
-    // The answer: its system prompt and the end of its request (no tools, no earlier round).
-    expect(breakpoints(answers[0]!)).toEqual(['system[0]', 'messages[0][0]']);
+    // The answer: its system prompt only. Its one message (question and observations) is never sent
+    // again, so writing it to the cache at 1.25× would buy nothing.
+    expect(breakpoints(answers[0]!)).toEqual(['system[0]']);
 
     // What the fake billed: round 1 writes its whole prompt; rounds 2 and 3 read all that came before.
     const [first, second, third] = bills;
@@ -215,8 +217,8 @@ describe('Anthropic prompt caching in an agent turn', () => {
     const turn2 = split(anthropic.requests.slice(firstTurn)).rounds;
     // Turn 2 begins with turn 1's first request (tools, system, first question), byte for byte…
     expectPrefix(turn1[0]!, turn2[0]!);
-    // …and marks that question (the previous request's end in its history) to read it back.
-    expect(breakpoints(turn2[0]!)).toContain('messages[0][0]');
+    // …and marks the end of the history (turn 1's answer), from where the cache finds that request.
+    expect(breakpoints(turn2[0]!)).toContain('messages[1][0]');
     const turn2First = cache.bills[firstTurn]!;
     expect(turn2First.cacheReadTokens).toBeGreaterThanOrEqual(cache.bills[0]!.totalTokens);
   });

@@ -86,11 +86,14 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
         config.thinking !== undefined && request.toolChoice === 'required' ? 'auto' : request.toolChoice;
       if (choice) body['tool_choice'] = TOOL_CHOICE[choice];
     }
-    markCacheBreakpoints({
-      ...(tools && tools.length > 0 ? { tools } : {}),
-      ...(systemBlocks ? { system: systemBlocks } : {}),
-      messages: prompt.messages,
-    });
+    markCacheBreakpoints(
+      {
+        ...(tools && tools.length > 0 ? { tools } : {}),
+        ...(systemBlocks ? { system: systemBlocks } : {}),
+        messages: prompt.messages,
+      },
+      request.lastMessageOnce ? { lastMessageOnce: true } : {},
+    );
     return body;
   }
 

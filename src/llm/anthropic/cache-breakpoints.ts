@@ -5,9 +5,12 @@
  *
  * 1. the last tool definition: the tool list, the same for every conversation of a deployment;
  * 2. the system prompt: the same for every round and turn of a mode and language;
- * 3. the end of the previous request: the user message before the last assistant message, which
- *    the previous round (or the previous turn) ended with and wrote — this request reads it back;
- * 4. the end of this request, written for the next round or turn to read.
+ * 3. the end of the last assistant message: the earlier rounds (or turns) of the conversation. The
+ *    previous request ended one message before it, and Anthropic finds that entry by looking back
+ *    up to 20 blocks from a breakpoint, so this request reads everything the previous one wrote;
+ * 4. the end of this request, written for the next round or turn to read — unless the request says
+ *    its last message is sent only once (the answer phase), where writing it (at 1.25× the input
+ *    price) would buy nothing.
  *
  * That is Anthropic's limit of four. A prefix shorter than the model's minimum (1,024 tokens for
  * Sonnet, 4,096 for Haiku 4.5 / Opus 4.5) is simply not cached: marking it costs nothing.
@@ -41,24 +44,16 @@ function lastMarkable(message: AnthropicMessage | undefined): AnthropicBlock | u
   return undefined;
 }
 
-/** Index of the user message the previous request ended with: the one before the last assistant turn. */
-function previousRequestEnd(messages: AnthropicMessage[]): number {
-  let i = messages.length - 1;
-  while (i >= 0 && messages[i]!.role !== 'assistant') i--;
-  while (i >= 0 && messages[i]!.role !== 'user') i--;
-  return i;
-}
-
 /** Marks the request's stable prefix in place (see the file comment for where and why). */
-export function markCacheBreakpoints(body: CacheableBody): void {
+export function markCacheBreakpoints(body: CacheableBody, options: { lastMessageOnce?: boolean } = {}): void {
   const marks: Array<Record<string, unknown>> = [];
   const lastTool = body.tools?.at(-1);
   if (lastTool) marks.push(lastTool);
   const system = body.system?.at(-1);
   if (system?.text) marks.push(system);
-  const previous = lastMarkable(body.messages[previousRequestEnd(body.messages)]);
-  if (previous) marks.push(previous);
-  const last = lastMarkable(body.messages.at(-1));
-  if (last && last !== previous) marks.push(last);
+  const earlier = lastMarkable(body.messages.findLast((m) => m.role === 'assistant'));
+  if (earlier) marks.push(earlier);
+  const last = options.lastMessageOnce ? undefined : lastMarkable(body.messages.at(-1));
+  if (last && last !== earlier) marks.push(last);
   for (const block of marks.slice(0, MAX_CACHE_BREAKPOINTS)) block['cache_control'] = { ...EPHEMERAL };
 }
