@@ -67,7 +67,7 @@ export interface BenchOptions {
 export const WARMUP_TURNS = 2;
 
 const DEFAULTS: BenchOptions = {
-  scenarios: [1, 3, 4, 5, 6, 11, 7, 8, 14, 15, 9, 10, 12, 13, 2],
+  scenarios: [1, 3, 4, 5, 6, 11, 7, 8, 14, 15, 16, 9, 10, 12, 13, 2],
   turns: 30,
   concurrency: [100, 500],
   idleSessions: 10_000,

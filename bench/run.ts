@@ -15,6 +15,7 @@
  *                                     13 16 concurrent 40k answers under Slack's Tier 3 (real time)
  *                                     14 page reader: corpus + hostile pages, F1 (SCOUT_AEB_DIR: AEB)
  *                                     15 reading search results in the round: cost per AGENT_READ_RESULTS
+ *                                     16 Anthropic prompt caching: billed input per agent turn
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -32,6 +33,7 @@ import { idleSessions } from './scenarios/idle-sessions.js';
 import { massAgentTurns } from './scenarios/mass-agent-turns.js';
 import { mcpToolCall } from './scenarios/mcp-tool-call.js';
 import { pageReader } from './scenarios/page-reader.js';
+import { promptCache } from './scenarios/prompt-cache.js';
 import { readResults } from './scenarios/read-results.js';
 import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
@@ -55,6 +57,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   13: tier3Finals,
   14: pageReader,
   15: readResults,
+  16: promptCache,
 };
 
 export async function runBench(

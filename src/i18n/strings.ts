@@ -398,6 +398,10 @@ export const STRINGS = {
     'report.chart-alt': 'Bar chart of spend per day over the last 30 days',
     'report.unavailable':
       '⚠️ Usage cannot be read right now (the store is unreachable). Try again in a minute.',
+    // Prompt caching (issue 28): input read from the provider's prompt cache, in the statistics.
+    'stats.input-cached': '{input} ({cached} cached)',
+    'stats.cached': 'cached',
+    'stats.cache-write': 'cache write',
   },
   zh: {
     'mode.chat.name': '对话',
@@ -757,6 +761,10 @@ export const STRINGS = {
     'report.unpriced': '没有价格的模型只计入 token 上限',
     'report.chart-alt': '最近 30 天每日费用柱状图',
     'report.unavailable': '⚠️ 暂时无法读取用量（存储不可用）。请稍后再试。',
+    // Prompt caching (issue 28): input read from the provider's prompt cache, in the statistics.
+    'stats.input-cached': '{input}（缓存 {cached}）',
+    'stats.cached': '缓存读取',
+    'stats.cache-write': '缓存写入',
   },
 } as const;
 

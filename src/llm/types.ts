@@ -122,6 +122,11 @@ export interface LlmRequest {
    * schema in the prompt. Implies `json`.
    */
   jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /**
+   * The last message is sent this once and no later request repeats it (the answer phase's question
+   * with its observations): a prompt cache that charges for writes (Anthropic) keeps what comes before.
+   */
+  lastMessageOnce?: boolean;
 }
 
 export interface LlmResponse {

@@ -5,7 +5,7 @@
 import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
-import type { TurnStats } from './events.js';
+import type { ModelStats, TurnStats } from './events.js';
 import { ROLE_ICON } from './icons.js';
 
 export type StatsLocale = Locale;
@@ -44,6 +44,8 @@ function lookUpWords(locale: StatsLocale) {
     toolCalls: w('stats.tool-calls'),
     searches: w('stats.searches'),
     duration: w('stats.duration'),
+    cached: w('stats.cached'),
+    cacheWrite: w('stats.cache-write'),
   };
 }
 
@@ -89,12 +91,19 @@ export function formatCost(usd: number): string {
   return `~$${usd.toFixed(2)}`;
 }
 
-function tokens(input: number, output: number, locale: StatsLocale): string {
-  return `${formatInteger(input)}→${formatInteger(output)} ${t(locale, 'stats.tok')}`;
+/** "1,234→567 tok", or "12,345 (9,876 cached)→567 tok" when part of the input came from a prompt cache. */
+function tokens(model: ModelStats, locale: StatsLocale): string {
+  const input = model.cachedInputTokens
+    ? t(locale, 'stats.input-cached', {
+        input: formatInteger(model.inputTokens),
+        cached: formatInteger(model.cachedInputTokens),
+      })
+    : formatInteger(model.inputTokens);
+  return `${input}→${formatInteger(model.outputTokens)} ${t(locale, 'stats.tok')}`;
 }
 
 /**
- * `🔧 deepseek/deepseek-chat ×3 · 1,234→567 tok · 2.1 s | ✍️ openai/gpt-4.1-mini ×1 · … |
+ * `🔧 deepseek/deepseek-chat ×3 · 1,234 (980 cached)→567 tok · 2.1 s | ✍️ openai/gpt-4.1-mini ×1 · … |
  * total 2,345 tok · ~$0.0012 · 4.3 s`
  */
 export function formatStatsFooter(stats: TurnStats, locale: StatsLocale): string {
@@ -102,7 +111,7 @@ export function formatStatsFooter(stats: TurnStats, locale: StatsLocale): string
   const entries = stats.models.map((model) =>
     [
       `${ROLE_ICON[model.role]} ${model.label} ×${model.calls}`,
-      tokens(model.inputTokens, model.outputTokens, locale),
+      tokens(model, locale),
       formatDuration(model.ms, locale),
     ].join(DOT),
   );
@@ -122,8 +131,11 @@ export function formatStatsDetail(stats: TurnStats, locale: StatsLocale): string
       const parts = [
         `${model.calls} ${model.calls === 1 ? w.call : w.calls}`,
         `${w.input} ${formatInteger(model.inputTokens)}`,
-        `${w.output} ${formatInteger(model.outputTokens)}`,
       ];
+      // Parts of the input, billed apart: read from the prompt cache (cheaper), written to it (Anthropic).
+      if (model.cachedInputTokens) parts.push(`${w.cached} ${formatInteger(model.cachedInputTokens)}`);
+      if (model.cacheWriteTokens) parts.push(`${w.cacheWrite} ${formatInteger(model.cacheWriteTokens)}`);
+      parts.push(`${w.output} ${formatInteger(model.outputTokens)}`);
       if (model.reasoningTokens > 0) parts.push(`${w.reasoning} ${formatInteger(model.reasoningTokens)}`);
       parts.push(`${w.time} ${formatDuration(model.ms, locale)}`);
       lines.push(`• ${ROLE_ICON[model.role]} ${model.label}: ${parts.join(DOT)}`);

@@ -21,9 +21,18 @@ export interface FakeAnthropic extends ScriptedServer {
   readonly baseUrl: string;
 }
 
+export interface FakeAnthropicUsage {
+  /** Uncached input (Anthropic's `input_tokens`: what is neither read from nor written to the cache). */
+  inputTokens: number;
+  outputTokens: number;
+  /** Given either, usage has the recorded shape of a cached request (see `usageFields`). */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
 export interface AnthropicReplyOptions {
   /** `false` sends no usage. Default 10 in / 5 out. */
-  usage?: { inputTokens: number; outputTokens: number } | false;
+  usage?: FakeAnthropicUsage | false;
   /** Streamed as a thinking block (with a signature) before the answer. */
   thinking?: string;
   model?: string;
@@ -52,7 +61,30 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
   return Object.assign(server, { baseUrl: server.origin });
 }
 
-function start(model: string, inputTokens: number): unknown {
+/**
+ * Input usage as the API reports it with prompt caching (recorded in `../shared/replays`,
+ * anthropic-cache-usage): cache reads and writes apart from `input_tokens`, the writes split by TTL.
+ */
+function cacheFields(usage: FakeAnthropicUsage | undefined, start: boolean): Record<string, unknown> {
+  if (!usage || (usage.cacheReadTokens === undefined && usage.cacheWriteTokens === undefined)) return {};
+  const written = usage.cacheWriteTokens ?? 0;
+  return {
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: usage.cacheReadTokens ?? 0,
+    ...(start
+      ? { cache_creation: { ephemeral_5m_input_tokens: written, ephemeral_1h_input_tokens: 0 } }
+      : {}),
+  };
+}
+
+/** With caching, message_delta repeats the final input counts, as the API does today. */
+function deltaUsage(usage: FakeAnthropicUsage): Record<string, unknown> {
+  const cache = cacheFields(usage, false);
+  const input = Object.keys(cache).length > 0 ? { input_tokens: usage.inputTokens, ...cache } : {};
+  return { ...input, output_tokens: usage.outputTokens };
+}
+
+function start(model: string, inputTokens: number, usage?: FakeAnthropicUsage): unknown {
   return {
     type: 'message_start',
     message: {
@@ -63,7 +95,7 @@ function start(model: string, inputTokens: number): unknown {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: inputTokens, output_tokens: 1 },
+      usage: { input_tokens: inputTokens, ...cacheFields(usage, true), output_tokens: 1 },
     },
   };
 }
@@ -98,7 +130,7 @@ function finish(chunks: unknown[], stopReason: string, options: AnthropicReplyOp
   chunks.push({
     type: 'message_delta',
     delta: { stop_reason: options.stopReason ?? stopReason, stop_sequence: null },
-    ...(usage ? { usage: { output_tokens: usage.outputTokens } } : {}),
+    ...(usage ? { usage: deltaUsage(usage) } : {}),
   });
   chunks.push({ type: 'message_stop' });
   const script: StreamScript = { chunks };
@@ -110,7 +142,9 @@ function finish(chunks: unknown[], stopReason: string, options: AnthropicReplyOp
 /** A streamed text answer, optionally after a thinking block. */
 export function anthropicTextReply(text: string, options: AnthropicReplyOptions = {}): StreamScript {
   const inputTokens = options.usage === false ? 0 : (options.usage?.inputTokens ?? 10);
-  const chunks: unknown[] = [start(options.model ?? DEFAULT_MODEL, inputTokens)];
+  const chunks: unknown[] = [
+    start(options.model ?? DEFAULT_MODEL, inputTokens, options.usage === false ? undefined : options.usage),
+  ];
   let index = 0;
   if (options.thinking) chunks.push(...thinkingBlock(index++, options.thinking));
   chunks.push(...textBlock(index, text));
@@ -129,7 +163,9 @@ export function anthropicToolUseReply(
   options: AnthropicReplyOptions & { text?: string } = {},
 ): StreamScript {
   const inputTokens = options.usage === false ? 0 : (options.usage?.inputTokens ?? 10);
-  const chunks: unknown[] = [start(options.model ?? DEFAULT_MODEL, inputTokens)];
+  const chunks: unknown[] = [
+    start(options.model ?? DEFAULT_MODEL, inputTokens, options.usage === false ? undefined : options.usage),
+  ];
   let index = 0;
   if (options.thinking) chunks.push(...thinkingBlock(index++, options.thinking));
   if (options.text) chunks.push(...textBlock(index++, options.text));

@@ -168,9 +168,13 @@ describe('Anthropic messages', () => {
       finishReason: 'stop',
     });
     const body = fake.requests[0]!.body;
-    expect(body.system).toBe('You are Scout.');
+    // Prompt-cache breakpoints (cache-breakpoints.ts): tools, system, the last assistant message, the end.
+    const cache = { type: 'ephemeral' };
+    expect(body.system).toEqual([{ type: 'text', text: 'You are Scout.', cache_control: cache }]);
     expect(body.temperature).toBe(0.3);
-    expect(body.tools).toEqual([{ name: 'web_search', description: 'd', input_schema: { type: 'object' } }]);
+    expect(body.tools).toEqual([
+      { name: 'web_search', description: 'd', input_schema: { type: 'object' }, cache_control: cache },
+    ]);
     expect(body.tool_choice).toEqual({ type: 'any' });
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
@@ -179,10 +183,19 @@ describe('Anthropic messages', () => {
         content: [
           { type: 'thinking', thinking: 'Need a search.', signature: 'sig-1' },
           { type: 'text', text: 'Searching.' },
-          { type: 'tool_use', id: 'toolu_1', name: 'web_search', input: { query: 'weather' } },
+          {
+            type: 'tool_use',
+            id: 'toolu_1',
+            name: 'web_search',
+            input: { query: 'weather' },
+            cache_control: cache,
+          },
         ],
       },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny' }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny', cache_control: cache }],
+      },
     ]);
   });
 

@@ -81,3 +81,31 @@ describe('formatStatsDetail', () => {
     expect(detail).toContain('推理 120');
   });
 });
+
+describe('prompt-cache figures', () => {
+  const cachedModel = {
+    ...stats.models[0]!,
+    label: 'anthropic/claude-sonnet-4-5',
+    inputTokens: 12_345,
+    cachedInputTokens: 9_876,
+    cacheWriteTokens: 1_500,
+  };
+
+  it('the footer says how much of the input was read from the cache, and only when some was', () => {
+    const line = formatStatsFooter({ ...stats, models: [cachedModel, stats.models[1]!] }, 'en');
+    expect(line).toContain('🔧 anthropic/claude-sonnet-4-5 ×3 · 12,345 (9,876 cached)→567 tok · 2.1 s');
+    expect(line).toContain('✍️ openai/gpt-4.1-mini ×1 · 3,210→890 tok');
+    expect(formatStatsFooter({ ...stats, models: [cachedModel] }, 'zh')).toContain(
+      '12,345（缓存 9,876）→567 tok',
+    );
+  });
+
+  it('the detail lists cache reads and writes as parts of the input', () => {
+    expect(formatStatsDetail({ ...stats, models: [cachedModel] }, 'en')).toContain(
+      '• 🔧 anthropic/claude-sonnet-4-5: 3 calls · in 12,345 · cached 9,876 · cache write 1,500 · out 567 · time 2.1 s',
+    );
+    expect(formatStatsDetail({ ...stats, models: [cachedModel] }, 'zh')).toContain(
+      '输入 12,345 · 缓存读取 9,876 · 缓存写入 1,500 · 输出 567',
+    );
+  });
+});

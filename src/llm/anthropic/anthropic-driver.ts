@@ -11,6 +11,7 @@ import { sentMaxTokens } from '../model-config.js';
 import { jsonInstruction } from '../json-instruction.js';
 import type { AttemptIo, ProviderDriver } from '../streaming-client.js';
 import type { LlmRequest, ModelConfig, StreamPart } from '../types.js';
+import { markCacheBreakpoints } from './cache-breakpoints.js';
 import { toAnthropicPrompt } from './convert-messages.js';
 import { AnthropicEventMapper } from './map-event.js';
 
@@ -71,17 +72,28 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
       // Recent Claude models reject temperature and top_p together: top_p, when set, is the choice.
       body['top_p'] = config.topP;
     } else body['temperature'] = config.temperature;
-    if (system) body['system'] = system;
-    if (request.tools && request.tools.length > 0) {
-      body['tools'] = request.tools.map((t) => ({
-        name: t.name,
-        description: t.description,
-        input_schema: t.parameters,
-      }));
+    // A block rather than a string: the block can carry the system prompt's cache breakpoint.
+    const systemBlocks = system ? [{ type: 'text' as const, text: system }] : undefined;
+    if (systemBlocks) body['system'] = systemBlocks;
+    const tools = request.tools?.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.parameters,
+    }));
+    if (tools && tools.length > 0) {
+      body['tools'] = tools;
       const choice =
         config.thinking !== undefined && request.toolChoice === 'required' ? 'auto' : request.toolChoice;
       if (choice) body['tool_choice'] = TOOL_CHOICE[choice];
     }
+    markCacheBreakpoints(
+      {
+        ...(tools && tools.length > 0 ? { tools } : {}),
+        ...(systemBlocks ? { system: systemBlocks } : {}),
+        messages: prompt.messages,
+      },
+      request.lastMessageOnce ? { lastMessageOnce: true } : {},
+    );
     return body;
   }
 

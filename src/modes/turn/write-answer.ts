@@ -101,7 +101,8 @@ export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
     await consumeStream(
       llm,
       'answer',
-      { messages, signal: input.signal },
+      // Question and observations are never sent again: caches keep the prompt and history before them.
+      { messages, signal: input.signal, lastMessageOnce: true },
       input.tracker,
       {
         onReasoning: (text) => thinking.append(text),
