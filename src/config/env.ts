@@ -195,6 +195,21 @@ export const EnvSchema = z.object({
   PORT: intIn(3000, 0, 65_535),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   SHUTDOWN_GRACE_MS: intIn(25_000, 0, 600_000),
+
+  // ── Traces (OpenTelemetry, src/ops/tracing; the exporter reads these itself) ─
+  /** Switches tracing on: the OTLP/HTTP base URL (`/v1/traces` is added) … */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(),
+  /** … or the full traces URL, as is. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: oneOf(['http/protobuf', 'http/json'], 'http/protobuf'),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z.optional(z.enum(['http/protobuf', 'http/json'])),
+  /** `key=value,…` sent with every export (back-end API keys): secrets, scrubbed from logs. */
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString,
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: optionalString,
+  OTEL_SERVICE_NAME: optionalString,
+  OTEL_SDK_DISABLED: bool,
+  /** Puts message text (questions, answers, prompts, tool arguments and results) on spans. */
+  OTEL_CAPTURE_CONTENT: bool,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

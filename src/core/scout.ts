@@ -65,6 +65,15 @@ export const TOOL_CONFIRM_TIMEOUT_MS = 5 * 60_000;
 export interface TurnObserver {
   onTurnStart?(info: { mode: Mode; conversationId: string }): void;
   onTurnEnd?(info: { mode: Mode; outcome: 'ok' | 'error' | 'cancelled'; ms: number; error?: unknown }): void;
+  /**
+   * Runs a turn inside the observer (traces: the turn's span is the parent of everything the turn
+   * does); it may hand the turn a watched message and sink.
+   */
+  aroundTurn?(
+    message: IncomingMessage,
+    sink: TurnSink,
+    run: (message: IncomingMessage, sink: TurnSink) => Promise<void>,
+  ): Promise<void>;
 }
 
 export interface ScoutDeps {
@@ -227,7 +236,12 @@ export class Scout implements ScoutCore {
       // A new question while a plan waits for Run / Cancel moves on: the plan is declined, so its
       // turn ends and frees the conversation instead of keeping this message queued behind it.
       this.awaitingPlan.get(message.conversationId)?.abort(new CancelledError('superseded'));
-      await this.runTurn({ ...message, text }, sink, locale, log);
+      const turn = (turnMessage: IncomingMessage, turnSink: TurnSink) =>
+        this.runTurn(turnMessage, turnSink, locale, log);
+      const observer = this.deps.observer;
+      await (observer?.aroundTurn
+        ? observer.aroundTurn({ ...message, text }, sink, turn)
+        : turn({ ...message, text }, sink));
     } catch (err) {
       log.error({ err }, 'message handling failed');
       await sink
