@@ -10,6 +10,7 @@ import { type FakeOpenAI, startFakeOpenAI, textReply, toolCallReply } from '../h
 import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { runMain } from '../helpers/run-main.js';
 import { freePort } from './redis-process.js';
 import { DM_CHANNEL, SIGNING_SECRET, type ScoutProcess, spawnScout } from './spawn-scout.js';
 
@@ -99,5 +100,28 @@ describe('traces from the real process', () => {
     expect(traced.length).toBeGreaterThan(0);
     expect(new Set(traced.map((l) => l.trace_id))).toEqual(new Set([turn?.traceId]));
     expect(lines.find((l) => l.msg === 'surface started')?.trace_id).toBeUndefined();
+  }, 60_000);
+
+  it('--once in the terminal sends its turn before exiting', async () => {
+    const once = await startOtlpReceiver();
+    try {
+      llm.fallback = textReply('Answered once.');
+      const result = await runMain(['--once', 'Say something about Quillfeather'], {
+        OPENAI_API_KEY: 'sk-otel-process-key-0001',
+        OPENAI_BASE_URL: llm.baseUrl,
+        AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+        DEFAULT_MODE: 'chat',
+        STORE_URL: 'memory://',
+        OTEL_EXPORTER_OTLP_ENDPOINT: once.endpoint,
+      });
+      expect(result.stdout).toContain('Answered once.');
+      expect(result.code).toBe(0);
+      const roots = once.spans().filter((s) => s.parentSpanId === '');
+      expect(roots).toHaveLength(1);
+      expect(roots[0]?.attributes).toMatchObject({ 'scout.surface': 'console', 'scout.mode': 'chat' });
+      expect(once.spans().some((s) => s.name === 'chat test-model')).toBe(true);
+    } finally {
+      await once.close();
+    }
   }, 60_000);
 });

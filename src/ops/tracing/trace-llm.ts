@@ -4,7 +4,7 @@
  * out, cached, cache-written and reasoning, finish reason, and the estimated cost. The messages go
  * on the span only when content capture is switched on (OTEL_CAPTURE_CONTENT).
  */
-import { type Span, SpanKind, SpanStatusCode, type Tracer, context, trace } from '@opentelemetry/api';
+import { type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { LlmError } from '../../errors.js';
 import { estimateCost, type PriceTable } from '../../llm/pricing.js';
 import type {
@@ -110,11 +110,9 @@ export function traceLlm(options: TraceLlmOptions): (client: LlmClient) => LlmCl
     function stream(request: LlmRequest): AsyncIterable<StreamPart> {
       return {
         [Symbol.asyncIterator]() {
+          // Not made the active span: the provider's client makes no spans of its own.
           const span = start(request);
-          // The provider's own work (retries, its HTTP client) runs inside the model call's span.
-          const parts = context.with(trace.setSpan(context.active(), span), () =>
-            client.stream(request)[Symbol.asyncIterator](),
-          );
+          const parts = client.stream(request)[Symbol.asyncIterator]();
           let usage: Usage | undefined;
           let reason: string | undefined;
           let text = '';
@@ -181,30 +179,28 @@ export function traceLlm(options: TraceLlmOptions): (client: LlmClient) => LlmCl
       stream,
       complete(request): Promise<LlmResponse> {
         const span = start(request);
-        return context
-          .with(trace.setSpan(context.active(), span), () => client.complete(request))
-          .then(
-            (response) => {
-              recordUsage(span, response.usage);
-              const reason = finishReason(response.finishReason);
-              span.setAttributes({
-                [GEN_AI.responseModel]: response.model,
-                [GEN_AI.finishReasons]: [reason],
-              });
-              if (capture)
-                span.setAttribute(
-                  GEN_AI.outputMessages,
-                  capture(outputJson(response.text, response.toolCalls, reason)),
-                );
-              span.end();
-              return response;
-            },
-            (err: unknown) => {
-              fail(span, err);
-              span.end();
-              throw err;
-            },
-          );
+        return client.complete(request).then(
+          (response) => {
+            recordUsage(span, response.usage);
+            const reason = finishReason(response.finishReason);
+            span.setAttributes({
+              [GEN_AI.responseModel]: response.model,
+              [GEN_AI.finishReasons]: [reason],
+            });
+            if (capture)
+              span.setAttribute(
+                GEN_AI.outputMessages,
+                capture(outputJson(response.text, response.toolCalls, reason)),
+              );
+            span.end();
+            return response;
+          },
+          (err: unknown) => {
+            fail(span, err);
+            span.end();
+            throw err;
+          },
+        );
       },
     };
   };

@@ -28,25 +28,27 @@ function failed(span: Span, type: string): void {
 }
 
 export function traceTurns(tracer: Tracer, capture?: (text: string) => string): TurnObserver {
-  /** A child span around `work`, active while it runs; `after` reads its result onto the span. */
-  function spanned<T>(
+  /**
+   * A child span of the running turn around `work`; `after` reads its result onto the span. Not made
+   * the active span: nothing under these has spans of its own, and each activation costs a context.
+   */
+  async function spanned<T>(
     name: string,
     attributes: Record<string, string | number>,
     work: () => Promise<T>,
     after?: (span: Span, result: T) => void,
   ): Promise<T> {
-    return tracer.startActiveSpan(name, { attributes }, async (span) => {
-      try {
-        const result = await work();
-        after?.(span, result);
-        return result;
-      } catch (err) {
-        failed(span, err instanceof Error ? err.name : 'unknown');
-        throw err;
-      } finally {
-        span.end();
-      }
-    });
+    const span = tracer.startSpan(name, { attributes });
+    try {
+      const result = await work();
+      after?.(span, result);
+      return result;
+    } catch (err) {
+      failed(span, err instanceof Error ? err.name : 'unknown');
+      throw err;
+    } finally {
+      span.end();
+    }
   }
 
   function watchContext(source: MessageContextSource): MessageContextSource {
