@@ -53,7 +53,8 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
             orphans.push(new Set(spans.map((s) => s.traceId)).size - roots);
             const rooted = new Set(spans.filter((s) => s.parentSpanId === '').map((s) => s.traceId));
             const cut = spans.filter((s) => !rooted.has(s.traceId));
-            if (cut.length > 0) ctx.log(`  [16] spans without their turn's span: ${cut.map((s) => s.name).join(', ')}`);
+            if (cut.length > 0)
+              ctx.log(`  [16] spans without their turn's span: ${cut.map((s) => s.name).join(', ')}`);
           }
         }
       }
