@@ -16,6 +16,7 @@
  *                                     14 page reader: corpus + hostile pages, F1 (SCOUT_AEB_DIR: AEB)
  *                                     15 reading search results in the round: cost per AGENT_READ_RESULTS
  *                                     16 Anthropic prompt caching: billed input per agent turn
+ *                                     17 OpenTelemetry traces: CPU per agent turn, on against off
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -40,6 +41,7 @@ import { singleTurn } from './scenarios/single-turn.js';
 import { startUp } from './scenarios/start-up.js';
 import { storeBackends } from './scenarios/store-backends.js';
 import { tier3Finals } from './scenarios/tier3-finals.js';
+import { tracingOverhead } from './scenarios/tracing-overhead.js';
 
 const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   1: singleTurn,
@@ -58,6 +60,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   14: pageReader,
   15: readResults,
   16: promptCache,
+  17: tracingOverhead,
 };
 
 export async function runBench(

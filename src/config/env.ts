@@ -224,6 +224,20 @@ export const EnvSchema = z.object({
   ),
   /** The store cannot be asked while a turn starts: `open` lets it run (a warning), `closed` refuses it. */
   BUDGET_FAIL_MODE: oneOf(['open', 'closed'], 'open'),
+  // ── Traces (OpenTelemetry, src/ops/tracing; the exporter reads these itself) ─
+  /** Switches tracing on: the OTLP/HTTP base URL (`/v1/traces` is added) … */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(),
+  /** … or the full traces URL, as is. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: oneOf(['http/protobuf', 'http/json'], 'http/protobuf'),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z.optional(z.enum(['http/protobuf', 'http/json'])),
+  /** `key=value,…` sent with every export (back-end API keys): secrets, scrubbed from logs. */
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString,
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: optionalString,
+  OTEL_SERVICE_NAME: optionalString,
+  OTEL_SDK_DISABLED: bool,
+  /** Puts message text (questions, answers, prompts, tool arguments and results) on spans. */
+  OTEL_CAPTURE_CONTENT: bool,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
