@@ -7,14 +7,15 @@
  *
  * Measured from outside the bot: CPU from /proc (user + system, whole process, over the turns),
  * peak RSS (VmHWM), Slack Web API calls per turn (every method, as the fake recorded them), and
- * last token → final message: from the fake model writing the stream's last token to the last
- * Web API call that writes the answer's message (post, update, append or stop stream).
+ * last token → final message, per thread: from the fake model writing the last token of that
+ * thread's own answer stream to the last Web API call that writes that thread's answer message
+ * (post, update, append or stop stream; metrics.ts lastTokenToFinal).
  */
 import { type BotKind, type BotProcess, type BotStart, ensureBuilt, startBot } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, mib, ms, type ScenarioResult, type TargetCheck } from '../context.js';
 import type { FakesHandle } from '../fakes/fakes-client.js';
-import type { FakesSnapshot, SlackCall } from '../fakes/fakes.js';
-import { MESSAGE_WRITES, sleep, summarize } from '../metrics.js';
+import type { FakesSnapshot } from '../fakes/fakes.js';
+import { lastTokenToFinal, sleep, summarize, type TaggedThread } from '../metrics.js';
 
 const BOTS: BotKind[] = ['scout', 'peer'];
 /** A turn is over when its answer's last word reached Slack and no Web API call came for this long. */
@@ -62,41 +63,24 @@ async function settled(fakes: FakesHandle, threads: string[]): Promise<FakesSnap
 async function turns(bot: BotProcess, fakes: FakesHandle, count: number, concurrent: boolean) {
   const run = ++runs;
   const tag = (i: number) => `bench-t9${run}-${i}`;
-  const threads: string[] = [];
+  const started: TaggedThread[] = [];
   if (concurrent) {
-    threads.push(...(await Promise.all(Array.from({ length: count }, (_, i) => bot.mention(tag(i), i)))));
+    const threads = await Promise.all(Array.from({ length: count }, (_, i) => bot.mention(tag(i), i)));
+    started.push(...threads.map((thread, i) => ({ tag: tag(i), thread })));
   } else {
     for (let i = 0; i < count; i++) {
       const thread = await bot.mention(tag(i), i);
-      threads.push(thread);
+      started.push({ tag: tag(i), thread });
       await settled(fakes, [thread]);
     }
   }
-  return { threads, snapshot: await settled(fakes, threads) };
-}
-
-function lastTokenToFinal(snapshot: FakesSnapshot, threads: string[]): number[] {
-  const byThread = new Map<string, SlackCall[]>();
-  for (const call of snapshot.slack) {
-    if (!call.thread || !MESSAGE_WRITES.has(call.method)) continue;
-    byThread.set(call.thread, [...(byThread.get(call.thread) ?? []), call]);
-  }
-  // The fake model's answers, in the order their threads were started (tags are per turn).
-  const answers = snapshot.llm.filter((r) => r.kind === 'answer');
-  const out: number[] = [];
-  for (const thread of threads) {
-    const calls = byThread.get(thread) ?? [];
-    const endCall = calls.find((c) => c.hasEnd);
-    if (!endCall) continue;
-    const final = calls.at(-1)!;
-    // The stream whose end is the latest one before the answer's last word appeared.
-    const lastToken = answers
-      .map((r) => r.end)
-      .filter((end) => end <= endCall.at + 1)
-      .reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
-    if (Number.isFinite(lastToken)) out.push(Math.max(0, final.at - lastToken));
-  }
-  return out;
+  return {
+    turns: started,
+    snapshot: await settled(
+      fakes,
+      started.map((t) => t.thread),
+    ),
+  };
 }
 
 export async function runLevel(
@@ -118,7 +102,8 @@ export async function runLevel(
     const count = level === 1 ? options.peerSequentialTurns : level;
     const cpuBefore = bot.cpuMs();
     const started = performance.now();
-    const { threads, snapshot } = await turns(bot, fakes, count, level > 1);
+    const { turns: tagged, snapshot } = await turns(bot, fakes, count, level > 1);
+    const threads = tagged.map((t) => t.thread);
     // The quiet wait is in both bots' figures alike (timers only, no work).
     const wallMs = performance.now() - started - QUIET_MS;
     const cpuMs = bot.cpuMs() - cpuBefore;
@@ -135,7 +120,7 @@ export async function runLevel(
       startRssBytes,
       idleRssBytes,
       peakRssBytes: bot.peakRssBytes(),
-      lastTokenToFinalMs: summarize(lastTokenToFinal(snapshot, threads)),
+      lastTokenToFinalMs: summarize(lastTokenToFinal(snapshot, tagged)),
       wallMs,
       violations: snapshot.violations,
     };
