@@ -8,6 +8,7 @@ import { unionMs } from '../../bench/client-timing.js';
 import type { LlmRecord } from '../../bench/fakes/fake-llm.js';
 import type { SlackCall } from '../../bench/fakes/fakes.js';
 import { editStats, lastTokenToFinal } from '../../bench/metrics.js';
+import { lateAcks } from '../../bench/scenarios/mass-agent-turns.js';
 
 const call = (method: string, at: number, extra: Partial<SlackCall> = {}): SlackCall => ({
   method,
@@ -111,5 +112,9 @@ describe('bench metrics', () => {
       { tag: 'bench-tc-2', thread: 'C1:3.0' },
     ];
     expect(lastTokenToFinal(snapshot, turns)).toEqual([2_300, 250]);
+  });
+
+  it("counts acknowledgements past Slack's 3 s as failures (scenario 12)", () => {
+    expect(lateAcks([20, 2_999, 3_000, 3_001, 3_600])).toBe(2);
   });
 });
