@@ -23,9 +23,16 @@ export interface BenchOptions {
   peerConcurrency: number[];
   /** Scenario 6: turns at level 1, one after another. */
   peerSequentialTurns: number;
-  /** Scenario 6: answer length and stream speed (both bots get the same stream). */
+  /** Scenario 6: answer length (both bots get the same stream). */
   peerAnswerTokens: number;
-  peerTokensPerSecond: number;
+  /**
+   * Scenario 6: stream speeds, each run with the peer in the same run (real models stream 20–100
+   * tokens/s; the sequential scenarios' fast rate would hide what pacing by the clock costs). Level 1
+   * runs at the headline rate only.
+   */
+  peerTokensPerSecond: number[];
+  /** Scenarios 6 and 11: the rate their targets are read at. */
+  peerHeadlineTokensPerSecond: number;
   /** Scenario 11: turns in Scout's own process (agent, or chat for A/B runs), levels and rounds per build. */
   agentMode: string;
   agentConcurrency: number[];
@@ -77,7 +84,8 @@ const DEFAULTS: BenchOptions = {
   peerConcurrency: [1, 50, 300],
   peerSequentialTurns: 5,
   peerAnswerTokens: 300,
-  peerTokensPerSecond: 100,
+  peerTokensPerSecond: [20, 50, 100],
+  peerHeadlineTokensPerSecond: 50,
   agentMode: 'agent',
   agentConcurrency: [50],
   agentRounds: 2,
