@@ -166,7 +166,7 @@ function methodsPerTurn(scout: LevelRun, peer: LevelRun): string {
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 
 /** The headline rate where it is among the rates run, else the first of them. */
-const headlineRate = (options: BenchContext['options']): number =>
+export const headlineRate = (options: BenchContext['options']): number =>
   options.peerTokensPerSecond.includes(options.peerHeadlineTokensPerSecond)
     ? options.peerHeadlineTokensPerSecond
     : options.peerTokensPerSecond[0]!;

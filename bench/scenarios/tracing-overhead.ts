@@ -13,14 +13,14 @@ import { ensureBuilt } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, ms, type ScenarioResult, type TargetCheck } from '../context.js';
 import { summarize } from '../metrics.js';
 import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
-import { type LevelRun, ratio, runLevel } from './peer.js';
+import { headlineRate, type LevelRun, ratio, runLevel } from './peer.js';
 
 type Tracing = 'off' | 'on';
 
 export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult> {
   const { options, fakes } = ctx;
   await ensureBuilt();
-  const speed = fakeSpeed(options, options.peerTokensPerSecond);
+  const speed = fakeSpeed(options, headlineRate(options));
   await fakes.configure({ ...speed, speed: { ...speed.speed, answerTokens: options.peerAnswerTokens } });
   const receiver = await startOtlpReceiver();
   const rows: Array<[string, string]> = [];
