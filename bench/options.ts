@@ -1,6 +1,7 @@
 /**
- * Benchmark sizes and speeds: defaults finish in about 5–6 minutes on 2 cores, plus about 2.5 for
- * scenario 13 (real time under Slack's Tier 3) and one for scenario 14; every value can be
+ * Benchmark sizes and speeds: defaults finish in about 12–15 minutes on 2 cores (scenario 6 alone
+ * about 10, at three token rates), plus about 2.5 for scenario 13 (real time under Slack's Tier 3)
+ * and one for scenario 14; every value can be
  * changed with an environment variable or a `--name=value` flag (`--turns=20` = `BENCH_TURNS=20`).
  * `--quick` shrinks everything for a one-minute sanity run.
  */

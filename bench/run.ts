@@ -5,8 +5,10 @@
  *
  *   1 single agent turn, repeated     4 model's first token → first visible answer edit
  *   2 N concurrent agent turns        5 store backends side by side (memory, SQLite, Redis)
- *   3 10k idle sessions in the store   6 Scout vs a minimal Chat SDK bot (own processes, chat mode)
- *                                      7 cold start: --once against node -e 0
+ *   3 10k idle sessions in the store   6 Scout vs a minimal Chat SDK bot (own processes, chat mode,
+ *                                        20, 50 and 100 tokens/s)
+ *                                      7 cold start: npm start, the Docker image's command, the bundle
+ *                                        (--once) against node -e 0
  *                                      8 HTML to text on 512 KB hostile and normal pages
  *                                      9 MCP tool call over stdio (server-everything)
  *                                     10 context assembly

@@ -42,13 +42,38 @@ function imageLayout(): string {
 /** Cold start may take this many times `node -e 0` (issue 19). */
 const TARGET_RATIO = 5;
 
-function timed(file: string, args: string[], env: Record<string, string>, cwd = repoRoot): Promise<number> {
+interface Timing {
+  wallMs: number;
+  /** User + system CPU of the command and everything it waited for (npm's shell and node included). */
+  cpuMs: number;
+}
+
+/**
+ * Runs a command under `sh` and reads its CPU from the shell's `times` (children's user and system
+ * time, which takes in every descendant waited for): on a shared machine wall time also holds the
+ * time the command waited for a core, CPU time does not. The shell's own start is in the wall time
+ * of every command alike, `node -e 0` included. (Not bash: started from Node, which raises the
+ * open-file limit its children inherit, bash took seconds to start here.)
+ */
+function timed(file: string, args: string[], env: Record<string, string>, cwd = repoRoot): Promise<Timing> {
   const started = performance.now();
+  const script = '"$@"; s=$?; times >&2; exit $s';
   return new Promise((resolve, reject) => {
-    execFile(file, args, { env, cwd, timeout: 60_000 }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(`${file} ${args.join(' ')} failed: ${stderr.slice(-500)}`));
-      else resolve(performance.now() - started);
-    });
+    execFile(
+      'sh',
+      ['-c', script, 'sh', file, ...args],
+      { env, cwd, timeout: 60_000 },
+      (error, _stdout, stderr) => {
+        const wallMs = performance.now() - started;
+        const children = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(stderr);
+        if (error || !children) {
+          reject(new Error(`${file} ${args.join(' ')} failed: ${stderr.slice(-500)}`));
+          return;
+        }
+        const [, um, us, sm, ss] = children.map(Number) as [number, number, number, number, number];
+        resolve({ wallMs, cpuMs: (um * 60 + us + sm * 60 + ss) * 1000 });
+      },
+    );
   });
 }
 
@@ -64,11 +89,11 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
     DEFAULT_MODE: 'chat',
     STORE_URL: 'memory://',
   };
-  const node: number[] = [];
-  const bundled: number[] = [];
-  const image: number[] = [];
-  const script: number[] = [];
-  const npm: number[] = [];
+  const node: Timing[] = [];
+  const bundled: Timing[] = [];
+  const image: Timing[] = [];
+  const script: Timing[] = [];
+  const npm: Timing[] = [];
   const normal = fakeSpeed(options, options.tokensPerSecond);
   await fakes.configure({
     ...normal,
@@ -91,39 +116,41 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
     await fakes.configure(normal);
     rmSync(app, { recursive: true, force: true });
   }
-  const base = summarize(node).p50;
-  const direct = summarize(bundled).p50;
-  const inImage = summarize(image).p50;
-  const viaScript = summarize(script).p50;
-  const viaNpm = summarize(npm).p50;
-  const ratio = (v: number) => `${(v / base).toFixed(1)}×`;
-  const check = (target: string, v: number) => ({
-    target,
-    measured: ratio(v),
-    met: v <= TARGET_RATIO * base,
-  });
+  const median = (runs: Timing[], key: keyof Timing) => summarize(runs.map((t) => t[key])).p50;
+  const base = { wallMs: median(node, 'wallMs'), cpuMs: median(node, 'cpuMs') };
+  const ratio = (v: number, key: keyof Timing) => `${(v / base[key]).toFixed(1)}×`;
+  const row = (label: string, runs: Timing[]): [string, string] => {
+    const wall = median(runs, 'wallMs');
+    const cpu = median(runs, 'cpuMs');
+    return [label, `${ms(wall, 0)} (${ratio(wall, 'wallMs')}) · CPU ${ms(cpu, 0)} (${ratio(cpu, 'cpuMs')})`];
+  };
+  // Read on CPU time: on this shared machine a start's wall time is mostly waiting for a core (and
+  // on a quiet one the two agree, a start waits for nothing else).
+  const check = (target: string, runs: Timing[]) => {
+    const cpu = median(runs, 'cpuMs');
+    return { target, measured: ratio(cpu, 'cpuMs'), met: cpu <= TARGET_RATIO * base.cpuMs };
+  };
   return {
     id: 7,
-    name: `Cold start: --once against node -e 0 (median of ${options.startRuns})`,
+    name: `Cold start: --once against node -e 0 (median of ${options.startRuns}; wall, then CPU)`,
     rows: [
-      ['node -e 0', ms(base, 0)],
-      ['node dist/scout/main.js --once (the bundle)', `${ms(direct, 0)} (${ratio(direct)})`],
-      ["Docker image's command: node scripts/start.mjs --once", `${ms(inImage, 0)} (${ratio(inImage)})`],
-      ['node scripts/start.mjs --once in the checkout', `${ms(viaScript, 0)} (${ratio(viaScript)})`],
-      ['npm start -- --once', `${ms(viaNpm, 0)} (${ratio(viaNpm)})`],
-      ["npm's own start-up (npm start − the script it runs)", ms(viaNpm - viaScript, 0)],
+      ['node -e 0', `${ms(base.wallMs, 0)} · CPU ${ms(base.cpuMs, 0)}`],
+      row('node dist/scout/main.js --once (the bundle)', bundled),
+      row("Docker image's command: node scripts/start.mjs --once", image),
+      row('node scripts/start.mjs --once in the checkout', script),
+      row('npm start -- --once', npm),
+      [
+        "npm's own start-up (npm start − the script it runs)",
+        `${ms(median(npm, 'wallMs') - median(script, 'wallMs'), 0)} · CPU ${ms(median(npm, 'cpuMs') - median(script, 'cpuMs'), 0)}`,
+      ],
     ],
     // Read on what users run: README's quick start (`npm start`) and the Docker image's command.
     targets: [
-      check(`Docker image's command: --once cold start ≤ ${TARGET_RATIO}× node -e 0`, inImage),
-      check(`npm start -- --once: cold start ≤ ${TARGET_RATIO}× node -e 0`, viaNpm),
+      check(`Docker image's command: --once cold start ≤ ${TARGET_RATIO}× node -e 0 (CPU)`, image),
+      check(`npm start -- --once: cold start ≤ ${TARGET_RATIO}× node -e 0 (CPU)`, npm),
     ],
     data: {
-      nodeMs: summarize(node),
-      bundleMs: summarize(bundled),
-      imageCommandMs: summarize(image),
-      startScriptMs: summarize(script),
-      npmStartMs: summarize(npm),
+      runs: { node, bundle: bundled, imageCommand: image, startScript: script, npmStart: npm },
     },
   };
 }
