@@ -249,6 +249,12 @@ export interface EditStats {
    * the final lands within a second of the last token; the stream cannot be rewritten in place.
    */
   closingSooner: number;
+  /**
+   * A message's last write (its final state; with a stream, the stop and the closing edit) closer
+   * than 1 s to the write before it (also exempt): issue 30 writes the final as soon as the last
+   * token arrives, within the platform's limits but not Scout's own per-message pacing window.
+   */
+  finalSooner: number;
   failedCalls: number;
 }
 
@@ -271,6 +277,7 @@ export function editStats(calls: SlackCall[]): EditStats {
   let edits = 0;
   let firstTextSooner = 0;
   let closingSooner = 0;
+  let finalSooner = 0;
   const fastPairs: Record<string, number> = {};
   for (const list of byMessage.values()) {
     const sorted = [...list].sort((a, b) => a.at - b.at);
@@ -287,7 +294,16 @@ export function editStats(calls: SlackCall[]): EditStats {
         c.at - sorted[i - 1]!.at < RATE_WINDOW_MS,
     );
     closingSooner += closing.length;
-    const paced = sorted.filter((c) => c !== exempt && !closing.includes(c));
+    const finals = new Set<SlackCall>();
+    const lastWrite = sorted.at(-1);
+    if (sorted.length > 1 && lastWrite) {
+      finals.add(lastWrite);
+      const beforeLast = sorted.at(-2);
+      if (closing.includes(lastWrite) && beforeLast && sorted.length > 2) finals.add(beforeLast);
+    }
+    const firstFinal = sorted.findIndex((c) => finals.has(c));
+    if (firstFinal > 0 && sorted[firstFinal]!.at - sorted[firstFinal - 1]!.at < RATE_WINDOW_MS) finalSooner++;
+    const paced = sorted.filter((c) => c !== exempt && !closing.includes(c) && !finals.has(c));
     maxSpec = Math.max(maxSpec, maxInWindow(paced.map((c) => c.at)));
     if (exempt && exempt.at - sorted[firstText - 1]!.at < RATE_WINDOW_MS) firstTextSooner++;
     for (let i = 1; i < paced.length; i++) {
@@ -307,6 +323,7 @@ export function editStats(calls: SlackCall[]): EditStats {
     fastPairs,
     firstTextSooner,
     closingSooner,
+    finalSooner,
     failedCalls: calls.filter((c) => !c.ok).length,
   };
 }

@@ -89,7 +89,7 @@ export async function concurrentTurns(ctx: BenchContext): Promise<ScenarioResult
       });
     }
     targets.push({
-      target: `no message written more than once per second (N=${n}; first answer text and a rewritten final right after the stop exempt)`,
+      target: `no message written more than once per second (N=${n}; first answer text and the final state exempt)`,
       measured: `max ${edits.maxEditsPerMessagePerSecond} edits in 1 s, min gap ${ms(edits.minEditGapMs, 0)}`,
       met: edits.maxEditsPerMessagePerSecond <= 1,
     });

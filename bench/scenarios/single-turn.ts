@@ -78,6 +78,7 @@ export async function singleTurn(ctx: BenchContext): Promise<ScenarioResult> {
       ],
       ['first answer text sooner than 1 s (SPEC §8)', String(edits.firstTextSooner)],
       ["rewritten final right after the stream's stop", String(edits.closingSooner)],
+      ['final state sooner than 1 s after the write before it', String(edits.finalSooner)],
       ...Object.entries(edits.fastPairs).map(([pair, count]): [string, string] => [
         'writes < 1 s apart',
         `${count}× ${pair}`,

@@ -51,17 +51,41 @@ describe('bench metrics', () => {
       call('chat.startStream', 0),
       call('chat.appendStream', 300, { hasAnswer: true }),
       call('chat.appendStream', 1310, { hasAnswer: true }),
-      call('chat.stopStream', 1500, { hasAnswer: true, hasEnd: true }), // the close 190 ms after an append
+      call('chat.appendStream', 1500, { hasAnswer: true }), // 190 ms after an append, not the final
+      call('chat.stopStream', 2600, { hasAnswer: true, hasEnd: true }),
     ]);
     expect(tooSoon.maxEditsPerMessagePerSecond).toBe(2);
-    expect(tooSoon.fastPairs).toEqual({ 'chat.appendStream → chat.stopStream': 1 });
+    expect(tooSoon.fastPairs).toEqual({ 'chat.appendStream → chat.appendStream': 1 });
     expect(tooSoon.minEditGapMs).toBe(190);
+    expect(tooSoon.finalSooner).toBe(0);
+  });
+
+  it('exempts the final state, written as soon as the last token arrives, and counts it apart', () => {
+    const stats = editStats([
+      call('chat.startStream', 0),
+      call('chat.appendStream', 300, { hasAnswer: true }),
+      call('chat.appendStream', 1310, { hasAnswer: true }),
+      call('chat.stopStream', 1500, { hasAnswer: true, hasEnd: true }), // the close 190 ms after an append
+    ]);
+    expect(stats.maxEditsPerMessagePerSecond).toBe(1);
+    expect(stats.finalSooner).toBe(1);
+    expect(stats.fastPairs).toEqual({});
+    // With a closing edit after the stop, both are the final state.
+    const closed = editStats([
+      call('chat.startStream', 0),
+      call('chat.appendStream', 1000, { hasAnswer: true }),
+      call('chat.stopStream', 1200, { hasAnswer: true }),
+      call('chat.update', 1230, { hasAnswer: true, hasEnd: true }),
+    ]);
+    expect(closed.finalSooner).toBe(1);
+    expect(closed.fastPairs).toEqual({});
   });
 
   it('a message created with its answer text gets no exemption', () => {
     const stats = editStats([
       call('chat.postMessage', 0, { hasAnswer: true }),
       call('chat.update', 400, { hasAnswer: true }),
+      call('chat.update', 1500, { hasAnswer: true, hasEnd: true }),
     ]);
     expect(stats.firstTextSooner).toBe(0);
     expect(stats.maxEditsPerMessagePerSecond).toBe(2);
@@ -74,6 +98,7 @@ describe('bench metrics', () => {
       call('chat.stopStream', 1000),
       call('chat.update', 1030),
       call('chat.update', 1500),
+      call('chat.update', 2600),
     ]);
     expect(stats.closingSooner).toBe(1);
     expect(stats.fastPairs).toEqual({ 'chat.stopStream → chat.update': 1 });
