@@ -18,7 +18,7 @@ import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
 import { t } from '../../src/i18n/translate.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
-import type { EditorClock } from '../../src/render/throttled-editor.js';
+import type { EditorClock } from '../../src/render/editor-clock.js';
 import { type ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
