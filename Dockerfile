@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
-# Scout: multi-stage build. The build stage compiles TypeScript and the native sqlite3 addon; the
-# runtime stage gets only compiled JS, production node_modules and prompts, and runs as `node`.
+# Scout: multi-stage build. The build stage compiles TypeScript (tsc's output and the esbuild bundle)
+# and the native sqlite3 addon; the runtime stage gets only compiled JS, production node_modules and
+# prompts, runs as `node`, and starts what `npm start` runs: scripts/start.mjs, i.e. the bundle.
 #
 #   docker build -t scout .
 #   docker run --env-file .env -p 3000:3000 -v scout-data:/app/data scout
@@ -23,8 +24,9 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY adapters ./adapters
 COPY scripts ./scripts
-# Compile to dist/, then drop dev dependencies; the already-built sqlite3 addon is kept, so the
-# runtime stage needs no compiler (both stages use the same image, hence the same Node ABI).
+# Compile to dist/ (tsc's dist/src/ for Discord shards, the bundle dist/scout/ that starts), then drop
+# dev dependencies; the already-built sqlite3 addon is kept, so the runtime stage needs no compiler
+# (both stages use the same image, hence the same Node ABI).
 RUN npm run build && npm prune --omit=dev && npm cache clean --force
 
 # ── runtime ──────────────────────────────────────────────────────────────────────
@@ -35,7 +37,9 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
-# Prompt templates are read at runtime (found from dist/src/prompts/ as ../../../prompts).
+# npm start's script: with no sources in the image it never rebuilds, it runs the bundle.
+COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/stale.mjs /app/scripts/build.mjs ./scripts/
+# Prompt templates are read at runtime (found from dist/scout/ two or three folders up).
 COPY --chown=node:node prompts ./prompts
 # The default STORE_URL (sqlite://data/scout.sqlite) resolves to /app/data/scout.sqlite.
 RUN mkdir -p /app/data && chown node:node /app/data
@@ -49,4 +53,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # SIGTERM: stop intake, finish running turns within SHUTDOWN_GRACE_MS (default 25 s), close the store.
 # Give `docker stop` longer than that: docker stop -t 35.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/main.js"]
+# The same script `npm start` runs (the bundle, not tsc's per-file output: cold start and memory in
+# docs/performance.md), without npm in between: node is PID 1 and gets SIGTERM itself.
+CMD ["node", "scripts/start.mjs"]

@@ -311,6 +311,41 @@ export function editStats(calls: SlackCall[]): EditStats {
   };
 }
 
+/** A turn the bench started: the tag its event carried (and the model request with it), and its thread. */
+export interface TaggedThread {
+  tag: string;
+  thread: string;
+}
+
+/**
+ * Last token → final message, per thread: from the fake model writing the last token of *this
+ * thread's own* answer stream (the model request that carried the thread's turn tag) to the last
+ * Web API call that wrote *this thread's* answer message. Another turn's stream never stands in:
+ * with many turns at once, some stream always ends just before any final write, which read as a
+ * few milliseconds where the truth was seconds. Threads whose answer never ended, or whose answer
+ * stream was not recorded, are left out (the scenarios count them as errors).
+ */
+export function lastTokenToFinal(snapshot: FakesSnapshot, turns: TaggedThread[]): number[] {
+  const writes = groupBy(
+    snapshot.slack.filter((c) => MESSAGE_WRITES.has(c.method)),
+    (c) => c.thread,
+  );
+  const answerEnd = new Map<string, number>();
+  for (const r of snapshot.llm) {
+    if (r.kind !== 'answer') continue;
+    answerEnd.set(r.turn, Math.max(answerEnd.get(r.turn) ?? Number.NEGATIVE_INFINITY, r.end));
+  }
+  const out: number[] = [];
+  for (const { tag, thread } of turns) {
+    const calls = writes.get(thread) ?? [];
+    const lastToken = answerEnd.get(tag);
+    if (lastToken === undefined || !calls.some((c) => c.hasEnd)) continue;
+    const final = Math.max(...calls.map((c) => c.at));
+    out.push(Math.max(0, final - lastToken));
+  }
+  return out;
+}
+
 /** Calls per method, most frequent first. */
 export function callsByMethod(calls: SlackCall[]): Record<string, number> {
   const counts = new Map<string, number>();

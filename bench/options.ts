@@ -1,6 +1,7 @@
 /**
- * Benchmark sizes and speeds: defaults finish in about 5–6 minutes on 2 cores, plus about 2.5 for
- * scenario 13 (real time under Slack's Tier 3) and one for scenario 14; every value can be
+ * Benchmark sizes and speeds: defaults finish in about 12–15 minutes on 2 cores (scenario 6 alone
+ * about 10, at three token rates), plus about 2.5 for scenario 13 (real time under Slack's Tier 3)
+ * and one for scenario 14; every value can be
  * changed with an environment variable or a `--name=value` flag (`--turns=20` = `BENCH_TURNS=20`).
  * `--quick` shrinks everything for a one-minute sanity run.
  */
@@ -23,9 +24,16 @@ export interface BenchOptions {
   peerConcurrency: number[];
   /** Scenario 6: turns at level 1, one after another. */
   peerSequentialTurns: number;
-  /** Scenario 6: answer length and stream speed (both bots get the same stream). */
+  /** Scenario 6: answer length (both bots get the same stream). */
   peerAnswerTokens: number;
-  peerTokensPerSecond: number;
+  /**
+   * Scenario 6: stream speeds, each run with the peer in the same run (real models stream 20–100
+   * tokens/s; the sequential scenarios' fast rate would hide what pacing by the clock costs). Level 1
+   * runs at the headline rate only.
+   */
+  peerTokensPerSecond: number[];
+  /** Scenarios 6 and 11: the rate their targets are read at. */
+  peerHeadlineTokensPerSecond: number;
   /** Scenario 11: turns in Scout's own process (agent, or chat for A/B runs), levels and rounds per build. */
   agentMode: string;
   agentConcurrency: number[];
@@ -77,7 +85,8 @@ const DEFAULTS: BenchOptions = {
   peerConcurrency: [1, 50, 300],
   peerSequentialTurns: 5,
   peerAnswerTokens: 300,
-  peerTokensPerSecond: 100,
+  peerTokensPerSecond: [20, 50, 100],
+  peerHeadlineTokensPerSecond: 50,
   agentMode: 'agent',
   agentConcurrency: [50],
   agentRounds: 2,

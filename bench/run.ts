@@ -5,8 +5,10 @@
  *
  *   1 single agent turn, repeated     4 model's first token → first visible answer edit
  *   2 N concurrent agent turns        5 store backends side by side (memory, SQLite, Redis)
- *   3 10k idle sessions in the store   6 Scout vs a minimal Chat SDK bot (own processes, chat mode)
- *                                      7 cold start: --once against node -e 0
+ *   3 10k idle sessions in the store   6 Scout vs a minimal Chat SDK bot (own processes, chat mode,
+ *                                        20, 50 and 100 tokens/s)
+ *                                      7 cold start: npm start, the Docker image's command, the bundle
+ *                                        (--once) against node -e 0
  *                                      8 HTML to text on 512 KB hostile and normal pages
  *                                      9 MCP tool call over stdio (server-everything)
  *                                     10 context assembly
@@ -16,6 +18,7 @@
  *                                     14 page reader: corpus + hostile pages, F1 (SCOUT_AEB_DIR: AEB)
  *                                     15 reading search results in the round: cost per AGENT_READ_RESULTS
  *                                     16 Anthropic prompt caching: billed input per agent turn
+ *                                     17 OpenTelemetry traces: CPU per agent turn, on against off
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -40,6 +43,7 @@ import { singleTurn } from './scenarios/single-turn.js';
 import { startUp } from './scenarios/start-up.js';
 import { storeBackends } from './scenarios/store-backends.js';
 import { tier3Finals } from './scenarios/tier3-finals.js';
+import { tracingOverhead } from './scenarios/tracing-overhead.js';
 
 const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   1: singleTurn,
@@ -58,6 +62,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   14: pageReader,
   15: readResults,
   16: promptCache,
+  17: tracingOverhead,
 };
 
 export async function runBench(

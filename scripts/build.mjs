@@ -1,6 +1,7 @@
 /**
- * `npm run build`: compiles Scout to dist/ with tsc (dist/src/main.js: the Docker image, Discord
- * shards), then bundles the same sources with esbuild into dist/scout/ (what `npm start` runs), and
+ * `npm run build`: compiles Scout to dist/ with tsc (dist/src/main.js: Discord shards, type errors
+ * stop the build), then bundles the same sources with esbuild into dist/scout/ (what `npm start` and
+ * the Docker image run), and
  * stamps the time of a successful build, so `npm start` (start.mjs) can tell whether dist/ is older
  * than the sources. Plain JavaScript on purpose: it runs before anything is compiled.
  *
@@ -10,16 +11,14 @@
  * so what loads lazily still loads lazily.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repoRoot, STAMP } from './stale.mjs';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** tsc's output: one file per source (Docker image, Discord shards, tests of the compiled form). */
-export const entry = join(repoRoot, 'dist/src/main.js');
-/** The bundle `npm start` runs. */
-export const bundleEntry = join(repoRoot, 'dist/scout/main.js');
+export { bundleEntry, entry, isStale } from './stale.mjs';
+
 /**
  * Packages bundled into dist/scout/: plain JavaScript on the path every start takes (configuration,
  * the core, the OpenAI-compatible client, the tools). Everything else — platform SDKs, native addons
@@ -35,33 +34,6 @@ const BUNDLED_PACKAGES = new Set([
   'ipaddr.js',
   'htmlparser2',
 ]);
-/** Written after a successful build; its age is the build's age. */
-const STAMP = 'dist/.built';
-const ENTRY = 'dist/src/main.js';
-const SOURCE_DIRS = ['src', 'adapters'];
-const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const item of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, item.name);
-    if (item.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (item.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** True when dist/ is missing, never stamped, or older than a source file or build setting. */
-export function isStale(root = repoRoot) {
-  const stamp = join(root, STAMP);
-  if (!existsSync(join(root, ENTRY)) || !existsSync(stamp)) return true;
-  const built = statSync(stamp).mtimeMs;
-  const inputs = [
-    ...SOURCE_DIRS.map((dir) => newestMtime(join(root, dir))),
-    ...BUILD_INPUTS.map((file) => statSync(join(root, file)).mtimeMs),
-  ];
-  return inputs.some((mtime) => mtime > built);
-}
 
 const packageName = (specifier) => specifier.split('/', specifier.startsWith('@') ? 2 : 1).join('/');
 

@@ -1,17 +1,20 @@
 /**
- * `npm start` and `npm run check`: run the compiled Scout, compiling it first when dist/ is missing
- * or older than a source file. So `npm ci && npm start` still works on a fresh clone (the first
- * start compiles, once), and every later start skips transpiling TypeScript at run time. It runs
- * the bundle (dist/scout/main.js) — a few files instead of hundreds to resolve, read and compile —
- * or tsc's per-file output where no bundle was made (see docs/performance.md).
+ * `npm start`, `npm run check` and the Docker image's command: run Scout's bundle
+ * (dist/scout/main.js), building it first only when it is missing or older than a source file. So
+ * `npm ci && npm start` works on a fresh clone (the first start builds, once), and every later start
+ * loads a few bundled files instead of hundreds of modules (see docs/performance.md). Only the
+ * staleness check (stale.mjs: node:fs) is loaded before the bundle; the builder only when a build is
+ * due. In the Docker image there are no sources, so nothing is ever rebuilt there.
  */
-import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { build, bundleEntry, entry, isStale } from './build.mjs';
+import { bundleEntry, isStale } from './stale.mjs';
 
 // Node ≥ 22.1 keeps compiled code on disk between starts; Node 20 has no such cache and skips this.
 module.enableCompileCache?.();
-if (isStale() && !(await build(' (first start, or the sources changed)'))) process.exit(1);
+if (isStale()) {
+  const { build } = await import('./build.mjs');
+  if (!(await build(' (first start, or the sources changed)'))) process.exit(1);
+}
 // Same process, same arguments: main.js reads process.argv.slice(2) as if started directly.
-await import(pathToFileURL(existsSync(bundleEntry) ? bundleEntry : entry).href);
+await import(pathToFileURL(bundleEntry).href);

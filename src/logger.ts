@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { redactSecrets } from './llm/redact.js';
+import { traceLogFields } from './ops/tracing/log-fields.js';
 
 export type { Logger };
 
@@ -33,6 +34,7 @@ export function secretsOf(env: Record<string, unknown>): string[] {
   for (const [name, value] of Object.entries(env)) {
     if (typeof value !== 'string' || value === '') continue;
     if (/(_KEY|_TOKEN|_SECRET)$/.test(name)) secrets.push(value);
+    else if (name.endsWith('_HEADERS')) secrets.push(...headerSecrets(value));
     else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
       try {
         const password = decodeURIComponent(new URL(value).password);
@@ -41,6 +43,26 @@ export function secretsOf(env: Record<string, unknown>): string[] {
         // Not a URL after all.
       }
     }
+  }
+  return secrets;
+}
+
+/**
+ * The values of a `key=value,…` header list (OTEL_EXPORTER_OTLP_HEADERS), and the token alone of an
+ * "Authorization=Bearer …" or "Basic …" value. Short values are settings, not secrets.
+ */
+function headerSecrets(list: string): string[] {
+  const secrets: string[] = [];
+  for (const entry of list.split(',')) {
+    const raw = entry.slice(entry.indexOf('=') + 1).trim();
+    let value = raw;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      // Not percent-encoded after all.
+    }
+    for (const candidate of [raw, value, /^\S+\s+(\S+)$/.exec(value)?.[1]])
+      if (candidate && candidate.length >= 8) secrets.push(candidate);
   }
   return secrets;
 }
@@ -66,6 +88,8 @@ export function createLogger(
     destination?: pino.DestinationStream;
     /** Configured keys and tokens (see `secretsOf`), removed wherever they appear in an error. */
     secrets?: readonly string[];
+    /** Tracing is on: every line written while a traced turn runs carries its `trace_id`. */
+    traceIds?: boolean;
   } = {},
 ): Logger {
   const secrets = options.secrets ?? [];
@@ -73,6 +97,7 @@ export function createLogger(
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: (err: unknown) => scrub(pino.stdSerializers.err(err as Error), secrets) },
+    ...(options.traceIds ? { mixin: traceLogFields } : {}),
     hooks: {
       logMethod(args, method) {
         const clean = args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg, secrets) : arg));

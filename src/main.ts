@@ -11,6 +11,8 @@ import type { Scout } from './core/scout.js';
 import { ConfigError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { ScoutMetrics } from './ops/metrics.js';
+import { tracingEnabled } from './ops/tracing/enabled.js';
+import type { Tracing } from './ops/tracing/start-tracing.js';
 // Tiny and dependency-free: the readiness registry and what registers into it.
 import { Readiness } from './ops/readiness.js';
 import { storeCheck } from './ops/store-check.js';
@@ -129,6 +131,7 @@ async function main(): Promise<number> {
   const explicitLevel = process.env.LOG_LEVEL !== undefined;
   const level =
     consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL;
+  const tracingOn = tracingEnabled(config.env);
   const [logger, { buildScout }] = await Promise.all([
     // A silent logger needs no pino (and its loading time): `--once`, or LOG_LEVEL=silent.
     level === 'silent'
@@ -138,6 +141,7 @@ async function main(): Promise<number> {
             level,
             pretty: consoleOnly || undefined,
             secrets: [...secretsOf(config.env), ...mcpSecrets(config.mcpServers)],
+            traceIds: tracingOn,
           }),
         ),
     import('./core/build-scout.js'),
@@ -145,7 +149,11 @@ async function main(): Promise<number> {
   // Metrics only where someone can scrape them: the terminal chat has no ops server.
   const metrics = consoleOnly ? undefined : (await import('./ops/metrics.js')).createMetrics();
   const observe = metrics ? (await import('./ops/instrumentation.js')).instrumentation(metrics) : {};
-  const scout = await buildScout({ config, logger, ...observe });
+  // Traces only when an OTLP endpoint is set: the OpenTelemetry SDK is not even loaded otherwise.
+  const tracing = tracingOn
+    ? await (await import('./ops/tracing/start-tracing.js')).startTracing(config, logger)
+    : undefined;
+  const scout = await buildScout({ config, logger, ...(tracing ? tracing.instrument(observe) : observe) });
 
   if (values.once !== undefined) {
     const { runOnce } = await import('../adapters/console/console-surface.js');
@@ -158,10 +166,11 @@ async function main(): Promise<number> {
       values.yes,
     );
     await scout.shutdown(0);
+    await tracing?.shutdown();
     await scout.stores.close();
     return code;
   }
-  return runServer(config, scout, logger, metrics, values.conversation);
+  return runServer(config, scout, logger, metrics, values.conversation, tracing);
 }
 
 /** Past the grace period plus this, a shutdown that still hangs (a stuck store close) is forced. */
@@ -173,6 +182,7 @@ async function runServer(
   logger: Logger,
   metrics: ScoutMetrics | undefined,
   conversation?: string,
+  tracing?: Tracing,
 ): Promise<number> {
   // One stray rejection (an SDK's background call, a handler that forgot a catch) must not take
   // every other conversation down with it: log it, count it, keep serving.
@@ -286,6 +296,8 @@ async function runServer(
   await exited;
   if (config.surfaces.console) await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
   await stopSurfaces();
+  // The last turns' spans, flushed (bounded) once no turn runs.
+  await tracing?.shutdown();
   await opsServer?.close();
   await scout.stores.close();
   logger.info('stopped');

@@ -19,7 +19,7 @@ type Build = 'current' | 'baseline';
 export async function agentProcess(ctx: BenchContext): Promise<ScenarioResult> {
   const { options, fakes } = ctx;
   ensureBuilt();
-  const speed = fakeSpeed(options, options.peerTokensPerSecond);
+  const speed = fakeSpeed(options, options.peerHeadlineTokensPerSecond);
   await fakes.configure({ ...speed, speed: { ...speed.speed, answerTokens: options.peerAnswerTokens } });
   const mode = options.agentMode === 'chat' ? 'chat' : 'agent';
   const builds: Build[] = options.agentBaseline ? ['current', 'baseline'] : ['current'];

@@ -12,7 +12,7 @@ import { loadDefaultInstructions } from './instructions-default.js';
 import { AGENT_FIELDS } from './env-agent.js';
 import { LIMIT_FIELDS } from './env-limits.js';
 import { MODEL_FIELDS } from './env-models.js';
-import { OPS_FIELDS } from './env-ops.js';
+import { OPS_FIELDS, TRACE_FIELDS } from './env-ops.js';
 import { PLATFORM_FIELDS, slackProblems } from './env-platforms.js';
 import { STORE_FIELDS } from './env-store.js';
 
@@ -24,6 +24,7 @@ export const EnvSchema = z.object({
   ...PLATFORM_FIELDS,
   ...OPS_FIELDS,
   ...LIMIT_FIELDS,
+  ...TRACE_FIELDS,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -70,6 +70,15 @@ export const TOOL_CONFIRM_TIMEOUT_MS = 5 * 60_000;
 export interface TurnObserver {
   onTurnStart?(info: { mode: Mode; conversationId: string }): void;
   onTurnEnd?(info: { mode: Mode; outcome: 'ok' | 'error' | 'cancelled'; ms: number; error?: unknown }): void;
+  /**
+   * Runs a turn inside the observer (traces: the turn's span is the parent of everything the turn
+   * does); it may hand the turn a watched message and sink.
+   */
+  aroundTurn?(
+    message: IncomingMessage,
+    sink: TurnSink,
+    run: (message: IncomingMessage, sink: TurnSink) => Promise<void>,
+  ): Promise<void>;
 }
 
 export interface ScoutDeps {
@@ -240,7 +249,12 @@ export class Scout implements ScoutCore {
       const admission = await this.budget.admit(message, locale);
       if (admission.refusal) return await replyPrivately(sink, admission.refusal);
       try {
-        await this.runTurn({ ...message, text }, sink, locale, log, admission.meter);
+        const turn = (turnMessage: IncomingMessage, turnSink: TurnSink) =>
+          this.runTurn(turnMessage, turnSink, locale, log, admission.meter);
+        const observer = this.deps.observer;
+        await (observer?.aroundTurn
+          ? observer.aroundTurn({ ...message, text }, sink, turn)
+          : turn({ ...message, text }, sink));
       } finally {
         await admission.finish();
       }

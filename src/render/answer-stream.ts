@@ -8,7 +8,9 @@
  *   or the first answer text, shows the steps as task cards and part 0 of the answer (LiveAnswer
  *   splits; overflow parts are ordinary posted messages);
  * - its text only grows: each call sends the task cards that changed and the Markdown appended since
- *   the last one, paced like any message (the first answer text at once); once part 0 freezes at a
+ *   the last one, paced like any message (the first answer text at once) and by content: an append
+ *   waits until enough text is new (`holdMs`), so a slow model costs no more calls than a fast one;
+ *   once part 0 freezes at a
  *   boundary before the end of what it streamed (those lines move to the next message), the stream
  *   ends and the head is edited as an ordinary message from then on;
  * - the last chunks travel in the stop, with the closing controls (footer, feedback) when the head
@@ -98,6 +100,18 @@ export interface StreamHeadOptions<P, R, T> {
 
 type Mode = 'stream' | 'message' | 'plain';
 
+/**
+ * Text an append waits for: as much as the stream already shows, at least the Slack SDK's default
+ * stream buffer (256 characters) and at most 1,024. Early on that is a line or two, as often as the
+ * interval allows; later, when the reader is far behind the text, fewer and larger appends — each
+ * one no bigger than what the reader has not finished yet. The same number of calls per answer
+ * whatever the model's speed (about three appends for 2,000 characters).
+ */
+export const STREAM_APPEND_MIN_CHARS = 256;
+export const STREAM_APPEND_MAX_CHARS = 1_024;
+/** Longest an append waits for text (from the end of the last call): a slow model still shows progress. */
+export const STREAM_MAX_HOLD_MS = 8_000;
+
 /** The answer's first message over a native stream (see the file comment). */
 export class StreamHead<P, R, T> {
   readonly #o: StreamHeadOptions<P, R, T>;
@@ -111,6 +125,8 @@ export class StreamHead<P, R, T> {
   /** What the platform shows: the key of each task card (steps only ever append), and the text. */
   readonly #sentTasks: string[] = [];
   #sentText = '';
+  /** Length of the Markdown the last stream call was made from (what the stream shows, in source). */
+  #sentSource = 0;
 
   constructor(options: StreamHeadOptions<P, R, T>) {
     this.#o = options;
@@ -140,6 +156,22 @@ export class StreamHead<P, R, T> {
   /** What the head's next call is for the channel's pacer: a stream call while it streams. */
   kind(call: 'post' | 'edit'): WriteKind {
     return this.#mode === 'stream' ? 'stream' : call;
+  }
+
+  /**
+   * How long after the last call an append of `content` may wait (0: it goes at the interval): text
+   * only grew, and by less than the stream's next step (see STREAM_APPEND_MIN_CHARS). Task cards,
+   * a moved boundary and anything but a running stream go at the interval.
+   */
+  holdMs(content: HeadContent<T>): number {
+    if (this.#mode !== 'stream' || content.final || content.last === false) return 0;
+    const grown = content.markdown.length - this.#sentSource;
+    if (grown <= 0) return 0;
+    const due = Math.min(STREAM_APPEND_MAX_CHARS, Math.max(STREAM_APPEND_MIN_CHARS, this.#sentSource));
+    if (grown >= due) return 0;
+    const tasks = content.tasks;
+    for (let i = 0; i < tasks.length; i++) if (this.#sentTasks[i] !== this.#taskKey(tasks[i]!)) return 0;
+    return STREAM_MAX_HOLD_MS;
   }
 
   /** The steps show in the stream (as task cards), not in a steps message. */
@@ -224,6 +256,7 @@ export class StreamHead<P, R, T> {
       const started = await guard(() => stream.start(opening));
       this.#hinted = Boolean(hint);
       this.#commit(content.tasks, text);
+      this.#sentSource = content.markdown.length;
       return started;
     }
     if (!content.final) {
@@ -240,6 +273,7 @@ export class StreamHead<P, R, T> {
       if (chunks.tasks.length > 0 || chunks.text) {
         await guard(() => stream.append(ref, chunks));
         this.#commit(content.tasks, text);
+        this.#sentSource = content.markdown.length;
       }
       return ref;
     }

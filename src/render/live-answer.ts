@@ -55,6 +55,8 @@ export interface LiveAnswerOptions<P, R> {
    * its first slot only once the part before it is posted.
    */
   pace?: (call: 'post' | 'edit', index: number, urgent: boolean) => PaceRequest;
+  /** How long part `index`'s editor may hold an edit with this payload (throttled-editor.ts `hold`). */
+  hold?: (index: number, payload: P) => number;
 }
 
 /** A post withdrawn before it was made: the part was retired while it waited (not a failure). */
@@ -324,6 +326,7 @@ export class LiveAnswer<P = string, R = unknown> {
       settled();
     };
     const pace = this.#opts.pace;
+    const hold = this.#opts.hold;
     const key = this.#opts.key ?? ((payload: P) => JSON.stringify(payload));
     const part = {
       start,
@@ -359,6 +362,7 @@ export class LiveAnswer<P = string, R = unknown> {
         return ref;
       },
       edit: (ref, sent) => this.#send(part, sent, () => this.#opts.edit(ref, sent.payload)),
+      ...(hold ? { hold: (sent: Sent<P>) => hold(index, sent.payload) } : {}),
       intervalMs: this.#opts.intervalMs,
       clock: this.#opts.clock,
       key: (sent) => key(sent.payload),

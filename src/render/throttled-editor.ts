@@ -5,6 +5,12 @@
  * content land. Same shape as Vercel Chat SDK's fallback stream (`thread.ts`): post once, edit after
  * the last edit finished, always a final edit. Where the channel limits writes too, each call first
  * waits for a slot of the channel's pacer (channel-pacer.ts) and only then reads the payload.
+ *
+ * The interval paces intermediate frames only: `flush` sends the final content as soon as no call is
+ * in flight (the platform's limits are the pacer's and the server's rate-limit answers, which still
+ * hold), so an answer's final state lands when its last token arrived, not an interval later. A
+ * payload may also be held past the interval until enough of it changed (`hold`: a native stream
+ * appends by content as well as time).
  */
 import type { PaceRequest, PaceSlot } from './channel-pacer.js';
 import {
@@ -35,6 +41,12 @@ export interface ThrottledEditorOptions<P, R> {
    * is landing the final payload. Absent: only this message's interval paces the calls.
    */
   pace?: (call: 'post' | 'edit', urgent: boolean) => PaceRequest;
+  /**
+   * How long after the last call ended an edit with this payload may still wait (0: it goes at the
+   * interval): too little changed to be worth a call yet. Asked again with every `set`, so content
+   * that becomes worth sending goes at once; `flush` and `setNow` never wait for it.
+   */
+  hold?: (payload: P) => number;
 }
 
 /**
@@ -60,6 +72,10 @@ export class ThrottledEditor<P, R = unknown> {
   #nextAllowedAt = Number.NEGATIVE_INFINITY;
   /** Earliest time a server's rate-limit answer allows the next call (`setNow` never skips it). */
   #serverAllowsAt = Number.NEGATIVE_INFINITY;
+  /** When the last call ended (`hold` counts from there). */
+  #lastEndAt = Number.NEGATIVE_INFINITY;
+  /** When the scheduled send fires (a `set` that makes it due sooner moves it). */
+  #timerAt = Number.POSITIVE_INFINITY;
   /** The next call skips the interval once (see `setNow`). */
   #expedited = false;
   #lastCallFailed = false;
@@ -106,6 +122,9 @@ export class ThrottledEditor<P, R = unknown> {
   set(payload: P): void {
     if (this.#disposed) return;
     this.#latest = { payload, key: this.#key(payload) };
+    // A held send may be due sooner now that more changed: wake it then instead.
+    if (this.#opts.hold && this.#timer !== undefined && this.#clock.now() + this.#waitMs() < this.#timerAt)
+      this.#clearTimer();
     this.#schedule();
   }
 
@@ -153,7 +172,7 @@ export class ThrottledEditor<P, R = unknown> {
         this.#report('onGiveUp', this.#lastError);
         return;
       }
-      const wait = this.#waitMs();
+      const wait = this.#finalWaitMs();
       if (wait > 0) {
         await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, wait));
         continue; // a timer may have started the call meanwhile: look again
@@ -167,7 +186,7 @@ export class ThrottledEditor<P, R = unknown> {
     if (!this.#lastCallFailed) return true;
     const kind = deliveryKindOf(this.#lastError);
     if (kind === undefined) return this.#failures - failuresBefore < MAX_UNCLASSIFIED_FAILURES;
-    return isRetryable(this.#lastError) && this.#clock.now() + this.#waitMs() <= giveUpAt;
+    return isRetryable(this.#lastError) && this.#clock.now() + this.#finalWaitMs() <= giveUpAt;
   }
 
   /**
@@ -196,21 +215,37 @@ export class ThrottledEditor<P, R = unknown> {
       this.#start();
       return;
     }
+    this.#timerAt = this.#clock.now() + wait;
     this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
+      this.#timerAt = Number.POSITIVE_INFINITY;
       this.#schedule();
     }, wait);
   }
 
-  /** How long the next call must wait: the interval, or only a server's delay when expedited. */
+  /**
+   * How long the next call must wait: the interval (and the payload's hold), or only a server's
+   * delay when expedited.
+   */
   #waitMs(): number {
-    return (this.#expedited ? this.#serverAllowsAt : this.#nextAllowedAt) - this.#clock.now();
+    if (this.#expedited) return this.#serverAllowsAt - this.#clock.now();
+    const hold = this.#opts.hold && this.#latest && this.#posted ? this.#opts.hold(this.#latest.payload) : 0;
+    return Math.max(this.#nextAllowedAt, this.#lastEndAt + hold) - this.#clock.now();
+  }
+
+  /**
+   * How long `flush` waits before sending the final payload: not the interval (Scout's own pace for
+   * intermediate frames), only what a failure asked for — a server's delay, an outage's backoff.
+   */
+  #finalWaitMs(): number {
+    return (this.#lastCallFailed ? this.#nextAllowedAt : this.#serverAllowsAt) - this.#clock.now();
   }
 
   #clearTimer(): void {
     if (this.#timer === undefined) return;
     this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
   }
 
   #start(): void {
@@ -275,7 +310,8 @@ export class ThrottledEditor<P, R = unknown> {
       this.#rateLimitedRetry = false;
       this.#retryStreak = 0;
       this.#lastError = undefined;
-      this.#nextAllowedAt = this.#clock.now() + this.#opts.intervalMs;
+      this.#lastEndAt = this.#clock.now();
+      this.#nextAllowedAt = this.#lastEndAt + this.#opts.intervalMs;
     } catch (error) {
       this.#lastCallFailed = true;
       this.#lastError = error;

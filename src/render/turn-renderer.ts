@@ -10,7 +10,8 @@
  *   footer;
  * - controls on the last live message only: Stop while running (the steps message until the answer
  *   starts, then the answer's last part); 👍/👎 inside the final content edit of the last part;
- * - the status line (set once, cleared once) and the typing/activity indicator;
+ * - the status line (set once, before anything shows; the platform clears it when the turn's first
+ *   message arrives, so it is cleared here only where none did) and the typing/activity indicator;
  * - an optional native answer stream (answer-stream.ts): the answer's first message streams, with the
  *   steps as task cards; the same splitting, controls and delivery policy apply, and a refused
  *   stream falls back to the ordinary messages — one renderer with a capability, not two paths;
@@ -114,7 +115,11 @@ export interface TurnRendererOptions<P, R> {
    * shows the steps as task cards; absent, or refused, the answer and steps are ordinary messages.
    */
   stream?: AnswerStream<P, R, unknown>;
-  /** The platform's status line (Slack assistant status): set once while working, cleared once. */
+  /**
+   * The platform's status line (Slack assistant status): set once while working. The platform
+   * clears it when a reply arrives (Slack: "cleared automatically when the app sends a reply"), so
+   * `done` clears it only when the turn posted nothing.
+   */
   status?: (text: string) => Promise<void>;
   /** A typing indicator: started with the first output, stopped at the end. */
   activity?: { start(): void; stop(): void };
@@ -214,6 +219,10 @@ export class TurnRenderer<P, R> {
   #started = false;
   #finished = false;
   #statusShown: string | null = null;
+  /** The status call in flight: the turn's first message waits for it, so Slack clears it after. */
+  #statusCall: Promise<void> | undefined;
+  /** A write of this turn landed: a message exists, which cleared the status line. */
+  #replied = false;
   #refusal: DeliveryError | undefined;
   #answerStarted = false;
   /** Telling the asker privately that the platform refused this turn's messages. */
@@ -277,6 +286,8 @@ export class TurnRenderer<P, R> {
               urgent || call === 'post',
             )
           : pace.acquire(call, urgent),
+      // The stream appends by content as well as time (StreamHead.holdMs).
+      ...(head ? { hold: (index: number, part: PartPayload<P>) => holdOf(head, index, part) } : {}),
       maxChars: options.limits.answerChars,
       intervalMs: options.intervalMs,
       clock: options.clock,
@@ -342,7 +353,8 @@ export class TurnRenderer<P, R> {
         .onFinished({ stepsRef: this.#steps.ref, view, expanded: this.#expanded })
         .catch((err) => this.#o.logger.warn({ err }, 'saving the steps for Show details failed'));
     }
-    if (this.#statusShown !== null && !this.#refusal) await this.#setStatus('');
+    // A reply clears the status line by itself: one more call only where nothing was posted.
+    if (this.#statusShown !== null && !this.#replied && !this.#refusal) await this.#setStatus('');
     await this.#notice;
   }
 
@@ -417,7 +429,13 @@ export class TurnRenderer<P, R> {
     this.#o.activity?.start();
     // The platform's status line says Scout is working; set once (the steps, task cards and text
     // show the progress from then on) and cleared once in `done`.
-    if (this.#o.status) void this.#setStatus(this.#view?.status || t(this.#o.locale, 'status.working'));
+    if (this.#o.status) {
+      const call = this.#setStatus(this.#view?.status || t(this.#o.locale, 'status.working'));
+      this.#statusCall = call;
+      void call.finally(() => {
+        if (this.#statusCall === call) this.#statusCall = undefined;
+      });
+    }
   }
 
   #render(): void {
@@ -519,9 +537,13 @@ export class TurnRenderer<P, R> {
   /** Counts one write and stops them all at the first refusal (then tells the user privately, once). */
   async #guard<T>(call: () => Promise<T>): Promise<T> {
     if (this.#refusal) throw this.#refusal;
+    // The status must reach the platform before the reply that clears it.
+    if (this.#statusCall) await this.#statusCall;
     this.#o.onWrite?.();
     try {
-      return await call();
+      const result = await call();
+      this.#replied = true;
+      return result;
     } catch (err) {
       if (isRefused(err) && !this.#refusal) this.#refuse(err as DeliveryError);
       throw err;
@@ -553,6 +575,10 @@ export class TurnRenderer<P, R> {
         this.#o.logger.warn({ err: describeDeliveryError(err) }, 'could not tell the user privately'),
       );
   }
+}
+
+function holdOf<P, R>(head: StreamHead<P, R, unknown>, index: number, part: PartPayload<P>): number {
+  return index === 0 && 'head' in part ? head.holdMs(part.head) : 0;
 }
 
 /** The working line of a steps message that has no step yet. */

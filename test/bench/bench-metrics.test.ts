@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { unionMs } from '../../bench/client-timing.js';
+import type { LlmRecord } from '../../bench/fakes/fake-llm.js';
 import type { SlackCall } from '../../bench/fakes/fakes.js';
-import { editStats } from '../../bench/metrics.js';
+import { editStats, lastTokenToFinal } from '../../bench/metrics.js';
+import { lateAcks } from '../../bench/scenarios/mass-agent-turns.js';
 
 const call = (method: string, at: number, extra: Partial<SlackCall> = {}): SlackCall => ({
   method,
@@ -76,5 +78,43 @@ describe('bench metrics', () => {
     expect(stats.closingSooner).toBe(1);
     expect(stats.fastPairs).toEqual({ 'chat.stopStream → chat.update': 1 });
     expect(stats.maxEditsPerMessagePerSecond).toBe(2);
+  });
+
+  it("measures last token → final per thread, never from another thread's stream", () => {
+    // Two turns at once: A's stream ends first (1 s) but its final write comes at 3.3 s; B's stream
+    // ends at 3.15 s, just before A's stream is stopped. Read as "the latest stream end before the
+    // thread's last word reached Slack", A would show 150 ms. The answer stream is the model request
+    // that carried the thread's own tag.
+    const answer = (turn: string, end: number): LlmRecord => ({ turn, kind: 'answer', start: 0, end });
+    const writes = (thread: string, stop: number, final: number): SlackCall[] => [
+      call('chat.startStream', 0, { thread, message: `${thread}.1` }),
+      call('chat.stopStream', stop, { thread, message: `${thread}.1`, hasAnswer: true, hasEnd: true }),
+      call('chat.update', final, { thread, message: `${thread}.1`, hasAnswer: true, hasEnd: true }),
+    ];
+    const snapshot = {
+      llm: [
+        { turn: 'bench-ta-0', kind: 'tool', start: 0, end: 4_000 } satisfies LlmRecord,
+        answer('bench-ta-0', 1_000),
+        answer('bench-tb-1', 3_150),
+      ],
+      search: [],
+      slack: [
+        ...writes('C1:1.0', 3_200, 3_300),
+        ...writes('C1:2.0', 3_350, 3_400),
+        call('chat.postMessage', 9_000, { thread: 'C9:9.0', message: 'C9:9.1' }),
+      ],
+      violations: [],
+    };
+    const turns = [
+      { tag: 'bench-ta-0', thread: 'C1:1.0' },
+      { tag: 'bench-tb-1', thread: 'C1:2.0' },
+      // No answer stream recorded for this one: left out rather than borrowing another's.
+      { tag: 'bench-tc-2', thread: 'C1:3.0' },
+    ];
+    expect(lastTokenToFinal(snapshot, turns)).toEqual([2_300, 250]);
+  });
+
+  it("counts acknowledgements past Slack's 3 s as failures (scenario 12)", () => {
+    expect(lateAcks([20, 2_999, 3_000, 3_001, 3_600])).toBe(2);
   });
 });

@@ -2,8 +2,8 @@
  * What a start loads (issue 19): `--once` in the terminal loads the core, the OpenAI-compatible
  * client and zod/mini — and none of the packages that are only needed when configured or used:
  * platform SDKs, the Redis/SQLite stores, other providers' SDKs, MCP, image/PDF/HTML readers, the
- * tokenizer, metrics, pino (a silent logger is a no-op), zod classic or the openai SDK's index (only
- * its error module).
+ * tokenizer, metrics, OpenTelemetry, pino (a silent logger is a no-op), zod classic or the openai
+ * SDK's index (only its error module).
  * Every module the process resolves is logged by a loader hook (test/helpers/module-log/).
  */
 import { execFile } from 'node:child_process';
@@ -36,6 +36,13 @@ const NOT_AT_START = [
   // HTTP goes over node:http (Node's native parser); undici and its WebAssembly parser load only with
   // Slack Socket Mode (test/slack/http-mode-loads.test.ts).
   'undici',
+  // Traces load only with OTEL_EXPORTER_OTLP_ENDPOINT set (issue 29).
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/resources',
+  '@opentelemetry/exporter-trace-otlp-proto',
+  '@opentelemetry/exporter-trace-otlp-http',
 ];
 
 function packagesIn(urls: string[]): Set<string> {

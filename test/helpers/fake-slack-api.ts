@@ -164,6 +164,12 @@ export interface FakeSlackApi {
   readonly downloads: { path: string; token: string }[];
   /** Messages in a thread (or channel when threadTs is omitted), in posting order, deleted ones left out. */
   messagesIn(channel: string, threadTs?: string): FakeMessage[];
+  /**
+   * The assistant status a thread shows now ('' for none), as Slack documents it: set by
+   * `assistant.threads.setStatus`, cleared by an empty status or when the app sends a reply (a
+   * message posted or a stream started in the thread). The 2-minute timeout is not modelled.
+   */
+  threadStatus(channel: string, threadTs: string): string;
   /** The shortest gap between two edits of one message, over all messages (Infinity when none). */
   minEditGapMs(): number;
   /** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs`. */
@@ -326,6 +332,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const files = new Map<string, FakeFile>();
   const downloads: { path: string; token: string }[] = [];
   const listeners = new Set<() => void>();
+  /** The assistant status each thread shows (`channel:thread_ts`). */
+  const statuses = new Map<string, string>();
   let counter = 0;
   const base = Math.floor(Date.now() / 1000);
   const nextTs = () => `${base}.${String(++counter).padStart(6, '0')}`;
@@ -392,6 +400,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         url_private_download: `${url}?download=1`,
       };
     },
+    threadStatus: (channel, threadTs) => statuses.get(`${channel}:${threadTs}`) ?? '',
     messagesIn: (channel, threadTs) =>
       [...messages.values()].filter(
         (m) => !m.deleted && m.channel === channel && (threadTs === undefined || m.threadTs === threadTs),
@@ -449,8 +458,12 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       return { ok: false, error: v.error };
     };
     /** Records a new message of the bot (posted or stream-started) and returns its ts. */
-    const create = (args: any, fields: Partial<FakeMessage>): string =>
-      record(args.channel, args.thread_ts, { user: botUserId, botId, ...fields });
+    const create = (args: any, fields: Partial<FakeMessage>): string => {
+      // A reply in a thread clears the app's status there (Slack: "cleared automatically when the
+      // app sends a reply").
+      if (args.thread_ts) statuses.delete(`${args.channel}:${args.thread_ts}`);
+      return record(args.channel, args.thread_ts, { user: botUserId, botId, ...fields });
+    };
     const stored = (channel: string, ts: string) => {
       const m = messages.get(`${channel}:${ts}`);
       return m && !m.deleted ? m : undefined;
@@ -570,6 +583,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         return { ok: true, view: { id: `V${++counter}`, ...args.view } };
       }
       case 'assistant.threads.setStatus':
+        if (!args.channel_id || !args.thread_ts)
+          return fail({ method, error: 'invalid_arguments', detail: 'channel_id/thread_ts required' });
+        statuses.set(`${args.channel_id}:${args.thread_ts}`, String(args.status ?? ''));
+        return { ok: true };
       case 'assistant.threads.setSuggestedPrompts':
       case 'assistant.threads.setTitle':
       case 'reactions.add':

@@ -14,6 +14,16 @@ function expectSpaced(calls: Call[], interval = INTERVAL): void {
   }
 }
 
+/**
+ * Intermediate calls are spaced by the interval; the last one (the final, sent by `flush`) goes as
+ * soon as the call before it ended — one call at a time still.
+ */
+function expectSpacedThenFinal(calls: Call[], interval = INTERVAL): void {
+  expectSpaced(calls.slice(0, -1), interval);
+  const [prev, last] = calls.slice(-2);
+  if (prev && last) expect(last.start).toBeGreaterThanOrEqual(prev.end!);
+}
+
 async function settle<T>(promise: Promise<T>): Promise<T> {
   await vi.runAllTimersAsync();
   return promise;
@@ -48,7 +58,7 @@ describe('ThrottledEditor', () => {
     expect(platform.calls.length).toBeGreaterThanOrEqual(5);
     expect(platform.calls.length).toBeLessThanOrEqual(8);
     expect(platform.maxInFlight).toBe(1);
-    expectSpaced(platform.calls);
+    expectSpacedThenFinal(platform.calls);
     expect(platform.messages.get(1)).toBe('update 999');
     expect(platform.calls.every((c) => c.ok)).toBe(true);
     expect(editor.ref).toBe(1);
@@ -65,7 +75,7 @@ describe('ThrottledEditor', () => {
       ['post', 'a'],
       ['edit', 'c'],
     ]);
-    expectSpaced(platform.calls);
+    expectSpacedThenFinal(platform.calls);
   });
 
   it('flush while an edit is in flight waits for it, then sends the latest payload', async () => {
@@ -86,7 +96,7 @@ describe('ThrottledEditor', () => {
     expect(platform.calls.map((c) => c.payload)).toEqual(['one', 'two', 'three']);
     expect(platform.messages.get(1)).toBe('three');
     expect(platform.maxInFlight).toBe(1);
-    expectSpaced(platform.calls);
+    expectSpacedThenFinal(platform.calls);
   });
 
   it('does not re-send an identical payload (compared by key)', async () => {
@@ -126,7 +136,7 @@ describe('ThrottledEditor', () => {
     editor.set('v4');
     await settle(editor.flush());
     expect(platform.messages.get(1)).toBe('v4');
-    expectSpaced(platform.calls);
+    expectSpacedThenFinal(platform.calls);
   });
 
   it('flush retries a failed final edit', async () => {
@@ -258,7 +268,7 @@ describe('ThrottledEditor', () => {
       editor.set('more words');
       await vi.advanceTimersByTimeAsync(INTERVAL - 50);
       expect(platform.calls).toHaveLength(2);
-      await settle(editor.flush());
+      await vi.advanceTimersByTimeAsync(100);
       expect(platform.calls).toHaveLength(3);
       expectSpaced(platform.calls.slice(1));
       expect(platform.messages.get(1)).toBe('more words');
@@ -291,7 +301,8 @@ describe('ThrottledEditor', () => {
       editor.set('more');
       await vi.advanceTimersByTimeAsync(INTERVAL - 50);
       expect(platform.calls).toHaveLength(1);
-      await settle(editor.flush());
+      await vi.advanceTimersByTimeAsync(100);
+      expect(platform.calls).toHaveLength(2);
       expectSpaced(platform.calls);
     });
 
@@ -317,6 +328,102 @@ describe('ThrottledEditor', () => {
       expect(platform.calls).toHaveLength(3);
       expect(platform.calls[2]!.start - platform.calls[1]!.end!).toBeGreaterThanOrEqual(3000);
       expect(platform.messages.get(1)).toBe('c');
+    });
+  });
+
+  describe('the final state lands at once (issue 30)', () => {
+    it('flush sends the final payload as soon as the edit before it ended, not an interval later', async () => {
+      const platform = fakePlatform({ latencyMs: 40 });
+      const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
+      editor.set('first');
+      await vi.advanceTimersByTimeAsync(INTERVAL + 100);
+      editor.set('second'); // an intermediate edit starts now
+      expect(platform.calls).toHaveLength(2);
+      editor.set('final');
+      const flushAt = Date.now();
+      await settle(editor.flush());
+      expect(platform.calls.map((c) => c.payload)).toEqual(['first', 'second', 'final']);
+      // Waited for the edit in flight (one call at a time), then went at once.
+      expect(platform.calls[2]!.start).toBe(platform.calls[1]!.end);
+      expect(platform.calls[2]!.end! - flushAt).toBeLessThanOrEqual(2 * 40);
+      expect(platform.maxInFlight).toBe(1);
+    });
+
+    it('flush still waits for a server-requested rate-limit delay', async () => {
+      const platform = fakePlatform({
+        failCall: (i) =>
+          i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: 3000 }) : undefined,
+      });
+      const editor = new ThrottledEditor({
+        post: platform.post,
+        edit: platform.edit,
+        intervalMs: INTERVAL,
+        onError: () => {},
+      });
+      editor.set('a');
+      await vi.advanceTimersByTimeAsync(INTERVAL);
+      editor.set('b'); // rate-limited for 3 s
+      await vi.advanceTimersByTimeAsync(1);
+      editor.set('final');
+      await settle(editor.flush());
+      expect(platform.calls).toHaveLength(3);
+      expect(platform.calls[2]!.start - platform.calls[1]!.end!).toBeGreaterThanOrEqual(3000);
+      expect(platform.messages.get(1)).toBe('final');
+    });
+  });
+
+  describe('hold (paced by content as well as time)', () => {
+    /** Held for 5 s unless 10 characters or more were added since the last call. */
+    const byContent = (platform: ReturnType<typeof fakePlatform>) => {
+      let sent = 0;
+      return new ThrottledEditor<string, number>({
+        post: async (p) => {
+          const ref = await platform.post(p);
+          sent = p.length;
+          return ref;
+        },
+        edit: async (ref, p) => {
+          await platform.edit(ref, p);
+          sent = p.length;
+        },
+        intervalMs: INTERVAL,
+        hold: (p) => (p.length - sent >= 10 ? 0 : 5000),
+      });
+    };
+
+    it('a small change waits for the hold, a big one goes at the interval', async () => {
+      const platform = fakePlatform();
+      const editor = byContent(platform);
+      editor.set('a');
+      editor.set('ab'); // 1 character more: held
+      await vi.advanceTimersByTimeAsync(INTERVAL * 3);
+      expect(platform.calls).toHaveLength(1);
+      editor.set('ab0123456789'); // now due: the interval has long passed, so at once
+      await vi.advanceTimersByTimeAsync(0);
+      expect(platform.calls.map((c) => c.payload)).toEqual(['a', 'ab0123456789']);
+      editor.set('ab0123456789x'); // held again: goes when 5 s passed since the last call
+      await vi.advanceTimersByTimeAsync(4990);
+      expect(platform.calls).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(platform.calls).toHaveLength(3);
+      expect(platform.calls[2]!.start - platform.calls[1]!.end!).toBe(5000);
+    });
+
+    it('content that becomes due still respects the interval, and flush ignores the hold', async () => {
+      const platform = fakePlatform();
+      const editor = byContent(platform);
+      editor.set('a');
+      await vi.advanceTimersByTimeAsync(10);
+      editor.set('a0123456789'); // due by content, but within the interval
+      await vi.advanceTimersByTimeAsync(INTERVAL - 20);
+      expect(platform.calls).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(platform.calls).toHaveLength(2);
+      editor.set('a0123456789!'); // held
+      const flushAt = Date.now();
+      await settle(editor.flush());
+      expect(platform.calls.map((c) => c.payload)).toEqual(['a', 'a0123456789', 'a0123456789!']);
+      expect(platform.calls[2]!.start).toBe(flushAt);
     });
   });
 });

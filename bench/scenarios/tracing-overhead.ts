@@ -1,0 +1,99 @@
+/**
+ * Scenario 17: what OpenTelemetry traces cost a turn (issue 29). The same agent turns as scenario 11
+ * (Scout in its own process from its compiled build: 2 tool decisions, 2 searches, the streamed
+ * answer; `--agent-concurrency`, `--agent-rounds`), run with traces off and on in turns (off, on,
+ * off, on … one fresh process each, so both see the same machine load). "On" exports every span to
+ * an OTLP/HTTP receiver on loopback in this process (protobuf, decoded here, so the spans are known
+ * to have arrived), with the batch processor's delay cut from 5 s to 1 s so every export falls inside
+ * the measured window (which ends 1.5 s after the last Slack call; with 5 s, spans would be exported
+ * after it and their cost missed). CPU per turn is the bot's own
+ * (/proc), as in scenario 11. Target: traces on costs under 5 % more CPU per turn.
+ */
+import { ensureBuilt } from '../bot-process.js';
+import { type BenchContext, fakeSpeed, ms, type ScenarioResult, type TargetCheck } from '../context.js';
+import { summarize } from '../metrics.js';
+import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
+import { headlineRate, type LevelRun, ratio, runLevel } from './peer.js';
+
+type Tracing = 'off' | 'on';
+
+export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult> {
+  const { options, fakes } = ctx;
+  await ensureBuilt();
+  const speed = fakeSpeed(options, headlineRate(options));
+  await fakes.configure({ ...speed, speed: { ...speed.speed, answerTokens: options.peerAnswerTokens } });
+  const receiver = await startOtlpReceiver();
+  const rows: Array<[string, string]> = [];
+  const targets: TargetCheck[] = [];
+  const levels: Array<{
+    level: number;
+    runs: Record<Tracing, LevelRun[]>;
+    traces: number[];
+    orphans: number[];
+  }> = [];
+  try {
+    for (const level of options.agentConcurrency) {
+      const runs: Record<Tracing, LevelRun[]> = { off: [], on: [] };
+      const traces: number[] = [];
+      /** Traces whose spans arrived without their turn's span (cut off at shutdown). */
+      const orphans: number[] = [];
+      for (let round = 1; round <= options.agentRounds; round++) {
+        for (const tracing of ['off', 'on'] as const) {
+          ctx.log(`  [16] traces ${tracing}: ${level} concurrent agent turns (round ${round})`);
+          const before = receiver.spans().length;
+          const env: Record<string, string> =
+            tracing === 'on'
+              ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '1000' }
+              : {};
+          runs[tracing].push(await runLevel(ctx, 'scout', level, { mode: 'agent', env }));
+          if (tracing === 'on') {
+            const spans = receiver.spans().slice(before);
+            const roots = spans.filter((s) => s.parentSpanId === '').length;
+            traces.push(roots);
+            orphans.push(new Set(spans.map((s) => s.traceId)).size - roots);
+            const rooted = new Set(spans.filter((s) => s.parentSpanId === '').map((s) => s.traceId));
+            const cut = spans.filter((s) => !rooted.has(s.traceId));
+            if (cut.length > 0)
+              ctx.log(`  [16] spans without their turn's span: ${cut.map((s) => s.name).join(', ')}`);
+          }
+        }
+      }
+      levels.push({ level, runs, traces, orphans });
+      const cpu = (t: Tracing) => runs[t].map((r) => r.cpuPerTurnMs);
+      const median = (t: Tracing) => summarize(cpu(t)).p50;
+      for (const tracing of ['off', 'on'] as const)
+        rows.push([
+          `N=${level} traces ${tracing}: CPU per turn (each round)`,
+          cpu(tracing)
+            .map((v) => ms(v))
+            .join(' / '),
+        ]);
+      rows.push(
+        [
+          `N=${level} errors off / on`,
+          `${runs.off.map((r) => r.errors).join(' ')} / ${runs.on.map((r) => r.errors).join(' ')}`,
+        ],
+        // Warm-up turn included: level + 1 traces per round.
+        [`N=${level} traces received per round (turns + warm-up)`, traces.join(' / ')],
+        [`N=${level} traces without their turn's span per round`, orphans.join(' / ')],
+      );
+      const cost = ratio(median('on'), median('off'));
+      rows.push([`N=${level} CPU per turn, on / off (medians)`, `${((cost - 1) * 100).toFixed(1)} %`]);
+      targets.push({
+        target: `traces on (to a loopback OTLP receiver), ${level} concurrent agent turns: under 5 % more CPU per turn`,
+        measured: `${median('on').toFixed(1)} / ${median('off').toFixed(1)} ms = ${((cost - 1) * 100).toFixed(1)} %`,
+        met: cost < 1.05,
+      });
+    }
+  } finally {
+    await receiver.close();
+    await fakes.configure(fakeSpeed(options, options.tokensPerSecond));
+  }
+  return {
+    id: 16,
+    name: 'Tracing overhead: agent turns with OpenTelemetry traces off and on',
+    rows,
+    targets,
+    data: { levels },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * OpenTelemetry traces, loaded (by dynamic import) only when OTEL_EXPORTER_OTLP_ENDPOINT or
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set. The official SDK: a tracer provider with an OTLP/HTTP
+ * exporter (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) behind a batch processor,
+ * and the AsyncLocalStorage context manager that makes the running turn's span the parent of
+ * everything the turn does. The exporter reads the standard variables itself (endpoint, headers,
+ * timeout, compression), the processor the OTEL_BSP_* ones, the sampler OTEL_TRACES_SAMPLER, the
+ * resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
+ *
+ * A slow or unreachable endpoint never slows a turn: spans are exported in the background from a
+ * bounded queue (spans past it are dropped), each export has a time limit, and the failure is logged
+ * once (export-reporter.ts). Shutdown flushes what is queued, for at most FLUSH_BOUND_MS.
+ */
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { Config, Env } from '../../config/env.js';
+import type { BuildOptions } from '../../core/build-scout.js';
+import { loadPriceTable } from '../../llm/pricing.js';
+import { redactSecrets } from '../../llm/redact.js';
+import { type Logger, secretsOf } from '../../logger.js';
+import { mcpSecrets } from '../../mcp/mcp-config.js';
+import { ReportingExporter } from './export-reporter.js';
+import { setTraceLogLookup } from './log-fields.js';
+import { combineObservers } from './combine-observers.js';
+import { traceLlm } from './trace-llm.js';
+import { traceSearch } from './trace-search.js';
+import { traceTools } from './trace-tools.js';
+import { traceTurns } from './trace-turn.js';
+
+/** Shutdown waits at most this long for the last spans to reach the endpoint. */
+export const FLUSH_BOUND_MS = 3_000;
+/** Longest text put on a span with content capture on (characters); the rest is cut. */
+export const MAX_CAPTURED_CHARS = 16_000;
+
+export type Instrumentation = Pick<BuildOptions, 'observer' | 'wrapLlm' | 'wrapSearch' | 'wrapTools'>;
+
+export interface Tracing {
+  /** The hooks for buildScout, traced, around those given (metrics). */
+  instrument(base?: Instrumentation): Instrumentation;
+  /** Flushes queued spans (bounded) and stops. */
+  shutdown(): Promise<void>;
+}
+
+async function createExporter(env: Env): Promise<SpanExporter> {
+  // Both read OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION themselves.
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  if (protocol === 'http/json')
+    return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
+  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+}
+
+export async function startTracing(config: Config, logger: Logger): Promise<Tracing> {
+  const env = config.env;
+  const log = logger.child({ component: 'tracing' });
+  const exporter = new ReportingExporter(await createExporter(env), log);
+  const resource = defaultResource()
+    .merge(
+      resourceFromAttributes({
+        'service.name': 'scout',
+      }),
+    )
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the defaults.
+    .merge(detectResources({ detectors: [envDetector] }));
+  const provider = new BasicTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+  });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  trace.setGlobalTracerProvider(provider);
+  const tracer = provider.getTracer('scout');
+  setTraceLogLookup(() => {
+    const span = trace.getSpan(context.active());
+    if (!span) return undefined;
+    const { traceId, spanId } = span.spanContext();
+    return { trace_id: traceId, span_id: spanId };
+  });
+
+  const secrets = [...secretsOf(env), ...mcpSecrets(config.mcpServers)];
+  // Content goes on spans only when asked for, bounded and scrubbed of keys like log lines are.
+  const capture = env.OTEL_CAPTURE_CONTENT
+    ? (text: string) =>
+        redactSecrets(text.length > MAX_CAPTURED_CHARS ? text.slice(0, MAX_CAPTURED_CHARS) : text, secrets)
+    : undefined;
+  const wrapLlm = traceLlm({
+    tracer,
+    prices: loadPriceTable(env.PRICE_TABLE),
+    ...(capture ? { capture } : {}),
+  });
+  const wrapSearch = traceSearch(tracer, capture);
+  const wrapTools = traceTools(tracer, capture);
+  const observer = traceTurns(tracer, capture);
+  log.info(
+    {
+      protocol: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL,
+      content: Boolean(capture),
+    },
+    'tracing on: one trace per turn, exported over OTLP/HTTP',
+  );
+
+  return {
+    instrument(base = {}) {
+      return {
+        observer: base.observer ? combineObservers(base.observer, observer) : observer,
+        // Traced outside the metrics wrapper: the span covers what the metrics count.
+        wrapLlm: base.wrapLlm ? (client) => wrapLlm(base.wrapLlm!(client)) : wrapLlm,
+        wrapSearch: base.wrapSearch ? (service) => wrapSearch(base.wrapSearch!(service)) : wrapSearch,
+        wrapTools: base.wrapTools ? (registry) => wrapTools(base.wrapTools!(registry)) : wrapTools,
+      };
+    },
+    async shutdown() {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<'cut'>((resolve) => {
+        timer = setTimeout(() => resolve('cut'), FLUSH_BOUND_MS);
+        timer.unref();
+      });
+      const flushed = provider.shutdown().then(
+        () => 'done' as const,
+        (err: unknown) => {
+          log.warn({ err }, 'tracing shutdown failed');
+          return 'done' as const;
+        },
+      );
+      if ((await Promise.race([flushed, bound])) === 'cut')
+        log.warn({ boundMs: FLUSH_BOUND_MS }, 'trace flush cut off at shutdown: the last spans are dropped');
+      clearTimeout(timer);
+      setTraceLogLookup(undefined);
+      trace.disable();
+      context.disable();
+    },
+  };
+}

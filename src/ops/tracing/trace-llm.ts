@@ -1,0 +1,207 @@
+/**
+ * Wraps an LlmClient so every model call is a span under the running turn, named and attributed by
+ * the GenAI semantic conventions: operation, provider, requested and answering model, tokens in,
+ * out, cached, cache-written and reasoning, finish reason, and the estimated cost. The messages go
+ * on the span only when content capture is switched on (OTEL_CAPTURE_CONTENT).
+ */
+import { type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { LlmError } from '../../errors.js';
+import { estimateCost, type PriceTable } from '../../llm/pricing.js';
+import type {
+  ChatMessage,
+  FinishReason,
+  LlmClient,
+  LlmRequest,
+  LlmResponse,
+  StreamPart,
+  Usage,
+} from '../../llm/types.js';
+import { ERROR_TYPE, GEN_AI, SCOUT, providerName } from './genai.js';
+
+export interface TraceLlmOptions {
+  tracer: Tracer;
+  prices: PriceTable;
+  /** Present when content capture is on: bounds and scrubs a text before it goes on a span. */
+  capture?: (text: string) => string;
+}
+
+/** The conventions' finish reasons (Scout's `other` and `error` have no counterpart). */
+function finishReason(reason: FinishReason): string {
+  return reason === 'other' ? 'unknown' : reason;
+}
+
+/** The conventions' message shape (gen_ai.input.messages), without images' bytes. */
+function messagesJson(messages: ChatMessage[]): string {
+  return JSON.stringify(
+    messages.map((m) => {
+      if (m.role === 'tool')
+        return {
+          role: 'tool',
+          parts: [{ type: 'tool_call_response', id: m.toolCallId, response: m.content }],
+        };
+      const parts: Record<string, unknown>[] = [];
+      if (m.content) parts.push({ type: 'text', content: m.content });
+      if (m.role === 'user' && m.images?.length)
+        for (const image of m.images)
+          parts.push({ type: 'blob', mime_type: image.mimeType, name: image.name });
+      if (m.role === 'assistant')
+        for (const call of m.toolCalls ?? [])
+          parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+      return { role: m.role, parts };
+    }),
+  );
+}
+
+function outputJson(
+  text: string,
+  toolCalls: { id: string; name: string; arguments: string }[],
+  reason: string,
+) {
+  const parts: Record<string, unknown>[] = text ? [{ type: 'text', content: text }] : [];
+  for (const call of toolCalls)
+    parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+  return JSON.stringify([{ role: 'assistant', parts, finish_reason: reason }]);
+}
+
+export function traceLlm(options: TraceLlmOptions): (client: LlmClient) => LlmClient {
+  const { tracer, prices, capture } = options;
+  return (client) => {
+    const config = client.config;
+    const provider = providerName(config.provider);
+    const name = `chat ${config.model}`;
+
+    const start = (request: LlmRequest): Span => {
+      const span = tracer.startSpan(name, {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [GEN_AI.operation]: 'chat',
+          [GEN_AI.provider]: provider,
+          [GEN_AI.system]: provider,
+          [GEN_AI.requestModel]: config.model,
+          [GEN_AI.temperature]: config.temperature,
+          ...(config.maxTokens !== undefined ? { [GEN_AI.maxTokens]: config.maxTokens } : {}),
+          ...(config.topP !== undefined ? { [GEN_AI.topP]: config.topP } : {}),
+          ...(request.json || request.jsonSchema ? { [GEN_AI.outputType]: 'json' } : {}),
+        },
+      });
+      if (capture) span.setAttribute(GEN_AI.inputMessages, capture(messagesJson(request.messages)));
+      return span;
+    };
+    const recordUsage = (span: Span, usage: Usage | undefined) => {
+      if (!usage) return;
+      span.setAttributes({
+        [GEN_AI.inputTokens]: usage.inputTokens,
+        [GEN_AI.outputTokens]: usage.outputTokens,
+        [GEN_AI.reasoningTokens]: usage.reasoningTokens,
+        ...(usage.cachedInputTokens ? { [GEN_AI.cacheReadTokens]: usage.cachedInputTokens } : {}),
+        ...(usage.cacheWriteTokens ? { [GEN_AI.cacheWriteTokens]: usage.cacheWriteTokens } : {}),
+      });
+      const cost = estimateCost(client.label, usage, prices);
+      if (cost !== undefined) span.setAttribute(SCOUT.costUsd, cost);
+    };
+    const fail = (span: Span, err: unknown) => {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setAttribute(ERROR_TYPE, err instanceof LlmError ? err.code : 'unknown');
+      // The error's class and code, never its message: provider bodies may quote the request.
+      if (err instanceof LlmError) recordUsage(span, err.details.usage);
+    };
+
+    /** The client's stream, watched: a plain iterator (no extra generator layer per streamed part). */
+    function stream(request: LlmRequest): AsyncIterable<StreamPart> {
+      return {
+        [Symbol.asyncIterator]() {
+          // Not made the active span: the provider's client makes no spans of its own.
+          const span = start(request);
+          const parts = client.stream(request)[Symbol.asyncIterator]();
+          let usage: Usage | undefined;
+          let reason: string | undefined;
+          let text = '';
+          const calls: { id: string; name: string; arguments: string }[] = [];
+          let ended = false;
+          const end = () => {
+            if (ended) return;
+            ended = true;
+            recordUsage(span, usage);
+            if (reason) span.setAttribute(GEN_AI.finishReasons, [reason]);
+            if (capture && reason)
+              span.setAttribute(GEN_AI.outputMessages, capture(outputJson(text, calls, reason)));
+            span.end();
+          };
+          const watch = (part: StreamPart) => {
+            switch (part.type) {
+              case 'usage':
+                usage = part.usage;
+                break;
+              case 'finish':
+                reason = finishReason(part.reason);
+                span.setAttribute(GEN_AI.responseModel, part.model);
+                break;
+              case 'text':
+                if (capture) text += part.text;
+                break;
+              case 'tool-call':
+                if (capture) calls.push(part.toolCall);
+                break;
+            }
+          };
+          return {
+            next: () =>
+              parts.next().then(
+                (result) => {
+                  if (result.done) end();
+                  else watch(result.value);
+                  return result;
+                },
+                (err: unknown) => {
+                  fail(span, err);
+                  if (!usage && err instanceof LlmError) usage = err.details.usage;
+                  end();
+                  throw err;
+                },
+              ),
+            // The consumer stopped early (Stop, a time limit, enough text): the span ends there.
+            return: async (value?: unknown) => {
+              try {
+                await parts.return?.(value);
+              } finally {
+                end();
+              }
+              return { done: true as const, value: value as StreamPart };
+            },
+          };
+        },
+      };
+    }
+
+    return {
+      config: client.config,
+      label: client.label,
+      stream,
+      complete(request): Promise<LlmResponse> {
+        const span = start(request);
+        return client.complete(request).then(
+          (response) => {
+            recordUsage(span, response.usage);
+            const reason = finishReason(response.finishReason);
+            span.setAttributes({
+              [GEN_AI.responseModel]: response.model,
+              [GEN_AI.finishReasons]: [reason],
+            });
+            if (capture)
+              span.setAttribute(
+                GEN_AI.outputMessages,
+                capture(outputJson(response.text, response.toolCalls, reason)),
+              );
+            span.end();
+            return response;
+          },
+          (err: unknown) => {
+            fail(span, err);
+            span.end();
+            throw err;
+          },
+        );
+      },
+    };
+  };
+}
