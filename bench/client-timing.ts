@@ -13,7 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { LlmClient, LlmRequest, StreamPart } from '../src/llm/types.js';
-import type { EditorClock } from '../src/render/throttled-editor.js';
+import type { EditorClock } from '../src/render/editor-clock.js';
 import type { SearchService } from '../src/search/types.js';
 import { epochNow } from './fakes/fake-llm.js';
 

@@ -17,7 +17,7 @@
  * prints again, below, every line not already printed for good — a step that finished after a
  * question was asked shows its ✅ under the question; no line shows twice as it is, none is lost.
  */
-import type { MessageWriter } from '../../src/render/turn-renderer.js';
+import type { MessageWriter } from '../../src/render/message-writer.js';
 import { activeStyle, wrapRows } from './terminal-rows.js';
 
 /** What one terminal message shows. */

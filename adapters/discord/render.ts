@@ -13,7 +13,8 @@ import {
   type MessageEditOptions,
   MessageFlags,
 } from 'discord.js';
-import type { AnswerControls, ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
+import type { AnswerControls } from '../../src/render/message-writer.js';
+import type { ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import {

@@ -9,7 +9,7 @@
  */
 import type { AnswerStream, StreamChunks, StreamRefusal } from '../../src/render/answer-stream.js';
 import type { Source } from '../../src/render/events.js';
-import type { AnswerControls } from '../../src/render/turn-renderer.js';
+import type { AnswerControls } from '../../src/render/message-writer.js';
 import type { StepView } from '../../src/render/view.js';
 import { stepLabel } from '../../src/render/step-text.js';
 import { t } from '../../src/i18n/translate.js';

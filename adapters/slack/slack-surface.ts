@@ -3,6 +3,8 @@
  * mode (SLACK_SIGNING_SECRET, for several instances behind a load balancer). Events are acknowledged
  * at once (`processBeforeResponse: false`) and handled afterwards; Slack's retried deliveries are
  * dropped by `event_id`, the app_mention + message double delivery by message id (in the core).
+ * The events that start turns are wired in message-events.ts; commands, buttons and the Home tab in
+ * commands.ts, actions.ts and home-tab.ts.
  */
 import type { Server } from 'node:http';
 import {
@@ -18,33 +20,24 @@ import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
 import { t } from '../../src/i18n/translate.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
-import type { EditorClock } from '../../src/render/throttled-editor.js';
+import type { EditorClock } from '../../src/render/editor-clock.js';
 import { type ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
 import { isUserAllowed } from '../../src/core/allowed-channels.js';
 import { registerActions } from './actions.js';
-import { slackContextSource } from './context-source.js';
 import { ButtonRelay } from './button-relay.js';
 import { registerCommands } from './commands.js';
 import { usageReport } from '../../src/budget/usage-report.js';
 import { registerHomeTab } from './home-tab.js';
-import { channelId, conversationId, messageId } from './ids.js';
+import { registerMessageEvents } from './message-events.js';
+import { conversationId } from './ids.js';
 import { toLocale } from '../../src/i18n/translate.js';
 import type { SocketTimings } from './socket-mode/pool-options.js';
 import { SocketPool } from './socket-mode/socket-pool.js';
 import { SlackSurfaceState } from './surface-state.js';
 import { SlackTurnSink } from './turn-sink.js';
-import {
-  AnsweredThreads,
-  hasChannel,
-  isDirectMessage,
-  mentionTrigger,
-  messageTrigger,
-  opensThread,
-  type SlackMessageEvent,
-  type Trigger,
-} from './triggers.js';
+import { AnsweredThreads, type Trigger } from './triggers.js';
 import { leanFetchWithin } from '../../src/http/lean-fetch.js';
 import { type AcceptThread, serveFromAcceptThread } from '../../src/http/accept-thread.js';
 import { http } from '../../src/http/node-http.js';
@@ -71,16 +64,12 @@ function httpServer(receiver: HTTPReceiver, logger: BoltLogger): Server {
   });
 }
 
-/** Slack redelivers for ~5 minutes; event ids are remembered a little longer. */
-const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
 /**
  * The WebClient's default retry policy can block a call ~30 minutes: a couple of quick retries is
  * enough for a chat reply, and a stuck request is abandoned after 10 s.
  */
 const WEB_API_RETRIES = { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2_000 };
 const WEB_API_TIMEOUT_MS = 10_000;
-/** A thread message that asks to stop the running turn (English or Chinese, nothing else in it). */
-const STOP_REQUEST = /^\s*(?:stop|停止|停)[\s.!。！]*$/i;
 /**
  * App-level tokens start with this. Slack answers any other token with `not_allowed_token_type`,
  * which @slack/socket-mode retries forever: start() would hang instead of failing.
@@ -88,14 +77,6 @@ const STOP_REQUEST = /^\s*(?:stop|停止|停)[\s.!。！]*$/i;
 const APP_TOKEN_PREFIX = 'xapp-';
 /** User locales change rarely; one users.info per user per hour. */
 const LOCALE_CACHE = { max: 5_000, ttl: 3600_000 };
-/** Suggested prompts in a new assistant thread (Slack allows at most 4); the messages are commands. */
-function suggestedPrompts(locale: Locale) {
-  return [
-    { title: t(locale, 'suggested.help.title'), message: 'help' },
-    { title: t(locale, 'suggested.search.title'), message: t(locale, 'suggested.search.message') },
-    { title: t(locale, 'suggested.agent.title'), message: 'mode agent' },
-  ];
-}
 
 export interface SlackSurfaceOptions {
   core: ScoutCore;
@@ -205,7 +186,6 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const pacers = new ChannelPacers(options.editorClock);
   // One pacer per workspace for what Slack counts per workspace (chat.update, chat.delete: Tier 3).
   const workspacePacers = new ChannelPacers(options.editorClock);
-  let botUserId: string | undefined;
   let acceptor: AcceptThread | undefined;
   let accepting = true;
 
@@ -247,148 +227,18 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       },
     );
 
-  /**
-   * The store failed before the core got the message (event dedupe, the answered-thread mark). The
-   * event is already acknowledged and Slack will not send it again: say so in the thread (as the
-   * core does for its own store failures) instead of dropping the message in silence. Logged here, once.
-   */
-  const storeUnavailable = async (team: string, trigger: Trigger, err: unknown) => {
-    log.error({ err, channel: trigger.channel }, 'store unavailable: Slack message not handled');
-    const locale = await localeOf(trigger.userId);
-    await sinkFor(team, trigger, locale)
-      .reply(t(locale, 'error.store'))
-      .catch((replyErr) => log.warn({ err: replyErr }, 'store-unavailable reply failed'));
-  };
-
-  const startTurn = async (team: string, trigger: Trigger, direct: boolean) => {
-    // A refused user leaves no trace: no thread marked as Scout's, no status, no answer (the core
-    // checks again; this keeps the adapter's own side effects out too).
-    if (!isUserAllowed(config, { userId: trigger.userId })) {
-      log.info({ user: trigger.userId }, 'message from a user the access lists refuse ignored');
-      return;
-    }
-    const locale = await localeOf(trigger.userId);
-    const conversation = conversationId(team, trigger.channel, trigger.threadTs);
-    // A native stream carries no Stop button (its top says to write "stop"): "stop" written in the
-    // thread stops the turn running there (the button's rule: the asker or an admin). One that
-    // arrives when nothing runs (the answer just ended) is told so, privately: never a question.
-    if (STOP_REQUEST.test(trigger.text)) {
-      const stop = () => core.cancel(conversation);
-      const outcome = await relay.handle(conversation, 'stop', trigger.userId, stop);
-      if (outcome === 'done' || outcome === 'relayed') return;
-      const notice = outcome === 'forbidden' ? 'stop.not-yours' : 'stop.nothing-running';
-      return sinkFor(team, trigger, locale).reply(t(locale, notice));
-    }
-    try {
-      // Only a thread Scout opened is answered without a mention afterwards.
-      if (opensThread(trigger, direct)) await answered.remember(team, trigger.channel, trigger.threadTs);
-    } catch (err) {
-      return storeUnavailable(team, trigger, err);
-    }
-    const sink = sinkFor(team, trigger, locale);
-    const watch = relay.watch(conversation, trigger.userId, sink, {
-      stop: () => core.cancel(conversation),
-      plan: (run) => state.answerPlan(conversation, run),
-    });
-    try {
-      await core.handleMessage(
-        {
-          channelId: channelId(team, trigger.channel),
-          conversationId: conversation,
-          messageId: messageId(trigger.channel, trigger.ts),
-          userId: trigger.userId,
-          text: trigger.text,
-          locale,
-          context: slackContextSource({
-            client: app.client,
-            token: env.SLACK_BOT_TOKEN!,
-            apiUrl: env.SLACK_API_URL,
-            channel: trigger.channel,
-            ts: trigger.ts,
-            threadTs: trigger.threadTs,
-            files: trigger.files,
-            readThread: trigger.midThread,
-            names,
-            logger: log,
-          }),
-        },
-        watch.sink,
-      );
-    } finally {
-      watch.stop();
-    }
-  };
-
-  /** Runs after the ack; tracked so `idle()`/shutdown can wait for it. */
-  const dispatch = (work: () => Promise<void>) => {
-    const running = work().catch((err) => log.error({ err }, 'slack event handling failed'));
-    inFlight.add(running);
-    void running.finally(() => inFlight.delete(running));
-  };
-
-  /** A malformed delivery: nothing to answer nor anywhere to answer it. Never logs the text. */
-  const withoutChannel = (type: string, eventId: string | undefined) => {
-    log.warn({ event: type, eventId }, `Slack ${type} event without a channel: ignored`);
-  };
-
-  const firstDelivery = async (eventId: string | undefined) =>
-    !eventId || (await core.firstDelivery(`slack:event:${eventId}`, EVENT_DEDUPE_TTL_MS));
-
-  // The event is already acknowledged here; the store look-ups (dedupe, answered threads) run inside
-  // `dispatch` so that idle() also waits for an event still being checked — with Redis that check
-  // takes a round trip, and idle() used to resolve before the turn had even started.
-  app.event('app_mention', async ({ event, body, context }) => {
-    if (!accepting) return;
-    dispatch(async () => {
-      botUserId ??= context.botUserId;
-      const message = event as unknown as SlackMessageEvent;
-      if (!hasChannel(message)) return withoutChannel('app_mention', body.event_id);
-      const trigger = mentionTrigger(message, context.botUserId);
-      try {
-        if (!(await firstDelivery(body.event_id))) return;
-      } catch (err) {
-        if (!trigger) throw err;
-        return storeUnavailable(body.team_id, trigger, err);
-      }
-      if (trigger) await startTurn(body.team_id, trigger, isDirectMessage(message));
-    });
-  });
-
-  app.event('message', async ({ event, body, context }) => {
-    if (!accepting) return;
-    dispatch(async () => {
-      const team = body.team_id;
-      const message = event as unknown as SlackMessageEvent;
-      if (!hasChannel(message)) return withoutChannel('message', body.event_id);
-      const botId = context.botUserId ?? botUserId;
-      try {
-        if (!(await firstDelivery(body.event_id))) return;
-      } catch (err) {
-        // Without the store a thread reply cannot be told apart from chatter; a DM is always ours.
-        const direct = await messageTrigger(message, botId, async () => false);
-        if (!direct) throw err;
-        return storeUnavailable(team, direct, err);
-      }
-      const trigger = await messageTrigger(message, botId, (channel, threadTs) =>
-        answered.has(team, channel, threadTs),
-      );
-      if (trigger) await startTurn(team, trigger, isDirectMessage(message));
-    });
-  });
-
-  app.event('assistant_thread_started', async ({ event }) => {
-    const thread = (
-      event as { assistant_thread?: { channel_id: string; thread_ts: string; user_id: string } }
-    ).assistant_thread;
-    if (!thread) return;
-    const locale = await localeOf(thread.user_id);
-    await app.client.assistant.threads
-      .setSuggestedPrompts({
-        channel_id: thread.channel_id,
-        thread_ts: thread.thread_ts,
-        prompts: suggestedPrompts(locale) as never,
-      })
-      .catch((err) => log.debug({ err: String(err) }, 'setSuggestedPrompts failed'));
+  registerMessageEvents(app, {
+    core,
+    config,
+    log,
+    state,
+    relay,
+    answered,
+    names,
+    localeOf,
+    sinkFor,
+    inFlight,
+    accepting: () => accepting,
   });
 
   // Buttons on Scout's messages: a refused user gets one private note and the press does nothing.

@@ -11,7 +11,7 @@ import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import type { ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
 import { landFinal } from '../../src/render/delivery.js';
-import type { EditorClock } from '../../src/render/throttled-editor.js';
+import type { EditorClock } from '../../src/render/editor-clock.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';

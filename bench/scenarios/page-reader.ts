@@ -18,7 +18,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { type ReadInput, readForModel } from '../../src/reader/read-document.js';
 import { ReaderPool } from '../../src/reader/reader-pool.js';
-import { FETCH_MAX_CHARS } from '../../src/tools/fetch-url-tool.js';
+import { FETCH_MAX_CHARS } from '../../src/tools/fetch-policy.js';
 import { htmlToText } from '../../src/tools/html-to-text.js';
 import { truncateText } from '../../src/tools/page-text.js';
 import { makeEncryptedPdf, makeGigabytePdfBomb } from '../../test/context/context-kit.js';

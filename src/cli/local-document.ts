@@ -9,7 +9,8 @@ import { open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { looksLikePdf } from '../context/pdf-text.js';
-import { type ArrivedDocument, bodyLimit, pdfTooBig } from '../tools/fetch-url-tool.js';
+import { bodyLimit, pdfTooBig } from '../tools/fetch-policy.js';
+import type { ArrivedDocument } from '../tools/fetch-url-tool.js';
 
 const TYPE_BY_EXTENSION: Record<string, string> = {
   '.html': 'text/html',

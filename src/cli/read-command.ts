@@ -7,15 +7,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { isAbortError } from '../errors.js';
-import {
-  type DocumentReadOptions,
-  FETCH_TIMEOUT_MS,
-  MAX_FOCUS_CHARS,
-  MAX_PARTS,
-  documentForModel,
-  failureReason,
-  fetchForModel,
-} from '../tools/fetch-url-tool.js';
+import { FETCH_TIMEOUT_MS, MAX_FOCUS_CHARS, MAX_PARTS, failureReason } from '../tools/fetch-policy.js';
+import { type DocumentReadOptions, documentForModel, fetchForModel } from '../tools/fetch-url-tool.js';
 import type { ToolOutput } from '../tools/types.js';
 import { LocalFileError, readLocalDocument } from './local-document.js';
 

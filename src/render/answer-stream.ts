@@ -25,8 +25,9 @@
  */
 import type { PaceRequest, WriteKind } from './channel-pacer.js';
 import type { Source } from './events.js';
-import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
-import type { AnswerControls, MessageWriter } from './turn-renderer.js';
+import type { EditorClock } from './editor-clock.js';
+import type { AnswerControls, MessageWriter } from './message-writer.js';
+import { ThrottledEditor } from './throttled-editor.js';
 import type { StepView } from './view.js';
 
 /** What one stream call adds: the task cards that are new or changed, and the Markdown appended. */

@@ -28,7 +28,7 @@
  *   to a pacer keyed by that scope, shared by every turn in it. The same rules then hold there, so a
  *   busy workspace's intermediate frames wait (coalesced, one per message) while finals go first.
  */
-import { type EditorClock, systemClock } from './throttled-editor.js';
+import { type EditorClock, systemClock } from './editor-clock.js';
 
 /** The writes a surface makes. `stream` is a native answer stream's start / append / stop. */
 export type WriteKind = 'post' | 'edit' | 'delete' | 'stream';

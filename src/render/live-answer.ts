@@ -20,7 +20,8 @@
 import { type PaceRequest, requestAfter } from './channel-pacer.js';
 import { landFinal } from './delivery.js';
 import { planSplit, type SplitContext, splitContextAt } from './split-text.js';
-import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
+import type { EditorClock } from './editor-clock.js';
+import { ThrottledEditor } from './throttled-editor.js';
 
 /** Where a part sits, so the payload builder can add controls to the last one only. */
 export interface PartPlace {

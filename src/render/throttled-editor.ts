@@ -20,19 +20,7 @@ import {
   MAX_BACKOFF_MS,
   retryAfterMsOf,
 } from './delivery.js';
-
-/** The timer functions the editor uses; injectable so tests never wait for real time. */
-export interface EditorClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: EditorClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { type EditorClock, systemClock } from './editor-clock.js';
 
 export interface ThrottledEditorOptions<P, R> {
   /** Creates the message; resolves with the platform's reference to it (Slack ts, Discord id). */

@@ -43,7 +43,9 @@ import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-fra
 import { splitMessage } from './split-text.js';
 import { KIND_ICON } from './icons.js';
 import { errorLine, statusLine } from './step-text.js';
-import { type EditorClock, ThrottledEditor } from './throttled-editor.js';
+import type { EditorClock } from './editor-clock.js';
+import type { AnswerControls, MessageWriter } from './message-writer.js';
+import { ThrottledEditor } from './throttled-editor.js';
 import type { StepView, TurnView } from './view.js';
 import { wellFormed, wellFormedView } from './well-formed.js';
 
@@ -55,15 +57,6 @@ export interface StepsControls {
   expanded: boolean;
   /** The turn is over: no working label, the view is final. */
   final: boolean;
-}
-
-/** Controls of one answer part. */
-export interface AnswerControls {
-  stop: boolean;
-  /** The last part of a finished answer: 👍/👎 (and the footer where it is not in the text). */
-  feedback: boolean;
-  /** The footer line for surfaces that show it outside the Markdown (Slack context block). */
-  footer?: string;
 }
 
 /** Plan controls on the plan's last part: the buttons, or the outcome once chosen. */
@@ -89,14 +82,6 @@ export interface PayloadBuilders<P> {
   footerLine?(footer: string): string;
   /** Rewrites Markdown the platform does not render (Discord: tables) before it is split. */
   adaptMarkdown?(markdown: string): string;
-}
-
-/** The primitives of a surface: write one message. Failures are `DeliveryError`s (delivery.ts). */
-export interface MessageWriter<P, R> {
-  post(payload: P): Promise<R>;
-  edit(ref: R, payload: P): Promise<void>;
-  /** Absent where a message cannot be deleted (it is blanked instead). */
-  remove?(ref: R): Promise<void>;
 }
 
 export interface TurnRendererOptions<P, R> {

@@ -2,7 +2,8 @@
 import type { Config } from '../config/env.js';
 import type { SearchService } from '../search/types.js';
 import { createCurrentContextTool } from './current-context-tool.js';
-import { createFetchUrlTool, type FetchUrlOptions } from './fetch-url-tool.js';
+import type { FetchUrlOptions } from './fetch-policy.js';
+import { createFetchUrlTool } from './fetch-url-tool.js';
 import type { Tool } from './types.js';
 import { createWebSearchTool } from './web-search-tool.js';
 

@@ -2,7 +2,7 @@
  * A synchronous clock for the render tests that run thousands of turns: timers fire only when the
  * test advances time, and each step lets pending promises settle, so a fuzz run takes milliseconds.
  */
-import type { EditorClock } from '../../src/render/throttled-editor.js';
+import type { EditorClock } from '../../src/render/editor-clock.js';
 
 export interface ManualClock extends EditorClock {
   /** Lets every pending promise settle (one macrotask). */

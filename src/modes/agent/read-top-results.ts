@@ -9,19 +9,12 @@ import { t } from '../../i18n/translate.js';
 import { FETCH_URL_TOOL_NAME } from '../../tools/fetch-url-tool.js';
 import type { ToolOutput } from '../../tools/types.js';
 import { type Observation, toObservation } from '../turn/observations.js';
-import type { ToolRoundContext } from './run-tool-calls.js';
+import type { ReadResultsPolicy, ToolRoundContext } from './tool-round-context.js';
 
 /** What the model gets of each page read this way: a fifth of an 8,000-character fetch each. */
 export const READ_RESULT_CHARS = 3_000;
 /** A result page not read within this is left out, so a slow site cannot hold the round. */
 export const READ_RESULT_TIMEOUT_MS = 6_000;
-
-export interface ReadResultsPolicy {
-  /** Result pages read per search (0: none). */
-  count: number;
-  /** URLs already read in this turn: never twice. */
-  read: Set<string>;
-}
 
 export interface PageRead {
   url: string;

@@ -9,15 +9,10 @@ import type { Locale } from '../../surface.js';
 import type { ToolOutput } from '../../tools/types.js';
 import { parseArgs } from '../turn/agent-trace.js';
 import { queryOf } from './loop-detector.js';
-import { type Observation, type SourceNumbering, toObservation } from '../turn/observations.js';
+import { type Observation, toObservation } from '../turn/observations.js';
 import { resultsTitle } from '../turn/results-title.js';
-import type { ToolRunEnv } from '../turn/tool-run-env.js';
-import {
-  type PageRead,
-  pageObservations,
-  type ReadResultsPolicy,
-  readTopResults,
-} from './read-top-results.js';
+import { type PageRead, pageObservations, readTopResults } from './read-top-results.js';
+import type { ToolRoundContext } from './tool-round-context.js';
 
 /** The Search results step shows this many results (seed 000: "前 3 条结果"). */
 const RESULTS_SHOWN = 3;
@@ -26,16 +21,6 @@ const TOOL_PREVIEW_CHARS = 500;
 const SNIPPET_PREVIEW_CHARS = 160;
 
 export const WEB_SEARCH = 'web_search';
-
-export interface ToolRoundContext extends ToolRunEnv {
-  numbering: SourceNumbering;
-  /** Prefix for step ids, unique per round ("r2"). */
-  stepPrefix: string;
-  /** Thought of the model for this round (recorded on the trace's first step of the round). */
-  thought?: string;
-  /** Agent mode: read the top results of each search in the same round (AGENT_READ_RESULTS). */
-  readResults?: ReadResultsPolicy;
-}
 
 export interface ToolRoundResult {
   call: ToolCall;

@@ -1,0 +1,94 @@
+/**
+ * English strings (catalog in strings.ts): one commented block per feature added later (memory, instructions, limits and /usage, prompt
+ * caching). New keys go in a block of their own at the END of this table, so that branches adding
+ * keys at the same time merge cleanly.
+ */
+export const EN_FEATURES = {
+  // Conversation memory (src/core/conversation-memory.ts, /memory): long histories folded into a summary.
+  'command.memory': 'Show the summary of this conversation’s earlier messages; `clear` forgets it',
+  'option.memory': 'What to do with the summary',
+  'choice.memory-clear': 'Clear it',
+  'memory.summarising': 'Summarising {count} earlier messages…',
+  'memory.summarised': 'Summarised {count} earlier messages',
+  'memory.failed':
+    'Could not summarise the earlier messages, so they were left out of this answer; Scout will try again on the next one.',
+  'memory.not-saved':
+    'The summary of earlier messages was not saved: Scout’s storage is unavailable, so it is used for this answer only.',
+  'memory.show': '*Summary of {count} earlier messages* (updated {date}):\n{text}',
+  'memory.empty': 'No summary yet: this conversation still fits the model’s context window.',
+  'memory.cleared': '🧹 The summary of earlier messages was cleared; the recent messages are kept.',
+  'memory.no-conversation':
+    'This command needs a conversation: write `@Scout memory` in the thread whose memory you want to see.',
+  // ── Instructions (/instructions, SCOUT_INSTRUCTIONS; src/core/instructions.ts) ──
+  'command.instructions':
+    'Show or set this channel’s instructions for Scout (language, tone, sources); `clear` removes them',
+  'option.instructions': 'What Scout should know or do here (answer in French, our product is …), or clear',
+  'instructions.where.channel': 'this channel',
+  'instructions.where.terminal': 'this terminal chat',
+  'instructions.none':
+    'No instructions are set for {where}. `/instructions <text>` sets some: the language to answer in, the tone, your product, the sources to prefer.',
+  'instructions.show.own': '*Instructions for {where}* ({chars} characters):',
+  'instructions.show.default':
+    '*Default instructions* (SCOUT_INSTRUCTIONS; {where} has none of its own, {chars} characters):',
+  'instructions.how':
+    'They go into every mode’s prompt after Scout’s own rules, which they cannot change. `/instructions <text>` replaces them, `/instructions clear` removes them.',
+  'instructions.set':
+    '✅ Instructions saved for {where} ({chars} characters). They apply from the next message, in every mode, after Scout’s own rules.',
+  'instructions.cut': '✂️ They were cut to {max} characters ({cut} characters left out).',
+  'instructions.cleared': '🧹 The instructions for {where} were removed.',
+  'instructions.cleared-default':
+    '🧹 The instructions for {where} were removed; the default instructions (SCOUT_INSTRUCTIONS) apply again.',
+  'instructions.nothing-to-clear': 'Nothing to remove: {where} has no instructions of its own.',
+  'instructions.empty':
+    'Those instructions are empty once control characters are removed; nothing was saved.',
+  'instructions.looks-like-secret':
+    'These instructions look like they hold an API key or token, so they were not saved and are not shown here; if it is a real key, revoke it and create a new one.',
+  'config.instructions': 'Instructions',
+  'config.instructions.none': 'none (`/instructions <text>` sets them)',
+  'config.instructions.channel': 'set here ({chars} characters): {preview}',
+  'config.instructions.default': 'the SCOUT_INSTRUCTIONS default ({chars} characters): {preview}',
+  'home.instructions': '📝 Instructions (`/instructions <text>` sets them)',
+  'home.instructions-none': 'None of its own; `/config` says whether a default applies.',
+  // ── Limits and /usage (src/budget) ──
+  'command.usage':
+    'Your usage (today, 7 and 30 days); admins also see the top channels, users, models and tools',
+  'budget.refused.user-usd':
+    '⛔ You have reached your daily spending limit ({limit} per person), so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+  'budget.refused.user-tokens':
+    '⛔ You have reached your daily limit of {limit} tokens per person, so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+  'budget.refused.channel-usd':
+    '⛔ This channel has reached its daily spending limit ({limit}), so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+  'budget.refused.channel-tokens':
+    '⛔ This channel has reached its daily limit of {limit} tokens, so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+  'budget.refused.concurrent':
+    '⏳ You already have {limit} answers running (the most at once per person). Ask again when one has finished.',
+  'budget.unavailable':
+    '⚠️ I cannot check the usage limits right now (the store is unreachable), so I am not starting new answers. Try again in a minute.',
+  'report.title': '*Your usage* (UTC days)',
+  'report.today': 'Today',
+  'report.week': '7 days',
+  'report.month': '30 days',
+  'report.line': '{usd} · {tokens} tokens · {turns} answers',
+  'report.chart': 'Spend per day, last 30 days (max {max}):',
+  'report.chart-tokens': 'Tokens per day, last 30 days (max {max}):',
+  'report.limits': 'Daily limits: {limits}',
+  'report.limit.user-usd': '{limit} per person',
+  'report.limit.user-tokens': '{limit} tokens per person',
+  'report.limit.channel-usd': '{limit} per channel',
+  'report.limit.channel-tokens': '{limit} tokens per channel',
+  'report.limit.concurrent': '{limit} answers at once',
+  'report.exempt': 'As an admin you are not held to them.',
+  'report.top-channels': '*Top channels* (30 days)',
+  'report.top-users': '*Top users* (30 days)',
+  'report.top-models': '*Top models* (30 days)',
+  'report.top-tools': '*Top tools* (30 days)',
+  'report.tool-calls': '{calls} calls',
+  'report.none': 'nothing yet',
+  'report.unpriced': 'tokens of models without a price count toward token limits only',
+  'report.chart-alt': 'Bar chart of spend per day over the last 30 days',
+  'report.unavailable': '⚠️ Usage cannot be read right now (the store is unreachable). Try again in a minute.',
+  // Prompt caching (issue 28): input read from the provider's prompt cache, in the statistics.
+  'stats.input-cached': '{input} ({cached} cached)',
+  'stats.cached': 'cached',
+  'stats.cache-write': 'cache write',
+} as const;
