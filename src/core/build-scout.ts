@@ -21,7 +21,8 @@ import type { Stores } from '../store/types.js';
 import { createDefaultTools } from '../tools/default-tools.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { ToolRegistry } from '../tools/types.js';
-import { Scout, type TurnObserver } from './scout.js';
+import type { TurnObserver } from './scout-deps.js';
+import { Scout } from './scout.js';
 
 /** Distinct model configurations kept as ready clients. */
 const MAX_CACHED_CLIENTS = 64;

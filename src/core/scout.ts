@@ -4,23 +4,16 @@
  */
 import { Budget, replyPrivately } from '../budget/budget.js';
 import type { TurnMeter } from '../budget/turn-meter.js';
-import type { Config } from '../config/env.js';
 import { ContextCache } from '../context/context-cache.js';
-import { readTurnContext, type TurnContextMessages } from '../context/turn-context.js';
 import { CancelledError, isAbortError } from '../errors.js';
 import { t } from '../i18n/translate.js';
 import { toUserMessage } from '../i18n/user-message.js';
-import type { ChatMessage, LlmClient, ModelConfig } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import { emitNotice } from '../modes/turn/emit-notice.js';
-import type { ModeRunner, TurnContext } from '../modes/types.js';
-import type { PromptLibrary } from '../prompts/prompt-library.js';
+import type { TurnContext } from '../modes/types.js';
 import type { TurnEvent } from '../render/events.js';
 import { closeOpenSteps, emptyView, foldEvent } from '../render/view.js';
-import type { SearchService } from '../search/types.js';
-import { appendTurn } from '../store/conversation-store.js';
-import { loadConversation } from '../store/conversation-summary.js';
-import type { Lease, Stores } from '../store/types.js';
+import type { Stores } from '../store/types.js';
 import type {
   CommandContext,
   CommandReply,
@@ -30,74 +23,24 @@ import type {
   ScoutCore,
   TurnSink,
 } from '../surface.js';
-import type { McpToolSource } from '../mcp/mcp-tools.js';
-import type { ToolRegistry } from '../tools/types.js';
 import { isChannelAllowed, isUserAllowed } from './allowed-channels.js';
 import { channelTools } from './channel-tools.js';
 import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText } from './commands.js';
-import { fitWithMemory } from './conversation-memory.js';
-import { effectiveInstructions } from './instructions.js';
-import { instructionsTokens, withInstructions } from '../prompts/operator-instructions.js';
-import { warnIfNearContextWindow } from '../llm/tokens.js';
+import { acquireTurnLock, TURN_LOCK_TTL_MS } from './turn-lock.js';
+import type { ScoutDeps } from './scout-deps.js';
+import { saveTurn } from './save-turn.js';
+import { PLAN_CONFIRM_TIMEOUT_MS, toolConfirmation, planConfirmation } from './turn-confirmations.js';
+import { withInstructions } from '../prompts/operator-instructions.js';
+import { gatherTurnInput } from './turn-input.js';
 import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
 import { SettingsService } from './settings-service.js';
 
-/** A message longer than this is cut (with a notice): a 100 KB paste must not blow the context window. */
-export const MAX_INPUT_CHARS = 16_000;
 /** Slack retries for up to ~5 minutes; remembering message ids for 10 covers every redelivery. */
 const MESSAGE_DEDUPE_TTL_MS = 10 * 60_000;
-/** Room kept for the answer in the context window when no max_tokens is set (the server decides). */
-const RESERVED_ANSWER_TOKENS = 2_000;
 /** `/reset` waits at most this long for a running turn to let go of its conversation. */
 const RESET_LOCK_WAIT_MS = 15_000;
-/**
- * A turn's conversation lease: renewed every third of it while the turn runs, so a holder that dies
- * (kill -9, lost network) frees its conversation within this long instead of blocking the next turn.
- */
-const TURN_LOCK_TTL_MS = 5_000;
-/** Waiting longer than this for the conversation's lock shows "waiting for the previous answer…". */
-const LOCK_WAIT_NOTICE_MS = 500;
-/**
- * A plan nobody runs or cancels is declined after this: the turn holds the conversation's lock while
- * it waits, and later messages of the conversation queue behind it (for at most the lock wait).
- */
-export const PLAN_CONFIRM_TIMEOUT_MS = 5 * 60_000;
-/** A tool call waiting for Approve / Deny is denied after this (the turn's own limit may end it first). */
-export const TOOL_CONFIRM_TIMEOUT_MS = 5 * 60_000;
-
-export interface TurnObserver {
-  onTurnStart?(info: { mode: Mode; conversationId: string }): void;
-  onTurnEnd?(info: { mode: Mode; outcome: 'ok' | 'error' | 'cancelled'; ms: number; error?: unknown }): void;
-  /**
-   * Runs a turn inside the observer (traces: the turn's span is the parent of everything the turn
-   * does); it may hand the turn a watched message and sink.
-   */
-  aroundTurn?(
-    message: IncomingMessage,
-    sink: TurnSink,
-    run: (message: IncomingMessage, sink: TurnSink) => Promise<void>,
-  ): Promise<void>;
-}
-
-export interface ScoutDeps {
-  config: Config;
-  logger: Logger;
-  stores: Stores;
-  search: SearchService;
-  tools: ToolRegistry;
-  prompts: PromptLibrary;
-  /** Builds (or returns a cached) client for a model choice. */
-  llm: (model: ModelConfig) => LlmClient;
-  modes: Record<Mode, ModeRunner>;
-  observer?: TurnObserver;
-  /** How long a plan waits for Run / Cancel (default PLAN_CONFIRM_TIMEOUT_MS; tests shrink it). */
-  planConfirmMs?: number;
-  /** The MCP servers, for `/tools` and `/config` (their tools reach turns through `tools`). */
-  mcp?: McpToolSource;
-}
-
 export class Scout implements ScoutCore {
   readonly locale: Locale;
   readonly settings: SettingsService;
@@ -285,31 +228,25 @@ export class Scout implements ScoutCore {
       sink.update(view);
     };
     // Behind an earlier answer (or a dead holder's lease running out): say so instead of silence.
-    let waited = false;
-    const waitNotice = setTimeout(() => {
-      waited = true;
-      emit({ type: 'status', text: t(locale, 'notice.waiting') });
-    }, LOCK_WAIT_NOTICE_MS);
-    let lease: Lease;
-    try {
-      lease = await this.deps.stores.locks.acquire(`conv:${message.conversationId}`, {
-        ttlMs: TURN_LOCK_TTL_MS,
-        signal: controller.signal,
-      });
-    } catch (err) {
+    const lock = await acquireTurnLock(
+      this.deps.stores.locks,
+      message.conversationId,
+      controller.signal,
+      (waiting) => emit({ type: 'status', text: waiting ? t(locale, 'notice.waiting') : null }),
+    );
+    if ('error' in lock) {
       this.turns.delete(controller);
-      if (!waited) throw err;
+      if (!lock.waited) throw lock.error;
       // The waiting notice is on screen: that same message ends with the reason.
-      if (!isAbortError(err)) log.error({ err }, 'turn could not get its conversation lock');
+      if (!isAbortError(lock.error))
+        log.error({ err: lock.error }, 'turn could not get its conversation lock');
       ended = true;
-      Object.assign(view, { status: null, done: true, cancelled: isAbortError(err) });
-      view.error = toUserMessage(err, locale);
+      Object.assign(view, { status: null, done: true, cancelled: isAbortError(lock.error) });
+      view.error = toUserMessage(lock.error, locale);
       await sink.done(view).catch((doneErr) => log.error({ err: doneErr }, 'final render failed'));
       return;
-    } finally {
-      clearTimeout(waitNotice);
     }
-    if (waited) emit({ type: 'status', text: null });
+    const { lease } = lock;
     this.running.set(message.conversationId, controller);
     const started = Date.now();
     // Chat has no time limit of its own: a rate-limit wait longer than the agent's limit fails fast.
@@ -321,55 +258,18 @@ export class Scout implements ScoutCore {
       const settings = await this.settings.get(message.channelId);
       mode = settings.mode;
       this.deps.observer?.onTurnStart?.({ mode, conversationId: message.conversationId });
-      let question = message.text;
-      if (question.length > MAX_INPUT_CHARS) {
-        question = question.slice(0, MAX_INPUT_CHARS);
-        emitNotice(
-          emit,
-          'notice-input-trimmed',
-          t(locale, 'notice.input-trimmed', { chars: MAX_INPUT_CHARS }),
-        );
-      }
-      const conversation = await loadConversation(this.deps.stores, message.conversationId);
-      const stored = conversation.messages;
-      const read: TurnContextMessages = message.context
-        ? await readTurnContext({
-            source: message.context,
-            conversationId: message.conversationId,
-            hasHistory: stored.length > 0,
-            models: settings.answerModel ? [settings.toolModel, settings.answerModel] : [settings.toolModel],
-            config: this.deps.config,
-            cache: this.contextCache,
-            locale,
-            emit,
-            signal: controller.signal,
-            logger: log,
-          })
-        : { tokens: 0 };
-      // The channel's operator instructions (or the default) close every system prompt.
-      const instructions = effectiveInstructions(settings, this.deps.config);
-      // Turns that no longer fit are folded into the conversation's summary (conversation-memory.ts).
-      const window = await fitWithMemory({
-        conversation,
-        conversationId: message.conversationId,
-        question,
-        contextWindow: this.deps.config.env.LLM_CONTEXT_WINDOW,
-        reserveTokens:
-          (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) +
-          2_000 +
-          read.tokens +
-          instructionsTokens(instructions),
-        summariser: meter.wrapLlm(this.deps.llm(this.deps.config.summaryModel ?? settings.toolModel)),
-        prompts: this.deps.prompts,
-        stores: this.deps.stores,
-        ttlMs: this.deps.config.env.SESSION_TTL,
+      const { question, read, window, instructions } = await gatherTurnInput({
+        message,
+        settings,
+        deps: this.deps,
+        contextCache: this.contextCache,
+        meter,
         locale,
         emit,
         signal: controller.signal,
-        logger: log,
+        log,
       });
       if (window.notSaved) view.notSaved = true;
-      warnIfNearContextWindow(window.tokens, this.deps.config.env.LLM_CONTEXT_WINDOW, log);
       const tool = meter.wrapLlm(this.deps.llm(settings.toolModel));
       const answer = settings.answerModel ? meter.wrapLlm(this.deps.llm(settings.answerModel)) : tool;
       const context: TurnContext = {
@@ -388,53 +288,22 @@ export class Scout implements ScoutCore {
         config: this.deps.config,
         logger: log,
       };
-      if (sink.confirmPlan) {
-        const confirm = sink.confirmPlan.bind(sink);
-        const id = message.conversationId;
-        context.confirmPlan = async (plan) => {
-          const waiting = new AbortController();
-          const timeout = AbortSignal.timeout(this.deps.planConfirmMs ?? PLAN_CONFIRM_TIMEOUT_MS);
-          this.awaitingPlan.set(id, waiting);
-          try {
-            return await confirm(plan, AbortSignal.any([controller.signal, waiting.signal, timeout]));
-          } finally {
-            if (this.awaitingPlan.get(id) === waiting) this.awaitingPlan.delete(id);
-          }
-        };
-      }
-      if (sink.confirmTool) {
-        const confirm = sink.confirmTool.bind(sink);
-        // The prompt says the model chose the call, while answering whose message, and whether the
-        // turn read earlier messages (a message planted there can ask for calls nobody wanted).
-        const origin = {
+      const confirmPlan = planConfirmation(sink, {
+        conversationId: message.conversationId,
+        turnSignal: controller.signal,
+        awaiting: this.awaitingPlan,
+        timeoutMs: this.deps.planConfirmMs ?? PLAN_CONFIRM_TIMEOUT_MS,
+      });
+      if (confirmPlan) context.confirmPlan = confirmPlan;
+      const confirmTool = toolConfirmation(sink, {
+        origin: {
           message: question,
           ...(message.userName ? { asker: message.userName } : {}),
           ...(read.forModel ? { readEarlier: true } : {}),
-        };
-        // Asked one at a time, and one Deny (or no answer) answers every call of the turn waiting or yet
-        // to come: the asker saw a call they did not want, and the turn goes on at once instead of
-        // showing more questions.
-        const denied = new AbortController();
-        let previous: Promise<unknown> = Promise.resolve();
-        context.confirmTool = (request, signal) => {
-          const asked = previous.then(async () => {
-            if (denied.signal.aborted || signal.aborted) return false;
-            const approved = await confirm(
-              { ...request, origin },
-              AbortSignal.any([
-                signal,
-                controller.signal,
-                denied.signal,
-                AbortSignal.timeout(TOOL_CONFIRM_TIMEOUT_MS),
-              ]),
-            );
-            if (!approved) denied.abort();
-            return approved;
-          });
-          previous = asked.catch(() => undefined);
-          return asked;
-        };
-      }
+        },
+        turnSignal: controller.signal,
+      });
+      if (confirmTool) context.confirmTool = confirmTool;
       // Tool servers start on the first turn that may call tools; one that fails is a notice.
       if (mode !== 'chat' && this.deps.tools.prepare) {
         const notices = await this.deps.tools.prepare(controller.signal);
@@ -444,25 +313,18 @@ export class Scout implements ScoutCore {
       if (view.error) outcome = 'error';
       if (controller.signal.aborted) outcome = 'cancelled';
       if (result.answer) {
-        const additions: ChatMessage[] = [
-          ...(read.forHistory ? [read.forHistory] : []),
-          { role: 'user', content: question },
-          { role: 'assistant', content: result.answer },
-        ];
-        try {
-          await appendTurn(
-            this.deps.stores,
-            message.conversationId,
-            message.channelId,
-            additions,
-            this.deps.config.env.SESSION_TTL,
-          );
-          // What was read is now in the history: the next turn reads only what comes after this message.
-          if (message.context)
-            await this.contextCache.markSeen(message.conversationId, message.context.messageId);
-        } catch (err) {
+        const saved = await saveTurn(this.deps.stores, this.contextCache, {
+          message,
+          additions: [
+            ...(read.forHistory ? [read.forHistory] : []),
+            { role: 'user', content: question },
+            { role: 'assistant', content: result.answer },
+          ],
+          ttlMs: this.deps.config.env.SESSION_TTL,
+          log,
+        });
+        if (!saved) {
           // The answer is already on screen: say it was not saved rather than that nothing worked.
-          log.error({ err }, 'answer shown but not saved');
           view.notSaved = true;
           emitNotice(emit, 'notice-not-saved', t(locale, 'notice.not-saved'), 'warning');
         }

@@ -2,7 +2,7 @@
  * Turns the core's turn hooks into metrics: one `turns_total` and one latency sample per turn, and
  * an `errors_total{kind}` for each failed turn.
  */
-import type { TurnObserver } from '../core/scout.js';
+import type { TurnObserver } from '../core/scout-deps.js';
 import { LlmError, ScoutError } from '../errors.js';
 import type { ScoutMetrics } from './metrics.js';
 

@@ -2,7 +2,7 @@
  * Two turn observers as one (metrics and traces): both hear every start and end; `aroundTurn`
  * nests, the first observer's outside.
  */
-import type { TurnObserver } from '../../core/scout.js';
+import type { TurnObserver } from '../../core/scout-deps.js';
 
 export function combineObservers(outer: TurnObserver, inner: TurnObserver): TurnObserver {
   const combined: TurnObserver = {

@@ -8,7 +8,7 @@
  */
 import { type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { MessageContextSource } from '../../context/types.js';
-import type { TurnObserver } from '../../core/scout.js';
+import type { TurnObserver } from '../../core/scout-deps.js';
 import type { TurnView } from '../../render/view.js';
 import type { IncomingMessage, TurnSink } from '../../surface.js';
 import { errorKind } from '../metrics-observer.js';
