@@ -9,6 +9,7 @@ import { LlmError } from '../errors.js';
 import { estimateCost, type PriceTable } from '../llm/pricing.js';
 import { countMessageTokens, countTokens } from '../llm/tokens.js';
 import type { LlmClient, LlmRequest, StreamPart, Usage } from '../llm/types.js';
+import { watchedStream } from '../llm/watched-stream.js';
 import type { ToolRegistry } from '../tools/types.js';
 
 interface CallRecord {
@@ -76,29 +77,13 @@ export class TurnMeter {
       config: client.config,
       label: client.label,
       stream(request) {
-        return {
-          [Symbol.asyncIterator]() {
+        return watchedStream(
+          () => client.stream(request),
+          () => {
             const call = record(request);
-            const parts = client.stream(request)[Symbol.asyncIterator]();
-            return {
-              next: () =>
-                parts.next().then(
-                  (result) => {
-                    if (!result.done) fold(call, result.value);
-                    return result;
-                  },
-                  (err: unknown) => {
-                    failed(call, err);
-                    throw err;
-                  },
-                ),
-              return: async (value?: unknown) => {
-                await parts.return?.(value);
-                return { done: true as const, value: value as StreamPart };
-              },
-            };
+            return { part: (part) => fold(call, part), error: (err: unknown) => failed(call, err) };
           },
-        };
+        );
       },
       async complete(request) {
         const call = record(request);

@@ -7,6 +7,7 @@
 import { type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { LlmError } from '../../errors.js';
 import { estimateCost, type PriceTable } from '../../llm/pricing.js';
+import { watchedStream } from '../../llm/watched-stream.js';
 import type {
   ChatMessage,
   FinishReason,
@@ -108,19 +109,16 @@ export function traceLlm(options: TraceLlmOptions): (client: LlmClient) => LlmCl
 
     /** The client's stream, watched: a plain iterator (no extra generator layer per streamed part). */
     function stream(request: LlmRequest): AsyncIterable<StreamPart> {
-      return {
-        [Symbol.asyncIterator]() {
+      return watchedStream(
+        () => client.stream(request),
+        () => {
           // Not made the active span: the provider's client makes no spans of its own.
           const span = start(request);
-          const parts = client.stream(request)[Symbol.asyncIterator]();
           let usage: Usage | undefined;
           let reason: string | undefined;
           let text = '';
           const calls: { id: string; name: string; arguments: string }[] = [];
-          let ended = false;
           const end = () => {
-            if (ended) return;
-            ended = true;
             recordUsage(span, usage);
             if (reason) span.setAttribute(GEN_AI.finishReasons, [reason]);
             if (capture && reason)
@@ -145,32 +143,15 @@ export function traceLlm(options: TraceLlmOptions): (client: LlmClient) => LlmCl
             }
           };
           return {
-            next: () =>
-              parts.next().then(
-                (result) => {
-                  if (result.done) end();
-                  else watch(result.value);
-                  return result;
-                },
-                (err: unknown) => {
-                  fail(span, err);
-                  if (!usage && err instanceof LlmError) usage = err.details.usage;
-                  end();
-                  throw err;
-                },
-              ),
-            // The consumer stopped early (Stop, a time limit, enough text): the span ends there.
-            return: async (value?: unknown) => {
-              try {
-                await parts.return?.(value);
-              } finally {
-                end();
-              }
-              return { done: true as const, value: value as StreamPart };
+            part: watch,
+            error: (err: unknown) => {
+              fail(span, err);
+              if (!usage && err instanceof LlmError) usage = err.details.usage;
             },
+            end,
           };
         },
-      };
+      );
     }
 
     return {
