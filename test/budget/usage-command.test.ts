@@ -3,14 +3,13 @@
  * terminal prints a sparkline; Slack answers ephemerally and shows admins the report in App Home
  * (text: sparkline and top lists); Discord answers ephemerally with the chart as a PNG attachment.
  */
-import { PassThrough } from 'node:stream';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConsoleSurface } from '../../adapters/console/console-surface.js';
 import { spendChartSvg } from '../../src/budget/usage-chart.js';
 import { DAY_MS, type UsageIncrement, usageField } from '../../src/store/usage-counters.js';
 import type { Stores } from '../../src/store/types.js';
 import { describeWithShared } from '../helpers/fixtures.js';
+import { pipedTerminalChat } from '../helpers/piped-terminal.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import type { UploadedFile } from '../helpers/fake-discord.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
@@ -56,24 +55,12 @@ describe('/usage in the terminal', () => {
   it('shows today, 7 and 30 days after real turns, with spend per day as a sparkline', async () => {
     h = await startTestScout({ env: { PRICE_TABLE: PRICES, BUDGET_USER_DAILY_USD: '5' } });
     h.llm.fallback = () => textReply('An answer.');
-    const input = new PassThrough();
-    const output = Object.assign(new PassThrough(), { isTTY: false });
-    let printed = '';
-    output.on('data', (chunk: Buffer) => {
-      printed += chunk.toString();
-    });
-    const exited = new Promise<number>((resolve) => {
-      const surface = createConsoleSurface({
-        core: h!.scout,
-        input,
-        output,
-        conversation: 'console:usage',
-        onExit: resolve,
-      });
-      void surface.start();
-    });
-    input.end('first question\nsecond question\n/usage\n');
-    expect(await exited).toBe(0);
+    const { printed, code } = await pipedTerminalChat(
+      h,
+      ['first question', 'second question', '/usage'],
+      'console:usage',
+    );
+    expect(code).toBe(0);
     // Two turns at $0.02 each, today.
     expect(printed).toContain('Your usage');
     expect(printed).toMatch(/Today: \$0\.0400 · 30 tokens · 2 answers/);

@@ -2,33 +2,12 @@
  * Commands typed in the terminal chat get terminal answers: no mentions, DMs or Discord threads, the
  * terminal's own /quit listed, no literal Markdown marks, and `/search` alone says where it stands.
  */
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createConsoleSurface } from '../../adapters/console/console-surface.js';
+import { pipedTerminalChat } from '../helpers/piped-terminal.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 
 /** Pipes `lines` into a terminal chat and resolves with everything it printed once it exits. */
-async function chat(h: TestScout, lines: string[]): Promise<{ printed: string; code: number }> {
-  const input = new PassThrough();
-  const output = Object.assign(new PassThrough(), { isTTY: false });
-  let printed = '';
-  output.on('data', (chunk: Buffer) => {
-    printed += chunk.toString();
-  });
-  const exited = new Promise<number>((resolve) => {
-    const surface = createConsoleSurface({
-      core: h.scout,
-      input,
-      output,
-      conversation: 'console:cmds',
-      onExit: resolve,
-    });
-    void surface.start();
-  });
-  input.end(`${lines.join('\n')}\n`);
-  const code = await exited;
-  return { printed, code };
-}
+const chat = (h: TestScout, lines: string[]) => pipedTerminalChat(h, lines, 'console:cmds');
 
 describe('terminal commands', () => {
   let h: TestScout;

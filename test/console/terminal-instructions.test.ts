@@ -3,33 +3,15 @@
  * (its one channel, `console:local`), which the next question's system prompt carries;
  * `/instructions` and `/config` show them, worded for the terminal.
  */
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONSOLE_CHANNEL_ID, createConsoleSurface } from '../../adapters/console/console-surface.js';
+import { CONSOLE_CHANNEL_ID } from '../../adapters/console/console-surface.js';
 import { textReply } from '../helpers/fake-openai-server.js';
+import { pipedTerminalChat } from '../helpers/piped-terminal.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 
 /** Pipes `lines` into a terminal chat and resolves with everything it printed once it exits. */
 async function chat(h: TestScout, lines: string[]): Promise<string> {
-  const input = new PassThrough();
-  const output = Object.assign(new PassThrough(), { isTTY: false });
-  let printed = '';
-  output.on('data', (chunk: Buffer) => {
-    printed += chunk.toString();
-  });
-  const exited = new Promise<number>((resolve) => {
-    const surface = createConsoleSurface({
-      core: h.scout,
-      input,
-      output,
-      conversation: 'console:instructions',
-      onExit: resolve,
-    });
-    void surface.start();
-  });
-  input.end(`${lines.join('\n')}\n`);
-  await exited;
-  return printed;
+  return (await pipedTerminalChat(h, lines, 'console:instructions')).printed;
 }
 
 describe('terminal /instructions', () => {
