@@ -30,6 +30,9 @@ export class RenderFrame {
   /** Asks for a render: `urgent` ones come on the next tick, others within one frame. */
   request(urgent: boolean): void {
     if (this.#stopped || this.#immediate) return;
+    // Growing text with the frame's timer already set: it renders then (the common case, once per
+    // streamed token; reading the clock for it cost more than the rest of the request).
+    if (!urgent && this.#timer) return;
     const wait = this.#lastRenderAt + this.#frameMs - performance.now();
     if (urgent || wait <= 0) {
       this.#clearTimer();
