@@ -178,7 +178,8 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
     },
     async stop() {
       child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      // A profiling Scout writes its main thread's profile only after it has stopped: give it time.
+      const killer = setTimeout(() => child.kill('SIGKILL'), profile ? 60_000 : 5_000);
       await exited;
       clearTimeout(killer);
     },
