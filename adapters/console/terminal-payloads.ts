@@ -10,7 +10,8 @@
  */
 import { approvalChoice } from '../../src/render/controls.js';
 import { renderViewAsText } from '../../src/render/step-text.js';
-import { type PayloadBuilders, workingLine } from '../../src/render/turn-renderer.js';
+import { workingLine } from '../../src/render/turn-markdown.js';
+import type { PayloadBuilders } from '../../src/render/renderer-options.js';
 import type { Locale } from '../../src/surface.js';
 import { safeStepsView, stripStreamingControls, stripTerminalControls } from './terminal-safe.js';
 import type { TerminalPayload } from './terminal-screen.js';

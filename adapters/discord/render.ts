@@ -14,7 +14,7 @@ import {
   MessageFlags,
 } from 'discord.js';
 import type { AnswerControls } from '../../src/render/message-writer.js';
-import type { ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
+import type { ApprovalControls, PlanControls } from '../../src/render/renderer-options.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import {

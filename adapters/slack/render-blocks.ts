@@ -14,7 +14,7 @@ import {
   planChoice,
 } from '../../src/render/controls.js';
 import { stepHeadline } from '../../src/render/step-text.js';
-import type { ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
+import type { ApprovalControls, PlanControls } from '../../src/render/renderer-options.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import { splitMessage } from '../../src/render/split-text.js';

@@ -6,7 +6,7 @@
 import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
 import type { Locale } from '../surface.js';
-import type { ApprovalControls, PlanControls } from './turn-renderer.js';
+import type { ApprovalControls, PlanControls } from './renderer-options.js';
 
 export type ControlId =
   | 'stop'

@@ -1,13 +1,13 @@
 /**
  * The one turn renderer. Every surface draws a turn the same way; an adapter only gives primitives
  * (post / edit / delete a message with its platform payload), payload builders (Block Kit, Discord
- * components) and its limits. What a turn looks like lives here:
+ * components) and its limits (renderer-options.ts). What a turn looks like lives here:
  *
  * - the steps message: posted with the first step, edited live (throttled), collapsed at the end,
  *   with Show details when a finished step has a body;
  * - the answer: as many messages as the text needs (LiveAnswer: split at paragraph / code-fence
  *   boundaries, reconciled against the final text whatever it is), error and cancel notices, the
- *   footer;
+ *   footer (the Markdown of answers, plans and approvals: turn-markdown.ts);
  * - controls on the last live message only: Stop while running (the steps message until the answer
  *   starts, then the answer's last part); 👍/👎 inside the final content edit of the last part;
  * - the status line (set once, before anything shows; the platform clears it when the turn's first
@@ -16,182 +16,24 @@
  *   steps as task cards; the same splitting, controls and delivery policy apply, and a refused
  *   stream falls back to the ordinary messages — one renderer with a capability, not two paths;
  * - plans shown whole (split across messages, never cut), Run/Cancel on the last part;
- * - the delivery policy (delivery.ts): rate limits and outages retried, the final retried until the
- *   deadline, and at the first refusal the turn stops writing and the user is told privately;
- * - pacing: each message's edits throttled by its editor (throttled-editor.ts), and every write of
- *   the turn — posts, edits, deletes, stream calls — through the channel's pacer (channel-pacer.ts),
- *   shared with the other turns in that channel, under the limits the surface declares.
+ * - the delivery policy (delivery.ts: retries, the final until its deadline, a refusal told privately)
+ *   and pacing (each message's editor, then every write through the channel's shared pacer).
  */
-import type { Logger } from '../logger.js';
 import type { PlanProposal } from '../modes/plan/plan-types.js';
-import type { Locale } from '../surface.js';
-import type { ToolApprovalRequest, ToolCallOrigin } from '../tools/types.js';
+import type { ToolApprovalRequest } from '../tools/types.js';
 import { t } from '../i18n/translate.js';
-import { type AnswerStream, type HeadContent, StreamHead } from './answer-stream.js';
-import {
-  type ChannelLimits,
-  type ChannelPace,
-  ChannelPacers,
-  DEFAULT_CHANNEL_LIMITS,
-  scopedPace,
-  type WriteKind,
-} from './channel-pacer.js';
+import { type HeadContent, StreamHead } from './answer-stream.js';
+import { type ChannelPace, ChannelPacers, DEFAULT_CHANNEL_LIMITS, scopedPace } from './channel-pacer.js';
 import { type DeliveryError, describeDeliveryError, isRefused, landFinal } from './delivery.js';
 import { LiveAnswer, type PartPlace } from './live-answer.js';
-import { fenceCloserLine, scanMarkdown } from './markdown-scan.js';
 import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-frame.js';
 import { splitMessage } from './split-text.js';
-import { KIND_ICON } from './icons.js';
-import { errorLine, statusLine } from './step-text.js';
-import type { EditorClock } from './editor-clock.js';
+import { answerMarkdown, approvalMarkdown, planMarkdown } from './turn-markdown.js';
 import type { AnswerControls, MessageWriter } from './message-writer.js';
+import type { TurnRendererOptions } from './renderer-options.js';
 import { ThrottledEditor } from './throttled-editor.js';
 import type { StepView, TurnView } from './view.js';
 import { wellFormed, wellFormedView } from './well-formed.js';
-
-/** Controls of the steps message. */
-export interface StepsControls {
-  /** Stop belongs here (the turn runs and no answer text shows yet). */
-  stop: boolean;
-  /** The details are expanded (Show details pressed). */
-  expanded: boolean;
-  /** The turn is over: no working label, the view is final. */
-  final: boolean;
-}
-
-/** Plan controls on the plan's last part: the buttons, or the outcome once chosen. */
-export type PlanControls = 'choose' | 'run' | 'cancel' | null;
-
-/** Tool-approval controls: Approve / Deny, or the outcome once chosen. */
-export type ApprovalControls = 'choose' | 'approved' | 'denied';
-
-/** How a surface turns rendered content into its platform payload. */
-export interface PayloadBuilders<P> {
-  /** The steps message, or undefined when there is nothing to show. */
-  steps(view: TurnView, controls: StepsControls): P | undefined;
-  /** One answer part: Markdown already within `limits.answerChars`. */
-  answerPart(markdown: string, controls: AnswerControls): P;
-  /** One plan part (Markdown within `limits.answerChars`). */
-  planPart(markdown: string, controls: PlanControls): P;
-  /** A tool call waiting for Approve / Deny (Markdown within `limits.answerChars`); absent: never asked. */
-  approvalPart?(markdown: string, controls: ApprovalControls): P;
-  /**
-   * Where the footer goes: a Markdown line appended to the answer text (Discord `-# …`), or, when
-   * this is absent, `AnswerControls.footer` on the last part.
-   */
-  footerLine?(footer: string): string;
-  /** Rewrites Markdown the platform does not render (Discord: tables) before it is split. */
-  adaptMarkdown?(markdown: string): string;
-}
-
-export interface TurnRendererOptions<P, R> {
-  writer: MessageWriter<P, R>;
-  build: PayloadBuilders<P>;
-  limits: {
-    answerChars: number;
-    /**
-     * Writes the platform allows per channel (default DEFAULT_CHANNEL_LIMITS; the terminal has
-     * none: NO_CHANNEL_LIMITS).
-     */
-    channel?: ChannelLimits;
-  };
-  /**
-   * The turn's channel among the surface's pacers: its writes share the channel's pace with the
-   * other turns there. Absent: the turn is paced on its own.
-   */
-  channel?: { key: string; pacers: ChannelPacers };
-  /**
-   * Write kinds the platform limits in a wider scope than the channel, with that scope's pace
-   * (Slack: chat.update and chat.delete per workspace); they take their slot there instead.
-   */
-  wider?: Partial<Record<WriteKind, ChannelPace>>;
-  locale: Locale;
-  logger: Logger;
-  intervalMs: number;
-  clock?: EditorClock;
-  renderFrameMs?: number;
-  /**
-   * The platform's native answer stream (Slack AI streaming): the answer's first message streams and
-   * shows the steps as task cards; absent, or refused, the answer and steps are ordinary messages.
-   */
-  stream?: AnswerStream<P, R, unknown>;
-  /**
-   * The platform's status line (Slack assistant status): set once while working. The platform
-   * clears it when a reply arrives (Slack: "cleared automatically when the app sends a reply"), so
-   * `done` clears it only when the turn posted nothing.
-   */
-  status?: (text: string) => Promise<void>;
-  /** A typing indicator: started with the first output, stopped at the end. */
-  activity?: { start(): void; stop(): void };
-  /** The platform refused a write here: tell the user privately (ephemeral / DM), else it is logged. */
-  onRefused?: (error: DeliveryError) => Promise<void>;
-  /** The turn is drawn: keep what Show details needs later (its own failure is only logged). */
-  onFinished?: (result: { stepsRef: R | undefined; view: TurnView; expanded: boolean }) => Promise<void>;
-  /** Called for every platform write (the `scout_edits_sent_total` metric). */
-  onWrite?: () => void;
-}
-
-/** The Markdown the answer messages show together: the answer, then a notice, then the footer line. */
-export function answerMarkdown(
-  view: TurnView,
-  footerLine?: (footer: string) => string,
-  adapt: (markdown: string) => string = (markdown) => markdown,
-): string {
-  const parts: string[] = [];
-  const answer = adapt(view.answer.trim());
-  // A code block the model left open is closed once the answer is final: what follows (an error,
-  // the footer) must not read as code, and every surface's messages end balanced.
-  const open = view.done && answer ? scanMarkdown(answer).fenceAtEnd : null;
-  if (answer) parts.push(open ? `${answer}\n${fenceCloserLine(open)}` : answer);
-  if (view.error) parts.push(errorLine(view));
-  if (view.done && answer && view.footer && footerLine) parts.push(footerLine(view.footer));
-  return parts.join('\n\n');
-}
-
-/** A plan as Markdown: the prompt, then one numbered line per step with its tool. */
-export function planMarkdown(plan: PlanProposal, locale: Locale): string {
-  const lines = plan.steps.map(
-    (s) => `${s.step}. ${s.description.replace(/\s+/g, ' ').trim()} \`${s.tool}\``,
-  );
-  return `${KIND_ICON.plan} ${t(locale, 'plan.prompt')}\n${lines.join('\n')}`;
-}
-
-/** Longest argument text an approval message shows (the model's arguments can be long). */
-const APPROVAL_ARGUMENTS_CHARS = 1_200;
-/** The start of the asker's message shown with an approval request. */
-const APPROVAL_MESSAGE_CHARS = 160;
-
-/**
- * A tool call waiting for approval as Markdown: which tool with exactly which arguments (or how much
- * of them is not shown), and where the request came from (the model chose it while answering whose
- * message, and whether it read earlier messages that could have asked for it).
- */
-export function approvalMarkdown(request: ToolApprovalRequest, locale: Locale, maxChars: number): string {
-  const label = request.title ? `${request.tool} (${request.title})` : request.tool;
-  const head = t(locale, 'tool-approval.prompt', { tool: label });
-  const origin = request.origin ? originMarkdown(request.origin, locale) : '';
-  const room = Math.max(0, Math.min(APPROVAL_ARGUMENTS_CHARS, maxChars - head.length - origin.length - 300));
-  const shown = request.arguments.slice(0, room);
-  const cut = (request.argumentsCut ?? 0) + request.arguments.length - shown.length;
-  // Arguments are model output: a fence keeps them from being read as Markdown or mentions.
-  const parts = [`${head}\n\`\`\`json\n${shown.replaceAll('```', "'''")}\n\`\`\``];
-  if (cut > 0) parts.push(t(locale, 'tool-approval.cut', { count: cut }));
-  if (origin) parts.push(origin);
-  // The cut above may fall inside a surrogate pair.
-  return wellFormed(parts.join('\n'));
-}
-
-function originMarkdown(origin: ToolCallOrigin, locale: Locale): string {
-  // The asker's words on one line, in a code span: shown as typed, never as Markdown or mentions.
-  const line = origin.message.replace(/\s+/g, ' ').trim().replaceAll('`', "'");
-  const cut = line.length > APPROVAL_MESSAGE_CHARS ? `${line.slice(0, APPROVAL_MESSAGE_CHARS)}…` : line;
-  const message = `\`${cut || '…'}\``;
-  const asker = origin.asker?.replace(/[`*_~<>@]/g, '').trim();
-  const said = asker
-    ? t(locale, 'tool-approval.origin', { asker, message })
-    : t(locale, 'tool-approval.origin-unnamed', { message });
-  return origin.readEarlier ? `${said}\n${t(locale, 'tool-approval.read-earlier')}` : said;
-}
 
 /** What a task card was built from (an unchanged step keeps its card). */
 interface BuiltTask extends Pick<StepView, 'title' | 'body' | 'status' | 'kind'> {
@@ -579,9 +421,4 @@ export class TurnRenderer<P, R> {
 
 function holdOf<P, R>(head: StreamHead<P, R, unknown>, index: number, part: PartPayload<P>): number {
   return index === 0 && 'head' in part ? head.holdMs(part.head) : 0;
-}
-
-/** The working line of a steps message that has no step yet. */
-export function workingLine(locale: Locale): string {
-  return statusLine(t(locale, 'status.working'));
 }

@@ -8,7 +8,7 @@
  * neutralisation: zero-width spaces that defuse mentions, and U+FFFD for an unpaired surrogate.
  */
 import { afterEach, expect, it } from 'vitest';
-import { answerMarkdown } from '../../src/render/turn-renderer.js';
+import { answerMarkdown } from '../../src/render/turn-markdown.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { contentOf, leavesFenceOpen, prng } from '../render/markdown-samples.js';

@@ -7,7 +7,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { t } from '../../src/i18n/translate.js';
-import { answerMarkdown } from '../../src/render/turn-renderer.js';
+import { answerMarkdown } from '../../src/render/turn-markdown.js';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { contentOf, leavesFenceOpen } from '../render/markdown-samples.js';
 import { consoleDriver, consoleTtyDriver } from './console-driver.js';

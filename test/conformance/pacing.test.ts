@@ -12,7 +12,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { EDIT_INTERVAL_MS as DISCORD_EDIT_INTERVAL_MS } from '../../adapters/discord/turn-sink.js';
 import { EDIT_INTERVAL_MS as SLACK_EDIT_INTERVAL_MS } from '../../adapters/slack/turn-sink.js';
-import { answerMarkdown } from '../../src/render/turn-renderer.js';
+import { answerMarkdown } from '../../src/render/turn-markdown.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { contentOf } from '../render/markdown-samples.js';

@@ -4,7 +4,7 @@
  * read as code and the messages end balanced.
  */
 import { describe, expect, it } from 'vitest';
-import { answerMarkdown } from '../../src/render/turn-renderer.js';
+import { answerMarkdown } from '../../src/render/turn-markdown.js';
 import { emptyView, type TurnView } from '../../src/render/view.js';
 import { leavesFenceOpen } from './markdown-samples.js';
 

@@ -8,7 +8,8 @@ import { silentLogger } from '../../src/logger.js';
 import type { AnswerStream, StreamChunks } from '../../src/render/answer-stream.js';
 import { type ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
 import type { AnswerControls } from '../../src/render/message-writer.js';
-import { TurnRenderer, type TurnRendererOptions } from '../../src/render/turn-renderer.js';
+import type { TurnRendererOptions } from '../../src/render/renderer-options.js';
+import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import { emptyView, type StepView, type TurnView } from '../../src/render/view.js';
 import { manualClock } from './manual-clock.js';
 

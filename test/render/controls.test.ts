@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalPayload, planPayload } from '../../adapters/discord/render.js';
 import { renderApprovalPart, renderPlanPart } from '../../adapters/slack/render-blocks.js';
-import type { ApprovalControls, PlanControls } from '../../src/render/turn-renderer.js';
+import type { ApprovalControls, PlanControls } from '../../src/render/renderer-options.js';
 
 type Shown = { buttons: Array<{ label: string; style: string }>; text: string };
 

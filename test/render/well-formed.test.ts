@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { splitMessage } from '../../src/render/split-text.js';
-import { answerMarkdown } from '../../src/render/turn-renderer.js';
+import { answerMarkdown } from '../../src/render/turn-markdown.js';
 import { emptyView, type TurnView } from '../../src/render/view.js';
 import { sliceWhole, wellFormed, wellFormedView } from '../../src/render/well-formed.js';
 import { contentOf, leavesFenceOpen, prng } from './markdown-samples.js';
