@@ -17,101 +17,18 @@
  * lines it should show and the lines it may show now (what was sent or is about to be); a part whose
  * new content takes lines another message may still show is held until that message's edit landed.
  */
-import { type PaceRequest, requestAfter } from './channel-pacer.js';
+import { requestAfter } from './channel-pacer.js';
 import { landFinal } from './delivery.js';
 import { planSplit, type SplitContext, splitContextAt } from './split-text.js';
-import type { EditorClock } from './editor-clock.js';
 import { ThrottledEditor } from './throttled-editor.js';
-
-/** Where a part sits, so the payload builder can add controls to the last one only. */
-export interface PartPlace {
-  index: number;
-  /** The last part of the answer as it stands. */
-  last: boolean;
-  /** The answer is final (`finish`): the last part carries the closing controls. */
-  final: boolean;
-}
-
-export interface LiveAnswerOptions<P, R> {
-  post: (payload: P) => Promise<R>;
-  edit: (ref: R, payload: P) => Promise<void>;
-  /**
-   * Optional: removes a message the text no longer needs (the final answer is shorter than what
-   * streamed). Without it such a message is edited to `EMPTY_PART_TEXT`.
-   */
-  remove?: (ref: R) => Promise<void>;
-  /** Limit per message, measured on the Markdown before `transform`. */
-  maxChars: number;
-  intervalMs: number;
-  clock?: EditorClock;
-  /** Turns a Markdown part into the platform payload (Slack blocks, Discord message options). */
-  transform?: (markdown: string, place: PartPlace) => P;
-  key?: (payload: P) => string;
-  onError?: (error: unknown, call: 'post' | 'edit' | 'remove') => void;
-  /** How long `finish` keeps retrying a final payload that fails with a retryable error. */
-  finalDeadlineMs?: number;
-  /**
-   * The channel's pace for the call of part `index` (channel-pacer.ts). A follow-up part asks for
-   * its first slot only once the part before it is posted.
-   */
-  pace?: (call: 'post' | 'edit', index: number, urgent: boolean) => PaceRequest;
-  /** How long part `index`'s editor may hold an edit with this payload (throttled-editor.ts `hold`). */
-  hold?: (index: number, payload: P) => number;
-}
+import type { LiveAnswerOptions, Part, PartPlace, Sent } from './answer-parts.js';
+import { type LineRange, lineCounter, NO_LINES, overlaps, sameLines, shown, span } from './answer-lines.js';
 
 /** A post withdrawn before it was made: the part was retired while it waited (not a failure). */
 const WITHDRAWN = new Error('message retired before it was posted');
 
 /** What a surplus message shows when the platform offers no way to delete it. */
 export const EMPTY_PART_TEXT = '…';
-
-/** Source lines `[from, to)` (line indices in the answer's text); empty when `to <= from`. */
-interface LineRange {
-  from: number;
-  to: number;
-}
-
-const NO_LINES: LineRange = { from: 0, to: 0 };
-
-/** A payload as the part's editor sends it: numbered, so a landed send says which ranges it ended. */
-interface Sent<P> {
-  payload: P;
-  seq: number;
-  /** The source lines it shows. */
-  range: LineRange;
-}
-
-interface Part<P, R> {
-  editor: ThrottledEditor<Sent<P>, R>;
-  /** Source range of the part in the text it was cut from. */
-  start: number;
-  end: number;
-  /** The source lines the part should show, and the line index of `end` (newlines before it). */
-  lines: LineRange;
-  endLine: number;
-  /**
-   * The lines the platform may show in this message: what its last landed send showed, what a send
-   * in flight shows once it lands, and what the editor was last given (it goes next; anything given
-   * before it is never sent, the editor keeps the last). Other messages keep clear of all three.
-   */
-  showing: LineRange;
-  flying: LineRange | undefined;
-  latest: LineRange | undefined;
-  /** The message exists or its post was given up: the part after it may be posted. */
-  settled: boolean;
-  /** Content that takes lines another message may still show: handed once they are clear. */
-  held?: { payload: P; range: LineRange };
-  /** The Markdown this message should show, and where it sits (the payload depends on both). */
-  markdown: string;
-  last: boolean;
-  final: boolean;
-  /**
-   * Resolves once the message exists (or its post was given up): the next part waits so the thread
-   * reads in order even when a post is refused for a while (rate limits).
-   */
-  posted: Promise<void>;
-  settle: () => void;
-}
 
 export class LiveAnswer<P = string, R = unknown> {
   readonly #opts: LiveAnswerOptions<P, R>;
@@ -467,50 +384,4 @@ export class LiveAnswer<P = string, R = unknown> {
       this.#opts.onError?.(error, 'remove');
     }
   }
-}
-
-/** The lines a part may show now (see `Part.showing`). */
-function shown(part: { showing: LineRange; flying: LineRange | undefined; latest: LineRange | undefined }) {
-  return span(span(part.showing, part.flying ?? NO_LINES), part.latest ?? NO_LINES);
-}
-
-/** The smallest range holding both (an empty one adds nothing). */
-function span(a: LineRange, b: LineRange): LineRange {
-  if (b.to <= b.from) return a;
-  if (a.to <= a.from) return b;
-  return { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to) };
-}
-
-function sameLines(a: LineRange, b: LineRange): boolean {
-  return a.from === b.from && a.to === b.to;
-}
-
-function overlaps(a: LineRange, b: LineRange): boolean {
-  return a.from < a.to && b.from < b.to && a.from < b.to && b.from < a.to;
-}
-
-/**
- * Line indices of offsets in `text`, counted forwards from `from` (whose line index is `base`):
- * offsets asked for must not decrease, so a reconcile counts the newlines of its tail once.
- */
-function lineCounter(text: string, from: number, base: number) {
-  let pos = from;
-  let line = base;
-  const at = (offset: number): number => {
-    for (; pos < offset; pos++) if (text.charCodeAt(pos) === 10) line++;
-    return line;
-  };
-  return {
-    at,
-    /**
-     * The lines of `[start, end)`: a line cut in the middle belongs to the part where it starts, so
-     * two neighbours never both claim it.
-     */
-    range(start: number, end: number): LineRange {
-      const continued = start > 0 && text.charCodeAt(start - 1) !== 10 ? 1 : 0;
-      const first = at(start) + continued;
-      const open = end > start && text.charCodeAt(end - 1) !== 10 ? 1 : 0;
-      return { from: first, to: at(end) + open };
-    },
-  };
 }

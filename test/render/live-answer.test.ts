@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryError } from '../../src/render/delivery.js';
-import { LiveAnswer, type LiveAnswerOptions } from '../../src/render/live-answer.js';
+import type { LiveAnswerOptions } from '../../src/render/answer-parts.js';
+import { LiveAnswer } from '../../src/render/live-answer.js';
 import { splitMessage } from '../../src/render/split-text.js';
 import { fakePlatform } from './fake-platform.js';
 import { codeBlock, contentOf, fenceLines, longAnswer, prng } from './markdown-samples.js';
