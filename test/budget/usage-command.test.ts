@@ -73,7 +73,7 @@ describe('/usage in the terminal', () => {
   });
 });
 
-describe('/usage on Slack', () => {
+describeWithShared('/usage on Slack', () => {
   let s: SlackHarness | undefined;
   afterEach(async () => {
     await s?.close();
