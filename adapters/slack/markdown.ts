@@ -4,18 +4,10 @@
  * `markdown` blocks; step bodies go in `section` blocks, which speak Slack's mrkdwn dialect.
  */
 
-const ZERO_WIDTH_SPACE = '\u200B';
+// One defusing for every surface (src/render/mentions.ts); the Slack modules import it from here.
+import { neutraliseMentions } from '../../src/render/mentions.js';
 
-/**
- * Defuses every way model text could mention people: Slack's special `<!…>` and `<@…>`/`<#…>`/`<!subteam^…>`
- * tokens and the plain `@channel`/`@here`/`@everyone` words (Slack turns those into pings in
- * markdown and mrkdwn). A zero-width space keeps the text readable but inert.
- */
-export function neutraliseMentions(text: string): string {
-  return text
-    .replace(/<([!@#])/g, `<${ZERO_WIDTH_SPACE}$1`)
-    .replace(/(^|[^\w])@(channel|here|everyone)\b/gi, `$1@${ZERO_WIDTH_SPACE}$2`);
-}
+export { neutraliseMentions };
 
 /** Escapes the three characters mrkdwn treats as control characters. */
 export function escapeMrkdwn(text: string): string {

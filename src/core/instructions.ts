@@ -11,13 +11,13 @@ import type { Config } from '../config/env.js';
 import { t } from '../i18n/translate.js';
 import { looksLikeSecret } from '../llm/looks-like-secret.js';
 import { MAX_INSTRUCTIONS_CHARS, cleanInstructions } from '../prompts/operator-instructions.js';
+import { neutraliseMentions } from '../render/mentions.js';
 import type { CommandReply, Locale } from '../surface.js';
 import type { ChannelSettings } from './settings.js';
 import type { SettingsService } from './settings-service.js';
 
 /** `/config` shows this much of the instructions, on one line; `/instructions` shows all of them. */
 const CONFIG_PREVIEW_CHARS = 160;
-const ZERO_WIDTH_SPACE = '\u200B';
 
 export interface InstructionsDeps {
   config: Config;
@@ -74,7 +74,7 @@ export function instructionsConfigLine(settings: ChannelSettings, config: Config
   const value = text
     ? t(locale, own ? 'config.instructions.channel' : 'config.instructions.default', {
         chars: text.length,
-        preview: inertMentions(preview(text)),
+        preview: neutraliseMentions(preview(text)),
       })
     : t(locale, 'config.instructions.none');
   return `${t(locale, 'config.instructions')}: ${value}`;
@@ -87,7 +87,7 @@ function showInstructions(settings: ChannelSettings, config: Config, locale: Loc
   const title = own
     ? t(locale, 'instructions.show.own', { where, chars: text.length })
     : t(locale, 'instructions.show.default', { where, chars: text.length });
-  return `${title}\n${quote(inertMentions(text))}\n${t(locale, 'instructions.how')}`;
+  return `${title}\n${quote(neutraliseMentions(text))}\n${t(locale, 'instructions.how')}`;
 }
 
 /** Quoted line by line: reads as the instructions, apart from Scout's own words around them. */
@@ -101,16 +101,4 @@ function quote(text: string): string {
 function preview(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= CONFIG_PREVIEW_CHARS ? flat : `${flat.slice(0, CONFIG_PREVIEW_CHARS - 1).trimEnd()}…`;
-}
-
-/**
- * Mentions made inert for every surface: Slack's `<@U…>`, `<!channel>`, `<#C…>` and `<!subteam^…>`,
- * Discord's `<@id>`, `<@!id>` and role `<@&id>`, and the plain `@everyone` / `@here` / `@channel`
- * words, each with a zero-width space the platforms do not parse through. The adapters defuse
- * replies too; this holds wherever a reply goes.
- */
-export function inertMentions(text: string): string {
-  return text
-    .replace(/<([!@#])/g, `<${ZERO_WIDTH_SPACE}$1`)
-    .replace(/(^|[^\w])@(channel|here|everyone)\b/gi, `$1@${ZERO_WIDTH_SPACE}$2`);
 }
