@@ -34,6 +34,11 @@ export interface CommandSpec {
    * "help me write a poem" a question while "help" alone is the command.
    */
   acceptsBare: (args: string) => boolean;
+  /**
+   * Its reply is the asker's alone: where a reply in the conversation is public (a mention on
+   * Discord), it goes privately instead.
+   */
+  privateReply?: true;
 }
 
 const isEmpty = (args: string) => args.trim() === '';
@@ -111,6 +116,8 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     description: 'command.usage',
     changesSettings: () => false,
     acceptsBare: isEmpty,
+    // Someone's own spend is theirs alone.
+    privateReply: true,
   },
 };
 
@@ -137,6 +144,13 @@ export function parseCommandText(text: string): ParsedCommand | undefined {
   if (slash) return { name, args, known };
   if (known && COMMANDS[name as CommandName].acceptsBare(args)) return { name, args, known };
   return undefined;
+}
+
+/** Whether a command's reply must reach only its asker (see CommandSpec.privateReply). */
+export function repliesPrivately(name: string): boolean {
+  return (
+    (COMMAND_NAMES as readonly string[]).includes(name) && COMMANDS[name as CommandName].privateReply === true
+  );
 }
 
 /** "/mode chat|agent|plan" lines for usage and help replies. */

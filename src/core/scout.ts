@@ -26,7 +26,7 @@ import type {
 import { isChannelAllowed, isUserAllowed } from './allowed-channels.js';
 import { channelTools } from './channel-tools.js';
 import { modeDescription, modeName, runCommand } from './command-handlers.js';
-import { parseCommandText } from './commands.js';
+import { parseCommandText, repliesPrivately } from './commands.js';
 import { acquireTurnLock, TURN_LOCK_TTL_MS } from './turn-lock.js';
 import type { ScoutDeps } from './scout-deps.js';
 import { saveTurn } from './save-turn.js';
@@ -181,8 +181,7 @@ export class Scout implements ScoutCore {
           userId: message.userId,
           locale,
         });
-        // Someone's own spend is theirs alone: where a reply is public (Discord), it goes privately.
-        await (command.name === 'usage' ? replyPrivately(sink, result.text) : sink.reply(result.text));
+        await (repliesPrivately(command.name) ? replyPrivately(sink, result.text) : sink.reply(result.text));
         return;
       }
       // A new question while a plan waits for Run / Cancel moves on: the plan is declined, so its
