@@ -20,6 +20,7 @@ import { ClientTimings } from './client-timing.js';
 import { TURN_TAG, epochNow } from './fakes/fake-llm.js';
 import { BENCH_TAVILY_KEY } from './fakes/fake-search.js';
 import { BENCH_BOT_USER, type FakesInfo } from './fakes/fakes.js';
+import { say } from '../src/i18n/say.js';
 
 const SIGNING_SECRET = 'bench-signing-secret';
 const TEAM = 'T00FAKE00AA';
@@ -153,7 +154,7 @@ export async function startBenchScout(options: BenchScoutOptions): Promise<Bench
       const watched: TurnSink = {
         update: (view) => sink.update(view),
         reply: (text) => {
-          error = `answered with a reply: ${text.slice(0, 80)}`;
+          error = `answered with a reply: ${say('en', text).slice(0, 80)}`;
           return sink.reply(text);
         },
         done: async (view) => {

@@ -5,13 +5,16 @@
  * from src/core, so adapters and the renderer depend on the contract, never on the core. Identifiers are opaque strings built and parsed only
  * by their adapter (e.g. "slack:T1:C123" / "slack:T1:C123:1712345678.0001").
  */
+import type { UserText } from './i18n/phrase.js';
 import type { MessageContextSource } from './context/types.js';
 import type { ModelConfig } from './llm/types.js';
 import type { PlanProposal } from './modes/plan/plan-types.js';
 import type { TurnView } from './render/view.js';
 import type { ToolApprovalRequest } from './tools/types.js';
 
-export type Locale = 'en' | 'zh';
+import type { Locale } from './i18n/locale.js';
+
+export type { Locale };
 export type Mode = 'chat' | 'agent' | 'plan';
 
 /** Settings belong to a channel (a DM is a channel). Stored in the `settings` Keyv namespace. */
@@ -82,15 +85,16 @@ export interface TurnSink {
   /** Called once when the turn ends (answer, error or cancel); resolves when the final edit landed. */
   done(view: TurnView): Promise<void>;
   /**
-   * A plain reply that is not a turn (command output, short help, a friendly refusal). `isError`:
+   * A plain reply that is not a turn (command output, short help, a friendly refusal), said in the
+   * sink's locale. `isError`:
    * the message could not be handled (storage down…), for surfaces that report an outcome (`--once`).
    */
-  reply(text: string, options?: { isError?: boolean }): Promise<void>;
+  reply(text: UserText, options?: { isError?: boolean }): Promise<void>;
   /**
    * Optional: a reply for the asker alone (a usage limit, `/usage`) where `reply` would be public
    * (Discord: a DM). Surfaces whose `reply` is already private (Slack, the terminal) leave it out.
    */
-  replyPrivately?(text: string): Promise<void>;
+  replyPrivately?(text: UserText): Promise<void>;
   /**
    * Optional: show a plan with Run / Cancel controls and resolve with the choice. Surfaces without it
    * run plans without asking (console `--once`). Should resolve false when `signal` aborts.

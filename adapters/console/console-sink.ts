@@ -9,6 +9,8 @@
 import type { Logger } from '../../src/logger.js';
 import { silentLogger } from '../../src/silent-logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import type { UserText } from '../../src/i18n/phrase.js';
+import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 import { NO_CHANNEL_LIMITS } from '../../src/render/channel-pacer.js';
 import { workingLine } from '../../src/render/turn-markdown.js';
@@ -101,8 +103,8 @@ export class ConsoleSink implements TurnSink {
     this.#screen.close();
   }
 
-  async reply(text: string, _options?: { isError?: boolean }): Promise<void> {
-    this.#screen.print(`${replyText(text, this.#style)}\n`);
+  async reply(text: UserText, _options?: { isError?: boolean }): Promise<void> {
+    this.#screen.print(`${replyText(say(this.locale, text), this.#style)}\n`);
   }
 
   async confirmPlan(plan: PlanProposal, signal: AbortSignal): Promise<boolean> {

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Message, SendableChannels } from 'discord.js';
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import { phrase, type UserText } from '../../src/i18n/phrase.js';
+import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 import { type ChannelLimits, type ChannelPace, ChannelPacers } from '../../src/render/channel-pacer.js';
 import { tablesAsCode } from '../../src/render/markdown-tables.js';
@@ -139,8 +141,8 @@ export class DiscordTurnSink implements TurnSink {
     }
   }
 
-  async reply(text: string): Promise<void> {
-    for (const part of splitMessage(toDiscordMarkdown(text), DISCORD_MAX_CHARS))
+  async reply(text: UserText): Promise<void> {
+    for (const part of splitMessage(toDiscordMarkdown(say(this.deps.locale, text)), DISCORD_MAX_CHARS))
       await this.#pace
         .run('post', () => discordWrite<Message>(() => this.deps.channel.send(textPayload(part))))
         .catch((err) => this.deps.logger.warn({ err: String(err) }, 'discord reply failed'));
@@ -151,15 +153,15 @@ export class DiscordTurnSink implements TurnSink {
    * public and only interactions have ephemeral replies, so it goes by DM. A DM that is refused leaves
    * a short public note that the reply could not be sent, never the reply itself.
    */
-  async replyPrivately(text: string): Promise<void> {
+  async replyPrivately(text: UserText): Promise<void> {
     const { channel, askerId, locale } = this.deps;
     if (!askerId || channel.isDMBased()) return this.reply(text);
     try {
-      for (const part of splitMessage(toDiscordMarkdown(text), DISCORD_MAX_CHARS))
+      for (const part of splitMessage(toDiscordMarkdown(say(locale, text)), DISCORD_MAX_CHARS))
         await discordWrite(() => channel.client.users.send(askerId, textPayload(part)));
     } catch (err) {
       this.deps.logger.warn({ err: String(err) }, 'private reply by DM refused');
-      await this.reply(t(locale, 'reply.private-failed'));
+      await this.reply(phrase('reply.private-failed'));
     }
   }
 

@@ -6,6 +6,8 @@
  * streaming, the renderer also gets Slack's stream primitive (native-stream.ts) as a capability: the
  * same renderer draws the turn either way.
  */
+import type { UserText } from '../../src/i18n/phrase.js';
+import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
@@ -219,8 +221,8 @@ export class SlackTurnSink implements TurnSink {
    * A reply meant for the asker alone: ephemeral in the thread, else a DM from Scout, else nothing
    * but a warning in the log. Never posted in the thread for everyone to read.
    */
-  async reply(text: string): Promise<void> {
-    await this.#privately(text, { ephemeral: true });
+  async reply(text: UserText): Promise<void> {
+    await this.#privately(say(this.target.locale, text), { ephemeral: true });
   }
 
   /** Ephemeral in the thread (when `ephemeral`), else a DM, else a warning in the log. */

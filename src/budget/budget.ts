@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/env.js';
+import type { UserText } from '../i18n/phrase.js';
 import { t } from '../i18n/translate.js';
 import { loadPriceTable, type PriceTable } from '../llm/pricing.js';
 import type { Logger } from '../logger.js';
@@ -183,6 +184,6 @@ export function formatDuration(ms: number): string {
 }
 
 /** A message for the asker alone: `replyPrivately` where the surface's `reply` is public. */
-export function replyPrivately(sink: TurnSink, text: string): Promise<void> {
+export function replyPrivately(sink: TurnSink, text: UserText): Promise<void> {
   return sink.replyPrivately ? sink.replyPrivately(text) : sink.reply(text);
 }

@@ -223,7 +223,7 @@ export class Scout implements ScoutCore {
       // A tool or stream still winding down after Stop or a time limit may emit late: the turn's
       // final view is already rendered, so late events must not change it or redraw it.
       if (ended) return;
-      foldEvent(view, event);
+      foldEvent(view, event, locale);
       sink.update(view);
     };
     // Behind an earlier answer (or a dead holder's lease running out): say so instead of silence.

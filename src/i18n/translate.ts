@@ -1,4 +1,4 @@
-import type { Locale } from '../surface.js';
+import type { Locale } from './locale.js';
 import { STRINGS, type StringKey } from './strings.js';
 
 /** Looks up a string and fills `{name}` placeholders; unknown placeholders are left visible. */

@@ -1,6 +1,6 @@
 import { LlmError, type LlmErrorCode, ScoutError, StoreError, isAbortError } from '../errors.js';
 import { LockTimeoutError } from '../store/lock-service.js';
-import type { Locale } from '../surface.js';
+import type { Locale } from './locale.js';
 import { t } from './translate.js';
 
 /** Failures chat mode would hit just the same: suggesting it would mislead. */

@@ -5,7 +5,7 @@
  */
 import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
-import type { Locale } from '../surface.js';
+import type { Locale } from '../i18n/locale.js';
 import type { ApprovalControls, PlanControls } from './renderer-options.js';
 
 export type ControlId =

@@ -1,7 +1,10 @@
 /**
  * Typed events a turn emits. Modes (chat, agent, plan) only emit these; they never post or edit.
  * `foldEvent` (view.ts) turns them into a platform-neutral `TurnView` that each surface renders.
+ * Their words are phrases (`UserText`): what happened, with a catalog key and values; `foldEvent`
+ * says them in the turn's locale, so no mode formats user text.
  */
+import type { UserText } from '../i18n/phrase.js';
 
 export type StepKind =
   | 'thinking' // model reasoning, streams, collapses on the first answer chunk
@@ -54,14 +57,14 @@ export interface TurnStats {
 }
 
 export type TurnEvent =
-  | { type: 'step-start'; id: string; kind: StepKind; title: string; body?: string; status?: StepStatus }
+  | { type: 'step-start'; id: string; kind: StepKind; title: UserText; body?: UserText; status?: StepStatus }
   | {
       type: 'step-update';
       id: string;
-      title?: string;
+      title?: UserText;
       /** Replaces the body. */
-      body?: string;
-      /** Appended to the body (streamed reasoning). */
+      body?: UserText;
+      /** Appended to the body (streamed reasoning, the model's own words). */
       append?: string;
       status?: StepStatus;
     }
@@ -69,8 +72,8 @@ export type TurnEvent =
       type: 'step-finish';
       id: string;
       status: 'done' | 'failed' | 'skipped' | 'info';
-      title?: string;
-      body?: string;
+      title?: UserText;
+      body?: UserText;
       /** Finished steps collapse by default; notices stay open. */
       collapse?: boolean;
     }
@@ -86,7 +89,8 @@ export type TurnEvent =
    * renderer puts before it, the same one the statistics footer uses.
    */
   | { type: 'phase'; label: string; role?: ModelStats['role'] }
-  | { type: 'status'; text: string | null }
-  | { type: 'stats'; stats: TurnStats; footer: string }
-  /** A friendly, localised message for the user; the turn ends after it. */
-  | { type: 'error'; message: string };
+  | { type: 'status'; text: UserText | null }
+  /** The turn's statistics; the footer line is written from them in the turn's locale. */
+  | { type: 'stats'; stats: TurnStats }
+  /** A friendly message for the user; the turn ends after it. */
+  | { type: 'error'; message: UserText };

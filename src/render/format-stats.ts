@@ -4,7 +4,7 @@
  */
 import type { StringKey } from '../i18n/strings.js';
 import { t } from '../i18n/translate.js';
-import type { Locale } from '../surface.js';
+import type { Locale } from '../i18n/locale.js';
 import type { ModelStats, TurnStats } from './events.js';
 import { ROLE_ICON } from './icons.js';
 

@@ -3,7 +3,7 @@
  * shows), its writer and limits, and its optional capabilities (native stream, status line, typing).
  */
 import type { Logger } from '../logger.js';
-import type { Locale } from '../surface.js';
+import type { Locale } from '../i18n/locale.js';
 import type { AnswerStream } from './answer-stream.js';
 import type { ChannelLimits, ChannelPace, ChannelPacers, WriteKind } from './channel-pacer.js';
 import type { DeliveryError } from './delivery.js';

@@ -4,7 +4,7 @@
  */
 import { t } from '../i18n/translate.js';
 import type { PlanProposal } from '../modes/plan/plan-types.js';
-import type { Locale } from '../surface.js';
+import type { Locale } from '../i18n/locale.js';
 import type { ToolApprovalRequest, ToolCallOrigin } from '../tools/types.js';
 import { KIND_ICON } from './icons.js';
 import { fenceCloserLine, scanMarkdown } from './markdown-scan.js';

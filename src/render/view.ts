@@ -1,4 +1,7 @@
 import type { StepKind, StepStatus, Source, TurnEvent, TurnStats } from './events.js';
+import { say } from '../i18n/say.js';
+import type { Locale } from '../i18n/locale.js';
+import { formatStatsFooter } from './format-stats.js';
 import { ROLE_ICON } from './icons.js';
 
 /** The platform-neutral picture of a turn. Surfaces render it; they never see events or chunks. */
@@ -48,15 +51,15 @@ export function emptyView(): TurnView {
  * Folds one event into the view (mutates and returns it: a turn has one view and the fold runs for
  * every streamed token, so copying would be wasted work).
  */
-export function foldEvent(view: TurnView, event: TurnEvent): TurnView {
+export function foldEvent(view: TurnView, event: TurnEvent, locale: Locale = 'en'): TurnView {
   switch (event.type) {
     case 'step-start': {
       const existing = view.steps.find((s) => s.id === event.id);
       const step: StepView = {
         id: event.id,
         kind: event.kind,
-        title: event.title,
-        body: event.body ?? '',
+        title: say(locale, event.title),
+        body: event.body === undefined ? '' : say(locale, event.body),
         status: event.status ?? 'running',
         collapsed: false,
       };
@@ -67,8 +70,8 @@ export function foldEvent(view: TurnView, event: TurnEvent): TurnView {
     case 'step-update': {
       const step = view.steps.find((s) => s.id === event.id);
       if (!step) break;
-      if (event.title !== undefined) step.title = event.title;
-      if (event.body !== undefined) step.body = event.body;
+      if (event.title !== undefined) step.title = say(locale, event.title);
+      if (event.body !== undefined) step.body = say(locale, event.body);
       if (event.append) step.body += event.append;
       if (event.status) step.status = event.status;
       break;
@@ -77,8 +80,8 @@ export function foldEvent(view: TurnView, event: TurnEvent): TurnView {
       const step = view.steps.find((s) => s.id === event.id);
       if (!step) break;
       step.status = event.status;
-      if (event.title !== undefined) step.title = event.title;
-      if (event.body !== undefined) step.body = event.body;
+      if (event.title !== undefined) step.title = say(locale, event.title);
+      if (event.body !== undefined) step.body = say(locale, event.body);
       step.collapsed = event.collapse ?? (!staysOpen(step.kind) && step.kind !== 'plan');
       break;
     }
@@ -94,14 +97,14 @@ export function foldEvent(view: TurnView, event: TurnEvent): TurnView {
       view.phase = event.role ? `${ROLE_ICON[event.role]} ${event.label}` : event.label;
       break;
     case 'status':
-      view.status = event.text;
+      view.status = event.text === null ? null : say(locale, event.text);
       break;
     case 'stats':
       view.stats = event.stats;
-      view.footer = event.footer;
+      view.footer = formatStatsFooter(event.stats, locale);
       break;
     case 'error':
-      view.error = event.message;
+      view.error = say(locale, event.message);
       break;
   }
   return view;

@@ -11,6 +11,7 @@ import { itWithShared } from '../helpers/fixtures.js';
 import { type ReadOnlySqlite, openReadOnlySqlite } from '../helpers/read-only-sqlite.js';
 import { startTestScout } from '../helpers/scout-harness.js';
 import { dmFixture, startSlackHarness, visibleText } from '../slack/slack-harness.js';
+import { say } from '../../src/i18n/say.js';
 
 const opened = await openReadOnlySqlite();
 if ('unavailable' in opened) console.log(`store-failure tests skipped: ${opened.unavailable}`);
@@ -36,7 +37,7 @@ describe.skipIf(!ro)('store failure', () => {
           final = structuredClone(view);
         },
         async reply(text) {
-          replies.push(text);
+          replies.push(say('en', text));
         },
       };
       const message: IncomingMessage = {

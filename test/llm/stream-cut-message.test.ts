@@ -8,6 +8,7 @@ import type { TurnView } from '../../src/render/view.js';
 import type { IncomingMessage, TurnSink } from '../../src/surface.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+import { say } from '../../src/i18n/say.js';
 
 let h: TestScout | undefined;
 afterEach(async () => {
@@ -25,7 +26,7 @@ async function ask(scout: TestScout): Promise<{ view: TurnView | undefined; repl
       view = structuredClone(final);
     },
     async reply(text) {
-      replies.push(text);
+      replies.push(say('en', text));
     },
   };
   const message: IncomingMessage = {

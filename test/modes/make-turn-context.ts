@@ -89,7 +89,7 @@ export function makeTurnContext(options: MakeTurnOptions): TestTurn {
     emit(event) {
       events.push(event);
       times.push(Date.now());
-      foldEvent(view, event);
+      foldEvent(view, event, options.locale ?? 'en');
     },
     signal: abort.signal,
     llm: { tool: options.llm.tool, answer: options.llm.answer ?? options.llm.tool },

@@ -1,6 +1,5 @@
 import { estimateCost, loadPriceTable, type PriceTable } from '../../llm/pricing.js';
 import type { TurnStats } from '../../render/events.js';
-import { formatStatsFooter } from '../../render/format-stats.js';
 import type { UsageTracker } from './usage-tracker.js';
 import type { TurnContext } from '../types.js';
 
@@ -19,12 +18,12 @@ function priceTable(json: string | undefined): PriceTable {
 
 /** Snapshots a turn's statistics with the estimated cost and emits them for the footer. */
 export function finishStats(
-  ctx: Pick<TurnContext, 'emit' | 'locale'> & { config?: Pick<TurnContext['config'], 'env'> },
+  ctx: Pick<TurnContext, 'emit'> & { config?: Pick<TurnContext['config'], 'env'> },
   usage: UsageTracker,
 ): TurnStats {
   const table = priceTable(ctx.config?.env.PRICE_TABLE);
   // ModelStats carries every Usage bucket under the same names.
   const stats = usage.snapshot((model) => estimateCost(model.label, model, table));
-  ctx.emit({ type: 'stats', stats, footer: formatStatsFooter(stats, ctx.locale) });
+  ctx.emit({ type: 'stats', stats });
   return stats;
 }
