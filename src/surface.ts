@@ -110,7 +110,8 @@ export interface TurnSink {
 
 /** A reply to a command: always meant for the one user who sent it (ephemeral where possible). */
 export interface CommandReply {
-  text: string;
+  /** Said by the adapter in the locale it passed in the command's context (else BOT_LOCALE). */
+  text: UserText;
   /** True when the command changed settings or state (adapters may refresh a settings panel). */
   changed: boolean;
   /** A picture that goes with the text (`/usage`'s chart), drawn only by surfaces that attach images. */

@@ -21,6 +21,7 @@ import { channelKey, conversationKey, type DiscordPlace } from './ids.js';
 import { NO_MENTIONS } from './render.js';
 import { DISCORD_MAX_CHARS } from './steps-text.js';
 import type { StringKey } from '../../src/i18n/strings.js';
+import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 
 /** Discord's limit on command and option descriptions. */
@@ -166,7 +167,7 @@ export async function handleSlashCommand(
     ...requesterOf(interaction.user.id, interactionRoles(interaction.member), !interaction.inGuild()),
     locale,
   });
-  const [first = '…', ...rest] = splitMessage(reply.text || '…', DISCORD_MAX_CHARS);
+  const [first = '…', ...rest] = splitMessage(say(locale, reply.text) || '…', DISCORD_MAX_CHARS);
   // `/usage`'s chart rides on the (ephemeral) reply; a chart that fails to draw leaves the text.
   const image = await reply.image?.().catch((err: unknown) => {
     logger.warn({ err: String(err) }, 'usage chart failed');

@@ -6,6 +6,7 @@
  */
 import type { App } from '@slack/bolt';
 import { COMMAND_NAMES, type CommandName } from '../../src/core/commands.js';
+import { say } from '../../src/i18n/say.js';
 import type { Logger } from '../../src/logger.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
 import { channelId } from './ids.js';
@@ -48,7 +49,7 @@ export function registerCommands(app: App, deps: CommandDeps): void {
       userId: command.user_id,
       locale,
     });
-    const text = neutraliseMentions(reply.text);
+    const text = neutraliseMentions(say(locale ?? deps.core.locale, reply.text));
     try {
       await client.chat.postEphemeral({
         channel: command.channel_id,

@@ -20,6 +20,7 @@ import { channelId } from './ids.js';
 import { escapeMrkdwn, neutraliseMentions, truncate } from './markdown.js';
 import type { Block } from './render-blocks.js';
 import { slackErrorCode } from './slack-client.js';
+import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 
 export const HOME_CHANNEL = 'scout_home_channel';
@@ -314,12 +315,13 @@ export function registerHomeTab(
     const channel = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
     if (!channel) return publish(team, userId);
     if (!mayManage(await choicesFor(userId), channel)) return refuse(team, userId);
+    const locale = (await deps.localeOf(userId)) ?? deps.core.locale;
     const reply = await deps.core.runCommand(name, args, {
       channelId: channelId(team, channel),
       userId,
-      locale: await deps.localeOf(userId),
+      locale,
     });
-    await publish(team, userId, reply.text);
+    await publish(team, userId, say(locale, reply.text));
   };
 
   app.action(HOME_CHANNEL, async ({ ack, action, body }) => {

@@ -18,6 +18,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
+import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { EditorClock } from '../../src/render/editor-clock.js';
@@ -271,7 +272,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     localeOf,
     admins: env.ADMIN_USERS,
     isAllowed: (userId) => isUserAllowed(config, { userId }),
-    usage: async (userId, locale) => (await usageReport({ config, stores, userId, locale })).text,
+    usage: async (userId, locale) =>
+      say(locale, (await usageReport({ config, stores, userId, locale })).text),
   });
   registerCommands(app, { core, logger: log, localeOf, onChanged: (team, user) => home.publish(team, user) });
   registerActions(app, { core, state, relay, logger: log, localeOf });

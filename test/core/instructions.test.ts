@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_INSTRUCTIONS_CHARS } from '../../src/prompts/operator-instructions.js';
 import { appendTurn } from '../../src/store/conversation-store.js';
+import { say } from '../../src/i18n/say.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { RecordingSink, type TestScout, startTestScout, testMessage } from '../helpers/scout-harness.js';
 
@@ -145,7 +146,7 @@ describe('/instructions in the core', () => {
     expect(stored.startsWith('Be brief.[31m')).toBe(true);
     expect(stored).not.toMatch(/[\u0000-\u0008\u001b\u202e]/);
     // /config shows a one-line preview, not 4,000 characters.
-    const config = (await h.scout.runCommand('config', '', user)).text;
+    const config = say('en', (await h.scout.runCommand('config', '', user)).text);
     expect(config.length).toBeLessThan(2_000);
   });
 

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolApprovalRequest } from '../../src/tools/types.js';
+import { say } from '../../src/i18n/say.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { RecordingSink, type TestScout, startTestScout, testMessage } from '../helpers/scout-harness.js';
 import { everythingStdio, fixtureStdio, startEverythingHttp, writeMcpJson } from './mcp-kit.js';
@@ -230,7 +231,7 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
     expect(list.text).toMatch(
       /\d+ tools are on here, more than the 64 a request may offer \(AGENT_MAX_TOOLS\)/,
     );
-    expect(list.text.length).toBeLessThanOrEqual(2_000);
+    expect(say('en', list.text).length).toBeLessThanOrEqual(2_000);
   });
 
   it('the approval shows the exact call and whose message led to it; one Deny ends every wait', async () => {
