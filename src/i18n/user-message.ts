@@ -1,7 +1,8 @@
 import { LlmError, type LlmErrorCode, ScoutError, StoreError, isAbortError } from '../errors.js';
 import { LockTimeoutError } from '../store/lock-service.js';
 import type { Locale } from './locale.js';
-import { t } from './translate.js';
+import { joinText, type Phrase, phrase } from './phrase.js';
+import { say } from './say.js';
 
 /** Failures chat mode would hit just the same: suggesting it would mislead. */
 const NOT_HELPED_BY_CHAT: ReadonlySet<LlmErrorCode> = new Set([
@@ -13,64 +14,69 @@ const NOT_HELPED_BY_CHAT: ReadonlySet<LlmErrorCode> = new Set([
 ]);
 
 /**
- * The one place an error becomes what a person sees. Never includes a key, token or stack;
- * LLM failures suggest chat mode when they happen in agent or plan mode.
+ * The one place an error becomes what a person sees, as a phrase (said by the renderer or the
+ * adapter in the asker's locale). Never includes a key, token or stack; LLM failures suggest chat
+ * mode when they happen in agent or plan mode.
  */
-export function toUserMessage(err: unknown, locale: Locale, options: { suggestChat?: boolean } = {}): string {
-  const base = describe(err, locale);
+export function userMessage(err: unknown, options: { suggestChat?: boolean } = {}): Phrase {
+  const base = describe(err);
   return options.suggestChat && err instanceof LlmError && !NOT_HELPED_BY_CHAT.has(err.code)
-    ? `${base} ${t(locale, 'error.suggest-chat')}`
+    ? joinText([base, phrase('error.suggest-chat')], ' ')
     : base;
 }
 
-function describe(err: unknown, locale: Locale): string {
-  if (isAbortError(err)) return t(locale, 'error.cancelled');
+/** `userMessage` said at once, for the adapters' own error paths (they know the asker's locale). */
+export function toUserMessage(err: unknown, locale: Locale, options: { suggestChat?: boolean } = {}): string {
+  return say(locale, userMessage(err, options));
+}
+
+function describe(err: unknown): Phrase {
+  if (isAbortError(err)) return phrase('error.cancelled');
   // Waited the whole lock wait behind earlier turns: the store is fine, the conversation is busy.
-  if (err instanceof LockTimeoutError) return t(locale, 'error.busy');
-  if (err instanceof StoreError) return t(locale, 'error.store');
+  if (err instanceof LockTimeoutError) return phrase('error.busy');
+  if (err instanceof StoreError) return phrase('error.store');
   if (err instanceof LlmError) {
     switch (err.code) {
       case 'auth':
-        return t(locale, 'error.auth');
+        return phrase('error.auth');
       case 'insufficient_balance':
-        return t(locale, 'error.balance');
+        return phrase('error.balance');
       case 'rate_limited':
-        return t(locale, 'error.rate-limited');
+        return phrase('error.rate-limited');
       case 'network':
         // The server had answered, then the stream broke: its URL and connection advice do not apply.
-        if (err.details.streamCut) return t(locale, 'error.stream-cut');
+        if (err.details.streamCut) return phrase('error.stream-cut');
         if (err.details.endpoint && err.details.connectFailure)
-          return t(locale, 'error.unreachable', {
+          return phrase('error.unreachable', {
             endpoint: err.details.endpoint,
-            cause: t(locale, `connect.${err.details.connectFailure}`),
+            cause: phrase(`connect.${err.details.connectFailure}`),
           });
-        return t(locale, 'error.network');
+        return phrase('error.network');
       case 'overloaded':
       case 'server':
-        return t(locale, 'error.overloaded');
+        return phrase('error.overloaded');
       case 'timeout':
-        return t(locale, 'error.timeout');
+        return phrase('error.timeout');
       case 'empty_response':
-        return t(locale, 'error.empty');
+        return phrase('error.empty');
       case 'truncated':
-        return t(
-          locale,
+        return phrase(
           err.details.maxTokens ? 'error.truncated' : 'error.truncated-server',
           cutVariables(err),
         );
       case 'refused':
-        return t(locale, 'error.refused');
+        return phrase('error.refused');
       case 'context_too_long':
-        return t(locale, 'error.context-too-long', { detail: providerDetail(err) });
+        return phrase('error.context-too-long', { detail: providerDetail(err) });
       case 'bad_request':
       case 'reasoning_content':
-        return t(locale, 'error.bad-request', { detail: providerDetail(err) });
+        return phrase('error.bad-request', { detail: providerDetail(err) });
       default:
-        return t(locale, 'error.generic');
+        return phrase('error.generic');
     }
   }
-  if (err instanceof ScoutError && err.code === 'config') return err.message;
-  return t(locale, 'error.generic');
+  if (err instanceof ScoutError && err.code === 'config') return joinText([err.message]);
+  return phrase('error.generic');
 }
 
 /** "HTTP 400 tool_use_failed: the provider's own message" — what the provider said, as it said it. */
