@@ -22,7 +22,11 @@ export default class OutcomeReporter {
         file: relative(process.cwd(), testCase.module.moduleId),
         test: testCase.fullName,
         retries: diagnostic?.retryCount ?? 0,
-        error: firstError ? String(firstError.message ?? firstError).split('\n')[0].slice(0, 300) : undefined,
+        error: firstError
+          ? String(firstError.message ?? firstError)
+              .split('\n')[0]
+              .slice(0, 300)
+          : undefined,
       })}\n`,
     );
   }
