@@ -15,6 +15,10 @@ export interface TurnContext {
   settings: ChannelSettings;
   /** Earlier turns of this conversation (user/assistant only), already trimmed to the context window. */
   history: ChatMessage[];
+  /**
+   * The turn's language, for what a model reads (prompts' `{language}`, notes in tool results) and
+   * what history keeps. Not for user text: modes emit phrases and the renderer says them.
+   */
   locale: Locale;
   /** Session scope for the search cache (the channel's session). */
   sessionKey: string;

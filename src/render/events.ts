@@ -81,9 +81,9 @@ export type TurnEvent =
   | { type: 'text-delta'; text: string }
   /**
    * The answer is complete: `text` is the final Markdown with citations linked and the References
-   * section appended. Replaces whatever was streamed.
+   * section appended (its heading a phrase). Replaces whatever was streamed.
    */
-  | { type: 'answer'; text: string; sources: Source[] }
+  | { type: 'answer'; text: UserText; sources: Source[] }
   /**
    * Which model is working now (shown as a label on the steps message); the role picks the icon the
    * renderer puts before it, the same one the statistics footer uses.

@@ -89,7 +89,7 @@ export function foldEvent(view: TurnView, event: TurnEvent, locale: Locale = 'en
       if (!view.answerFinal) view.answer += event.text;
       break;
     case 'answer':
-      view.answer = event.text;
+      view.answer = say(locale, event.text);
       view.answerFinal = true;
       view.sources = event.sources;
       break;

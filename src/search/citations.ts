@@ -3,7 +3,8 @@
  * answer's `[n]` markers become Markdown links with a References section of the cited sources
  * (linkCitations). Adapters translate the Markdown into their platform's link syntax.
  */
-import { t } from '../i18n/translate.js';
+import type { Locale } from '../i18n/locale.js';
+import { type UserText, joinText, phrase } from '../i18n/phrase.js';
 import type { Source } from '../render/events.js';
 import type { SearchResult } from './types.js';
 
@@ -66,14 +67,25 @@ const CODE_RE = /(```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]+`)/g;
 const MARKER_RE = /([ \t]*)(?<!\[)\[(\d{1,3}(?:\s*[,，]\s*\d{1,3})*)\](?!\()/g;
 
 /**
+ * The References heading as history keeps it: what the model reads on later turns, in the turn's
+ * language. The user sees the catalog's `answer.references` (the same words), said by the renderer.
+ */
+const REFERENCES_FOR_HISTORY: Readonly<Record<Locale, string>> = { en: 'References', zh: '参考文献' };
+
+export interface LinkedAnswer {
+  /** The Markdown history keeps (the model reads it on later turns), References heading included. */
+  text: string;
+  /** The same Markdown for the user (the `answer` event): its References heading is a phrase. */
+  shown: UserText;
+  cited: Source[];
+}
+
+/**
  * Links `[n]` markers to their sources and appends the References section (only cited sources, in
  * number order). Markers with no matching source are removed; with no sources, every marker goes.
+ * `locale` is the turn's language, for the heading in the history's copy.
  */
-export function linkCitations(
-  answer: string,
-  sources: Source[],
-  locale: 'en' | 'zh',
-): { text: string; cited: Source[] } {
+export function linkCitations(answer: string, sources: Source[], locale: Locale): LinkedAnswer {
   const byNumber = new Map(sources.map((s) => [s.n, s]));
   const cited = new Map<number, Source>();
   const linkProse = (prose: string) =>
@@ -96,7 +108,7 @@ export function linkCitations(
     .trimEnd();
 
   const list = [...cited.values()].sort((a, b) => a.n - b.n);
-  if (list.length === 0) return { text: body, cited: [] };
+  if (list.length === 0) return { text: body, shown: body, cited: [] };
   // An answer that ends inside a code block (cut off, or the model never closed it) is closed
   // first: References inside the block would show as plain code with no links.
   const open = openFence(body);
@@ -104,7 +116,11 @@ export function linkCitations(
   const references = list
     .map((s) => `${s.n}. [${escapeTitle(s.title)}](${escapeUrl(s.url)})${aboutSource(s)}`)
     .join('\n');
-  return { text: `${closed}\n\n**${t(locale, 'answer.references')}**\n${references}`, cited: list };
+  return {
+    text: `${closed}\n\n**${REFERENCES_FOR_HISTORY[locale]}**\n${references}`,
+    shown: joinText([`${closed}\n\n**`, phrase('answer.references'), `**\n${references}`]),
+    cited: list,
+  };
 }
 
 /**

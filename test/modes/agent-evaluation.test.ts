@@ -243,6 +243,22 @@ describe('agent statistics and recovery', () => {
     expect(result.answer).toMatch(/^Sources found before the error \(5\): \[\[1\]\]\(https:\/\/example\.com/);
     expect(result.answer).toContain('**References**\n1. [Result 1 for first round]');
     expect(turn.view.sources).toHaveLength(5);
+    // What the user is shown is what history keeps for the model's later turns.
+    expect(turn.view.answer).toBe(result.answer);
     expect((result.trace as AgentTrace).finishReason).toBe('error');
+  });
+
+  it('in Chinese, the sources found before an error are shown and kept in Chinese', async () => {
+    fakes.llm.enqueue(toolCallReply([search('first round')]), {
+      status: 500,
+      body: openAIErrorBody('boom', 'server_error'),
+    });
+    const llm = fakes.client('tool-model');
+    const turn = makeTurnContext({ text: 'Dig', llm: { tool: llm }, env: fakes.env, locale: 'zh' });
+    const result = await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(turn.ctx);
+
+    expect(result.answer).toMatch(/^出错前找到的来源（5 条）： \[\[1\]\]\(https:\/\/example\.com/);
+    expect(result.answer).toContain('**参考文献**\n1. [Result 1 for first round]');
+    expect(turn.view.answer).toBe(result.answer);
   });
 });

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { warmReader } from '../reader/warm-reader.js';
+import { say } from '../../src/i18n/say.js';
 import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { useModeFakes } from './mode-fakes.js';
@@ -114,7 +115,7 @@ describe('agent mode reads the top search results', () => {
     expect(result.answer).toContain(`[[1]](${base}/bridge)`);
     expect(result.answer).toMatch(/1\. \[The bridge at forty\]\([^)]+\) — Harbour Courier, 2026-03-14/);
     // Each page read is a step the user sees; the page that never answered failed without holding the turn.
-    const titles = events.flatMap((e) => ('title' in e && typeof e.title === 'string' ? [e.title] : []));
+    const titles = events.flatMap((e) => ('title' in e && e.title !== undefined ? [say('en', e.title)] : []));
     expect(titles.some((t) => t.startsWith('Read: 127.0.0.1/bridge'))).toBe(true);
     expect(titles.some((t) => t.startsWith('Could not read: 127.0.0.1/slow'))).toBe(true);
   }, 30_000);

@@ -1,3 +1,4 @@
+import { t } from '../../src/i18n/translate.js';
 import { emptyView, foldEvent } from '../../src/render/view.js';
 import { describe, expect, it } from 'vitest';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
@@ -195,6 +196,30 @@ describe('agent mode over real HTTP', () => {
     expect(notice?.title).toContain('/mode chat');
     expect((result.trace as AgentTrace).finishReason).toBe('loop');
     expect(result.answer).toContain('Here is what I found');
+  });
+
+  it('answers a call repeated beside a new one with a note to the model, in the turn language', async () => {
+    for (const locale of ['en', 'zh'] as const) {
+      fakes.llm.requests.length = 0;
+      fakes.llm.enqueue(
+        toolCallReply([search(`alpha ${locale}`, 'a1')]),
+        toolCallReply([search(`alpha ${locale}`, 'a2'), search(`beta ${locale}`, 'b2')]),
+        textReply('Done.'),
+        textReply('Answer [1].'),
+      );
+      const llm = fakes.client('tool-model');
+      const turn = makeTurnContext({ text: 'Q', llm: { tool: llm }, env: fakes.env, locale });
+      await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(turn.ctx);
+
+      const toolMessages = fakes.llm.requests[2]!.body.messages.filter(
+        (m: { role: string }) => m.role === 'tool',
+      );
+      const repeated = toolMessages.find((m: { tool_call_id: string }) => m.tool_call_id === 'a2');
+      const fresh = toolMessages.find((m: { tool_call_id: string }) => m.tool_call_id === 'b2');
+      // The same words the catalog has for it, in the turn's language.
+      expect(repeated.content).toContain(t(locale, 'agent.repeated-call'));
+      expect(fresh.content).not.toContain(t(locale, 'agent.repeated-call'));
+    }
   });
 
   it('shows a failed search step, tells the model, and still answers', async () => {

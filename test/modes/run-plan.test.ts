@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { parsePlan } from '../../src/modes/plan/request-plan.js';
+import { say } from '../../src/i18n/say.js';
+import { joinText } from '../../src/i18n/phrase.js';
 import { createPlanRunner, runPlan } from '../../src/modes/plan/run-plan.js';
+import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
+import { planLinesForModel, planStepTitle } from '../../src/modes/plan/run-plan-steps.js';
 import type { Tool } from '../../src/tools/types.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
@@ -296,5 +300,22 @@ describe('parsePlan', () => {
     expect(parsePlan('{"steps":[{"step":1,"description":"x","tool":"nope"}]}', tools)).toEqual({
       error: 'unknown tool "nope" (step 1)',
     });
+  });
+});
+
+describe('the plan as the summary prompt reads it', () => {
+  it('is the Plan step the user is shown, in the turn language', () => {
+    const plan: PlanProposal = {
+      steps: [
+        { step: 1, tool: 'web_search', parameters: { query: 'q' }, description: 'Find it' },
+        { step: 2, tool: 'note', parameters: { note: 'n' }, description: '记下来' },
+      ],
+    };
+    for (const locale of ['en', 'zh'] as const) {
+      expect(planLinesForModel(plan, locale)).toBe(
+        say(locale, joinText(plan.steps.map(planStepTitle), '\n')),
+      );
+    }
+    expect(planLinesForModel(plan, 'zh')).toBe('1. Find it（web_search）\n2. 记下来（note）');
   });
 });

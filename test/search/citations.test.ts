@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { say } from '../../src/i18n/say.js';
 import { SourceRegistry, linkCitations } from '../../src/search/citations.js';
 
 const r = (id: string) => ({
@@ -55,6 +56,15 @@ describe('linkCitations', () => {
   it('uses the Chinese heading for zh', () => {
     const { text } = linkCitations('答案[1]。', sources, 'zh');
     expect(text).toContain('**参考文献**\n1. [Title a](https://example.com/a)');
+  });
+
+  it('the user is shown the Markdown that history keeps, in either language', () => {
+    for (const locale of ['en', 'zh'] as const) {
+      const cited = linkCitations('Fact [1], other [3].\n```\nopen', sources, locale);
+      expect(say(locale, cited.shown)).toBe(cited.text);
+      const bare = linkCitations('No sources [1].', [], locale);
+      expect(say(locale, bare.shown)).toBe(bare.text);
+    }
   });
 
   it('an answer without sources gets no markers and no section', () => {

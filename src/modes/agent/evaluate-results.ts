@@ -9,8 +9,7 @@
  * evaluation is shown and the function-call model decides: it ends the loop by replying without a
  * tool call. `stopWhenSufficient` restores the strict rule (stop as soon as results are sufficient).
  */
-import type { Locale } from '../../surface.js';
-import { t } from '../../i18n/translate.js';
+import { type UserText, phrase } from '../../i18n/phrase.js';
 import { type Observation, resultChars } from '../turn/observations.js';
 
 export interface EvaluationState {
@@ -20,13 +19,12 @@ export interface EvaluationState {
   totalToolCalls: number;
   /** Every observation of the turn so far (this round's included). */
   allObservations: Observation[];
-  locale: Locale;
 }
 
 export interface Evaluation {
   decision: 'continue' | 'stop';
-  /** Shown to the user in the Evaluation step. */
-  reason: string;
+  /** Shown to the user in the Evaluation step: a phrase, or a custom evaluator's own words. */
+  reason: UserText;
   /**
    * Why, for the trace and the stop notice: `sufficient`, `insufficient`, `max_tool_calls`, or a
    * custom evaluator's word. A `continue` with `sufficient` means "enough gathered; the model decides".
@@ -60,11 +58,10 @@ export const INSUFFICIENT_HINT =
 
 /** The built-in evaluation: count first, then quality of everything gathered so far. */
 export function defaultEvaluation(limits: EvaluationLimits, state: EvaluationState): Evaluation {
-  const { locale } = state;
   if (state.totalToolCalls >= limits.maxToolCalls) {
     return {
       decision: 'stop',
-      reason: t(locale, 'agent.max-tool-calls', { count: limits.maxToolCalls }),
+      reason: phrase('agent.max-tool-calls', { count: limits.maxToolCalls }),
       code: 'max_tool_calls',
     };
   }
@@ -72,17 +69,17 @@ export function defaultEvaluation(limits: EvaluationLimits, state: EvaluationSta
   if (chars === 0 || chars < limits.minResultChars) {
     return {
       decision: 'continue',
-      reason: t(locale, 'agent.insufficient', { chars, min: limits.minResultChars }),
+      reason: phrase('agent.insufficient', { chars, min: limits.minResultChars }),
       code: 'insufficient',
       hint: INSUFFICIENT_HINT,
     };
   }
   if (limits.stopWhenSufficient) {
-    return { decision: 'stop', reason: t(locale, 'agent.sufficient'), code: 'sufficient' };
+    return { decision: 'stop', reason: phrase('agent.sufficient'), code: 'sufficient' };
   }
   return {
     decision: 'continue',
-    reason: t(locale, 'agent.sufficient-model-decides', { chars }),
+    reason: phrase('agent.sufficient-model-decides', { chars }),
     code: 'sufficient',
   };
 }

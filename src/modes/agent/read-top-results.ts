@@ -5,7 +5,7 @@
  * to a short budget of the passages that match the search, and their text reaches both models as
  * numbered sources. A page that is slow, refused or unreadable is simply left out: the snippet stays.
  */
-import { t } from '../../i18n/translate.js';
+import { phrase } from '../../i18n/phrase.js';
 import { FETCH_URL_TOOL_NAME } from '../../tools/fetch-url-tool.js';
 import type { ToolOutput } from '../../tools/types.js';
 import { type Observation, toObservation } from '../turn/observations.js';
@@ -43,7 +43,7 @@ export async function readTopResults(
         type: 'step-start',
         id,
         kind: 'tool',
-        title: t(ctx.locale, 'step.reading', { url: shortUrl(url) }),
+        title: phrase('step.reading', { url: shortUrl(url) }),
       });
       const started = Date.now();
       const signal = AbortSignal.any([ctx.toolContext.signal, AbortSignal.timeout(READ_RESULT_TIMEOUT_MS)]);
@@ -58,7 +58,7 @@ export async function readTopResults(
         type: 'step-finish',
         id,
         status: result.isError ? 'failed' : 'done',
-        title: t(ctx.locale, result.isError ? 'step.read-failed' : 'step.read', { url: shortUrl(url) }),
+        title: phrase(result.isError ? 'step.read-failed' : 'step.read', { url: shortUrl(url) }),
         collapse: true,
       });
       return { url, output: result, ms };

@@ -5,13 +5,14 @@
  * the small modules this file wires together.
  */
 import { LlmError, isAbortError } from '../../errors.js';
-import { toUserMessage } from '../../i18n/user-message.js';
+import { joinText, phrase } from '../../i18n/phrase.js';
+import { userMessage } from '../../i18n/user-message.js';
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
 import { SourceRegistry, linkCitations } from '../../search/citations.js';
 import { finishStats } from '../turn/finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
+import type { Locale } from '../../surface.js';
 import { turnToolContext } from '../turn/turn-tool-context.js';
-import { t } from '../../i18n/translate.js';
 import { type FinishReason, TraceRecorder } from '../turn/agent-trace.js';
 import type { ResultEvaluator } from './evaluate-results.js';
 import { formatObservations } from '../turn/observations.js';
@@ -54,6 +55,15 @@ export interface AgentExecutorOptions {
   /** What the time limit is measured with (default the wall clock). */
   clock?: DeadlineClock;
 }
+
+/**
+ * The lead of the sources-only answer as history keeps it (the model reads it on later turns), in
+ * the turn's language; the user sees the catalog's `agent.partial-results`, the same words.
+ */
+const PARTIAL_RESULTS_FOR_HISTORY: Readonly<Record<Locale, (count: number) => string>> = {
+  en: (count) => `Sources found before the error (${count}):`,
+  zh: (count) => `出错前找到的来源（${count} 条）：`,
+};
 
 export interface AgentExecutor {
   run(ctx: TurnContext): Promise<TurnResult>;
@@ -101,7 +111,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
 
       emit({ type: 'phase', role: 'function_call', label: toolLlm.label });
       if (!ctx.search.available)
-        emitNotice(emit, 'notice-no-search', t(locale, 'notice.search-unavailable-agent'));
+        emitNotice(emit, 'notice-no-search', phrase('notice.search-unavailable-agent'));
       const toolPhaseStart = Date.now();
       try {
         await runToolPhase(
@@ -137,7 +147,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         }
         if (deadline.aborted && (isAbortError(err) || signal.aborted)) {
           finishReason = 'timeout';
-          state.reason = t(locale, 'notice.timeout', { seconds: Math.round(options.maxExecutionMs / 1000) });
+          state.reason = phrase('notice.timeout', { seconds: Math.round(options.maxExecutionMs / 1000) });
           logger.warn(
             { ms: options.maxExecutionMs, iterations: state.iterations },
             'agent time limit reached',
@@ -159,13 +169,13 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
           type: 'step-start',
           id: 'final-evaluation',
           kind: 'evaluation',
-          title: t(locale, 'step.evaluation'),
-          body: `${state.reason}\n${t(locale, 'agent.answer-same-model', { model: answerLlm.label })}`,
+          title: phrase('step.evaluation'),
+          body: joinText([state.reason, phrase('agent.answer-same-model', { model: answerLlm.label })], '\n'),
           status: 'info',
         });
         emit({ type: 'step-finish', id: 'final-evaluation', status: 'info', collapse: true });
       }
-      emitAnswerHandOver(emit, locale, { reason: state.reason, from: toolLlm, to: answerLlm });
+      emitAnswerHandOver(emit, { reason: state.reason, from: toolLlm, to: answerLlm });
       // The answer gets what is left of the time limit, but never less than the grace budget: a
       // tool phase that ended just before the limit must not leave the answer a few milliseconds.
       const answerSignal = answerBudget(
@@ -195,7 +205,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         if (isAbortError(answer.error) && answer.text) {
           // The answer ran out of time midway: keep what streamed, say it was cut short.
           trace.error('answer timed out');
-          emitNotice(emit, 'notice-answer-cut', t(locale, 'notice.partial-answer'), 'warning');
+          emitNotice(emit, 'notice-answer-cut', phrase('notice.partial-answer'), 'warning');
           return end(finishReason === 'timeout' ? 'timeout' : 'error', answer.text);
         }
         return fail(answer.error, answer.text);
@@ -216,13 +226,11 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         const llmFailure = err instanceof LlmError;
         trace.error(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
         logger.error({ err, trace: trace.trace }, llmFailure ? 'agent stopped: model error' : 'agent failed');
-        const message = llmFailure
-          ? `${toUserMessage(err, locale, { suggestChat: true })}`
-          : t(locale, 'error.unexpected');
+        const message = llmFailure ? userMessage(err, { suggestChat: true }) : phrase('error.unexpected');
         // Seed 000 "异常恢复": return the intermediate result that exists — the sources found so far.
         const recovered = partial || intermediateResult();
         // An abort that is neither Stop nor the tool-phase limit is the answer running out of time.
-        emit({ type: 'error', message: isAbortError(err) ? t(locale, 'error.answer-timed-out') : message });
+        emit({ type: 'error', message: isAbortError(err) ? phrase('error.answer-timed-out') : message });
         return end('error', recovered);
       }
 
@@ -231,13 +239,10 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         const found = sources.all();
         if (found.length === 0) return '';
         const markers = found.map((s) => `[${s.n}]`).join('');
-        const linked = linkCitations(
-          `${t(locale, 'agent.partial-results', { count: found.length })} ${markers}`,
-          found,
-          locale,
-        );
-        emit({ type: 'answer', text: linked.text, sources: linked.cited });
-        return linked.text;
+        const linked = linkCitations(` ${markers}`, found, locale);
+        const lead = phrase('agent.partial-results', { count: found.length });
+        emit({ type: 'answer', text: joinText([lead, linked.shown]), sources: linked.cited });
+        return `${PARTIAL_RESULTS_FOR_HISTORY[locale](found.length)}${linked.text}`;
       }
     },
   };

@@ -3,7 +3,7 @@
  * becomes a Search step (query, running → done/failed, cached marked) followed by a Search results
  * step (count and top 3, collapsed); any other tool a Tool step. Results come back in call order.
  */
-import { t } from '../../i18n/translate.js';
+import { joinText, phrase } from '../../i18n/phrase.js';
 import type { ToolCall } from '../../llm/types.js';
 import type { Locale } from '../../surface.js';
 import type { ToolOutput } from '../../tools/types.js';
@@ -21,6 +21,15 @@ const TOOL_PREVIEW_CHARS = 500;
 const SNIPPET_PREVIEW_CHARS = 160;
 
 export const WEB_SEARCH = 'web_search';
+
+/**
+ * What the function-call model reads instead of the result of a call it already made, in the turn's
+ * language. Model text, not user text: no step shows it, so it is not in the user catalog's path.
+ */
+const REPEATED_CALL_NOTE: Readonly<Record<Locale, string>> = {
+  en: 'This exact call was already made; see the earlier result.',
+  zh: '该调用已执行过，请参考之前的结果。',
+};
 
 export interface ToolRoundResult {
   call: ToolCall;
@@ -47,7 +56,7 @@ export async function runToolCalls(
         type: 'step-start',
         id,
         kind: 'search',
-        title: t(locale, 'step.searching', { query }),
+        title: phrase('step.searching', { query }),
         status: 'running',
       });
     } else {
@@ -124,7 +133,7 @@ export async function runToolCalls(
 }
 
 function repeatNote(locale: Locale): ToolOutput {
-  return { text: t(locale, 'agent.repeated-call') };
+  return { text: REPEATED_CALL_NOTE[locale] };
 }
 
 function finishStep(
@@ -134,11 +143,13 @@ function finishStep(
   output: ToolOutput,
   ctx: ToolRoundContext,
 ) {
-  const { locale, emit } = ctx;
+  const { emit } = ctx;
   if (query !== undefined) {
     const title = output.isError
-      ? t(locale, 'step.search-failed', { query })
-      : t(locale, 'step.searched', { query }) + (output.cached ? t(locale, 'step.search-cached') : '');
+      ? phrase('step.search-failed', { query })
+      : output.cached
+        ? joinText([phrase('step.searched', { query }), phrase('step.search-cached')])
+        : phrase('step.searched', { query });
     emit({
       type: 'step-finish',
       id,
@@ -154,7 +165,7 @@ function finishStep(
     type: 'step-finish',
     id,
     status: output.isError ? 'failed' : 'done',
-    ...(output.isError ? { title: t(locale, 'step.tool-failed', { name: call.name }) } : {}),
+    ...(output.isError ? { title: phrase('step.tool-failed', { name: call.name }) } : {}),
     body: `${call.arguments}\n→ ${preview}`,
   });
 }
@@ -170,7 +181,7 @@ function showResults(id: string, output: ToolOutput, observation: Observation, c
     type: 'step-start',
     id,
     kind: 'search-results',
-    title: resultsTitle(ctx.locale, sources.length),
+    title: resultsTitle(sources.length),
     body: lines.join('\n\n'),
     status: 'done',
   });

@@ -4,9 +4,10 @@
  * no more tools, the evaluation stops it, a loop is detected or the iteration limit is reached.
  * Aborts (Stop, time limit) and LLM errors propagate to the executor, which decides what to show.
  */
+import { type UserText, phrase } from '../../i18n/phrase.js';
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
 import type { SourceRegistry } from '../../search/citations.js';
-import { t } from '../../i18n/translate.js';
+import type { Locale } from '../../surface.js';
 import type { FinishReason } from '../turn/agent-trace.js';
 import { consumeStream } from '../turn/consume-stream.js';
 import { type ResultEvaluator, evaluateRound } from './evaluate-results.js';
@@ -22,6 +23,8 @@ export interface ToolPhaseInput extends ToolRunEnv {
   /** System prompt + history + the user's message. Grows with assistant and tool messages. */
   messages: ChatMessage[];
   signal: AbortSignal;
+  /** The turn's language, for what the model reads (the note on a repeated call); never user text. */
+  locale: Locale;
   sources: SourceRegistry;
   maxIterations: number;
   maxToolCalls: number;
@@ -43,8 +46,8 @@ export interface ToolPhaseState {
   iterations: number;
   toolCalls: number;
   finishReason: FinishReason;
-  /** Why the loop stopped, for the model-switch step. */
-  reason: string;
+  /** Why the loop stopped, for the model-switch step (shown to the user, never sent to the model). */
+  reason: UserText;
 }
 
 export function newToolPhaseState(): ToolPhaseState {
@@ -64,8 +67,8 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration++) {
     state.iterations = iteration;
-    emit({ type: 'status', text: t(locale, 'status.thinking') });
-    const thinking = new ThinkingStep(`r${iteration}-thinking`, emit, locale);
+    emit({ type: 'status', text: phrase('status.thinking') });
+    const thinking = new ThinkingStep(`r${iteration}-thinking`, emit);
     const started = Date.now();
     let decision: Awaited<ReturnType<typeof consumeStream>>;
     try {
@@ -95,7 +98,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
         elapsedMs: Date.now() - started,
       });
       state.finishReason = 'answered';
-      state.reason = t(locale, sufficient ? 'agent.sufficient-and-done' : 'agent.no-more-tools');
+      state.reason = phrase(sufficient ? 'agent.sufficient-and-done' : 'agent.no-more-tools');
       return;
     }
 
@@ -117,7 +120,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       return stopForLoop(input, state, thought);
     }
 
-    emit({ type: 'status', text: t(locale, 'status.searching') });
+    emit({ type: 'status', text: phrase('status.searching') });
     const sizeBefore = input.sources.size;
     const results = await runToolCalls(decision.toolCalls, new Set(repeated), {
       tools: input.tools,
@@ -165,7 +168,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
         stopWhenSufficient: input.stopWhenSufficient === true,
       },
       roundObservations,
-      { iteration, totalToolCalls: state.toolCalls, allObservations: state.observations, locale },
+      { iteration, totalToolCalls: state.toolCalls, allObservations: state.observations },
       input.evaluator,
     );
     const evalId = `r${iteration}-evaluation`;
@@ -173,7 +176,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
       type: 'step-start',
       id: evalId,
       kind: 'evaluation',
-      title: t(locale, 'step.evaluation'),
+      title: phrase('step.evaluation'),
       body: evaluation.reason,
     });
     emit({ type: 'step-finish', id: evalId, status: 'info', collapse: evaluation.decision === 'continue' });
@@ -188,7 +191,7 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
   }
 
   state.finishReason = 'max_iterations';
-  state.reason = t(locale, 'notice.iteration-limit', { count: input.maxIterations });
+  state.reason = phrase('notice.iteration-limit', { count: input.maxIterations });
   emitNotice(emit, 'notice-iterations', state.reason, 'warning');
 }
 
@@ -200,7 +203,7 @@ function appendHint(messages: ChatMessage[], hint: string): void {
 
 function stopForLoop(input: ToolPhaseInput, state: ToolPhaseState, thought: string): void {
   state.finishReason = 'loop';
-  state.reason = t(input.locale, 'notice.loop-detected');
+  state.reason = phrase('notice.loop-detected');
   input.trace.addStep({ ...(thought ? { thought } : {}), elapsedMs: 0, error: 'loop detected' });
   emitNotice(input.emit, 'notice-loop', state.reason, 'warning');
 }

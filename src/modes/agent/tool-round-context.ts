@@ -2,6 +2,7 @@
  * What one ReAct round's tool calls share (run-tool-calls.ts, read-top-results.ts): in a file of its
  * own so that the two can both name it without importing each other.
  */
+import type { Locale } from '../../surface.js';
 import type { SourceNumbering } from '../turn/observations.js';
 import type { ToolRunEnv } from '../turn/tool-run-env.js';
 
@@ -13,6 +14,8 @@ export interface ReadResultsPolicy {
 }
 
 export interface ToolRoundContext extends ToolRunEnv {
+  /** The turn's language, for what the model reads (the note on a repeated call); never user text. */
+  locale: Locale;
   numbering: SourceNumbering;
   /** Prefix for step ids, unique per round ("r2"). */
   stepPrefix: string;

@@ -3,7 +3,7 @@
  * query and the results are injected as a numbered list the model cites with [n].
  */
 import { SearchError } from '../../errors.js';
-import { t } from '../../i18n/translate.js';
+import { joinText, phrase } from '../../i18n/phrase.js';
 import type { ChatMessage } from '../../llm/types.js';
 import type { Source } from '../../render/events.js';
 import { linkCitations, SourceRegistry } from '../../search/citations.js';
@@ -38,7 +38,7 @@ export const runChat: ModeRunner = async (ctx) => {
   const messages: ChatMessage[] = [{ role: 'system', content: system }, ...ctx.history, user];
   const started = Date.now();
   ctx.emit({ type: 'phase', role: 'chat', label: ctx.llm.tool.label });
-  const thinking = new ThinkingStep('chat-thinking', ctx.emit, ctx.locale);
+  const thinking = new ThinkingStep('chat-thinking', ctx.emit);
   let answer: Awaited<ReturnType<typeof consumeStream>>;
   try {
     answer = await consumeStream(ctx.llm.tool, 'chat', { messages, signal: ctx.signal }, usage, {
@@ -60,8 +60,8 @@ export const runChat: ModeRunner = async (ctx) => {
   }
   usage.addPhase('answer', Date.now() - started);
   const linked = linkCitations(answer.text, sources, ctx.locale);
-  ctx.emit({ type: 'answer', text: linked.text, sources: linked.cited });
-  emitFinishNotice(ctx.emit, answer.finishReason, ctx.llm.tool, 'tool', ctx.locale);
+  ctx.emit({ type: 'answer', text: linked.shown, sources: linked.cited });
+  emitFinishNotice(ctx.emit, answer.finishReason, ctx.llm.tool, 'tool');
   const stats = finishStats(ctx, usage);
   return { answer: linked.text, stats };
 };
@@ -74,18 +74,18 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
       type: 'step-start',
       id: 'search-unavailable',
       kind: 'notice',
-      title: t(ctx.locale, 'search.unavailable'),
+      title: phrase('search.unavailable'),
       status: 'info',
     });
     ctx.emit({ type: 'step-finish', id: 'search-unavailable', status: 'info', collapse: false });
     return [];
   }
-  ctx.emit({ type: 'status', text: t(ctx.locale, 'status.searching') });
+  ctx.emit({ type: 'status', text: phrase('status.searching') });
   ctx.emit({
     type: 'step-start',
     id: 'search-1',
     kind: 'search',
-    title: t(ctx.locale, 'step.searching', { query }),
+    title: phrase('step.searching', { query }),
   });
   const started = Date.now();
   try {
@@ -96,15 +96,16 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
       type: 'step-finish',
       id: 'search-1',
       status: 'done',
-      title: t(ctx.locale, 'step.searched', { query }),
+      title: phrase('step.searched', { query }),
     });
     // Same wording as agent mode's results step ("Found 3 results", seed 000 "找到的结果数量").
-    const cached = outcome.cached ? t(ctx.locale, 'step.search-cached') : '';
     ctx.emit({
       type: 'step-start',
       id: 'search-1-results',
       kind: 'search-results',
-      title: resultsTitle(ctx.locale, sources.length) + cached,
+      title: outcome.cached
+        ? joinText([resultsTitle(sources.length), phrase('step.search-cached')])
+        : resultsTitle(sources.length),
       body: sources
         .slice(0, PREVIEW_RESULTS)
         .map((s) => `${s.n}. ${s.title} — ${s.url}${s.snippet ? `\n   ${s.snippet}` : ''}`)
@@ -119,7 +120,7 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
       type: 'step-finish',
       id: 'search-1',
       status: 'failed',
-      title: t(ctx.locale, 'step.search-failed', { query }),
+      title: phrase('step.search-failed', { query }),
       body: err.message,
     });
     return [];

@@ -1,6 +1,6 @@
 import type { SourceRegistry } from '../../search/citations.js';
+import { type Phrase, phrase } from '../../i18n/phrase.js';
 import type { Locale } from '../../surface.js';
-import { t } from '../../i18n/translate.js';
 import { type Observation, toObservation } from '../turn/observations.js';
 import type { ToolRunEnv } from '../turn/tool-run-env.js';
 import type { PlanProposal, PlanStep } from './plan-types.js';
@@ -24,8 +24,23 @@ export function planStepId(step: PlanStep): string {
   return `plan-step-${step.step}`;
 }
 
-export function planStepTitle(step: PlanStep, locale: Locale): string {
-  return t(locale, 'step.plan-step', { step: step.step, description: step.description, tool: step.tool });
+export function planStepTitle(step: PlanStep): Phrase {
+  return phrase('step.plan-step', { step: step.step, description: step.description, tool: step.tool });
+}
+
+/**
+ * The plan's steps as the summary prompt's `{plan}` reads them, one a line, in the turn's language:
+ * the same words the Plan step shows (`step.plan-step`), written here because what a model reads is
+ * not said from the user catalog.
+ */
+export function planLinesForModel(plan: PlanProposal, locale: Locale): string {
+  return plan.steps
+    .map((s) =>
+      locale === 'zh'
+        ? `${s.step}. ${s.description}（${s.tool}）`
+        : `${s.step}. ${s.description} (${s.tool})`,
+    )
+    .join('\n');
 }
 
 /** `result` is filled as steps finish, so a caller keeps the finished steps when the time limit aborts. */
@@ -33,13 +48,13 @@ export async function runPlanSteps(
   input: PlanStepsInput,
   result: PlanStepsResult = { observations: [], failed: [] },
 ): Promise<PlanStepsResult> {
-  const { emit, locale, plan } = input;
+  const { emit, plan } = input;
   for (const step of plan.steps) {
     emit({
       type: 'step-start',
       id: planStepId(step),
       kind: 'plan-step',
-      title: planStepTitle(step, locale),
+      title: planStepTitle(step),
       status: 'pending',
     });
   }
@@ -87,7 +102,7 @@ export async function runPlanSteps(
         type: 'step-finish',
         id,
         status: 'failed',
-        body: t(locale, 'step.plan-step-skipped', { error: output.text }),
+        body: phrase('step.plan-step-skipped', { error: output.text }),
         collapse: false,
       });
       continue;
@@ -98,7 +113,7 @@ export async function runPlanSteps(
         type: 'step-finish',
         id: planStepId(rest),
         status: 'skipped',
-        body: t(locale, 'step.plan-not-run'),
+        body: phrase('step.plan-not-run'),
       });
     }
     result.stoppedAt = step.step;

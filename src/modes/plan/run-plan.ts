@@ -4,8 +4,8 @@
  * summary of all results with citations. Same time limit, statistics and trace as agent mode.
  */
 import { LlmError, isAbortError } from '../../errors.js';
-import { t } from '../../i18n/translate.js';
-import { toUserMessage } from '../../i18n/user-message.js';
+import { joinText, phrase } from '../../i18n/phrase.js';
+import { userMessage } from '../../i18n/user-message.js';
 import type { ChatMessage } from '../../llm/types.js';
 import { SourceRegistry } from '../../search/citations.js';
 import { type FinishReason, TraceRecorder } from '../turn/agent-trace.js';
@@ -20,7 +20,7 @@ import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
 import { turnToolContext } from '../turn/turn-tool-context.js';
 import type { PlanProposal } from './plan-types.js';
 import { requestPlan } from './request-plan.js';
-import { type PlanStepsResult, planStepTitle, runPlanSteps } from './run-plan-steps.js';
+import { type PlanStepsResult, planLinesForModel, planStepTitle, runPlanSteps } from './run-plan-steps.js';
 import { withDeadline } from '../../llm/turn-deadline.js';
 
 export interface PlanRunOptions {
@@ -61,16 +61,14 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       emit({
         type: 'error',
         message:
-          err instanceof LlmError
-            ? toUserMessage(err, locale, { suggestChat: true })
-            : t(locale, 'error.unexpected'),
+          err instanceof LlmError ? userMessage(err, { suggestChat: true }) : phrase('error.unexpected'),
       });
       return end('error', partial);
     };
 
     // ── Planning ─────────────────────────────────────────────────────────────
     emit({ type: 'phase', role: 'planner', label: planner.label });
-    emit({ type: 'status', text: t(locale, 'status.thinking') });
+    emit({ type: 'status', text: phrase('status.thinking') });
     const planStart = Date.now();
     try {
       const requested = await requestPlan({
@@ -83,7 +81,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       tracker.addPhase('plan', Date.now() - planStart);
       for (const problem of requested.problems) trace.error(`invalid plan: ${problem}`);
       if (!requested.plan) {
-        emit({ type: 'error', message: t(locale, 'error.plan-invalid', { problem: requested.error ?? '' }) });
+        emit({ type: 'error', message: phrase('error.plan-invalid', { problem: requested.error ?? '' }) });
         return end('plan_invalid', '');
       }
       plan = requested.plan;
@@ -92,13 +90,12 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       return fail(err);
     }
 
-    const planBody = plan.steps.map((s) => planStepTitle(s, locale)).join('\n');
     emit({
       type: 'step-start',
       id: 'plan',
       kind: 'plan',
-      title: t(locale, 'step.plan'),
-      body: planBody,
+      title: phrase('step.plan'),
+      body: joinText(plan.steps.map(planStepTitle), '\n'),
       status: 'info',
     });
     emit({ type: 'step-finish', id: 'plan', status: 'info', collapse: false });
@@ -108,13 +105,13 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       const accepted = await ctx.confirmPlan(plan);
       tracker.addUserWait(Date.now() - askedAt);
       if (!accepted) {
-        emitNotice(emit, 'notice-plan-cancelled', t(locale, 'plan.cancelled'));
+        emitNotice(emit, 'notice-plan-cancelled', phrase('plan.cancelled'));
         return end('plan_cancelled', '');
       }
     }
 
     // ── Steps ────────────────────────────────────────────────────────────────
-    emit({ type: 'status', text: t(locale, 'status.searching') });
+    emit({ type: 'status', text: phrase('status.searching') });
     const stepsStart = Date.now();
     try {
       await runPlanSteps(
@@ -124,7 +121,6 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
           toolContext: turnToolContext(ctx, signal),
           onStepError: options.onStepError ?? env.PLAN_ON_STEP_ERROR,
           emit,
-          locale,
           sources,
           tracker,
           trace,
@@ -138,7 +134,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
         emitNotice(
           emit,
           'notice-plan-stopped',
-          t(locale, 'notice.plan-stopped', { step: ran.stoppedAt }),
+          phrase('notice.plan-stopped', { step: ran.stoppedAt }),
           'warning',
         );
       }
@@ -150,14 +146,14 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       emitNotice(
         emit,
         'notice-timeout',
-        t(locale, 'notice.timeout', { seconds: Math.round(maxExecutionMs / 1000) }),
+        phrase('notice.timeout', { seconds: Math.round(maxExecutionMs / 1000) }),
         'warning',
       );
     }
     tracker.addPhase('steps', Date.now() - stepsStart);
 
     // ── Summary ──────────────────────────────────────────────────────────────
-    emitAnswerHandOver(emit, locale, { reason: t(locale, 'agent.plan-done'), from: planner, to: answerLlm });
+    emitAnswerHandOver(emit, { reason: phrase('agent.plan-done'), from: planner, to: answerLlm });
     const answerStart = Date.now();
     const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);
     const answer = await writeAnswer({
@@ -171,7 +167,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       emit,
       signal: answerSignal,
       tracker,
-      variables: { plan: planBody },
+      variables: { plan: planLinesForModel(plan, locale) },
       promptName: 'summary.system',
       plan: planForSummary(plan, ran),
       stepId: 'summary',
@@ -180,7 +176,7 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     if (answer.error !== undefined) {
       if (ctx.signal.aborted) return end('cancelled', answer.text);
       if (isAbortError(answer.error) && answer.text) {
-        emitNotice(emit, 'notice-answer-cut', t(locale, 'notice.partial-answer'), 'warning');
+        emitNotice(emit, 'notice-answer-cut', phrase('notice.partial-answer'), 'warning');
         return end(finishReason, answer.text);
       }
       return fail(answer.error, answer.text);

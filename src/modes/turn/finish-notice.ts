@@ -2,12 +2,11 @@
  * What a turn says when the answer came but did not end on its own: cut at the token limit (the
  * partial text stays, with how to raise the limit) or stopped by the provider's safety system.
  */
-import { t } from '../../i18n/translate.js';
+import { type Phrase, phrase } from '../../i18n/phrase.js';
 import { cutVariables } from '../../i18n/user-message.js';
 import { sentMaxTokens } from '../../llm/model-config.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { TurnEvent } from '../../render/events.js';
-import type { Locale } from '../../surface.js';
 import { emitNotice } from './emit-notice.js';
 
 /** The notice for a finish reason, or undefined when the answer ended normally. */
@@ -15,17 +14,15 @@ export function finishNoticeText(
   finishReason: string,
   llm: LlmClient,
   slot: 'tool' | 'answer',
-  locale: Locale,
-): string | undefined {
-  if (finishReason === 'content_filter') return t(locale, 'notice.answer-refused');
+): Phrase | undefined {
+  if (finishReason === 'content_filter') return phrase('notice.answer-refused');
   if (finishReason !== 'length') return undefined;
   const { provider, model } = llm.config;
   // From the config, not the client: wrappers (metrics) pass the config through, nothing else.
   const maxTokens = sentMaxTokens(llm.config);
   // Without max_tokens in the request the limit was the server's own.
-  if (!maxTokens) return t(locale, 'notice.answer-cut-server');
-  return t(
-    locale,
+  if (!maxTokens) return phrase('notice.answer-cut-server');
+  return phrase(
     'notice.answer-cut',
     cutVariables({ details: { provider, model, maxTokens, modelSlot: slot } }),
   );
@@ -37,8 +34,7 @@ export function emitFinishNotice(
   finishReason: string,
   llm: LlmClient,
   slot: 'tool' | 'answer',
-  locale: Locale,
 ): void {
-  const text = finishNoticeText(finishReason, llm, slot, locale);
+  const text = finishNoticeText(finishReason, llm, slot);
   if (text) emitNotice(emit, 'notice-finish', text, 'warning');
 }

@@ -1,7 +1,6 @@
-import { t } from '../../i18n/translate.js';
-import type { Locale } from '../../surface.js';
+import { type Phrase, phrase } from '../../i18n/phrase.js';
 
 /** "Found 3 results" (seed 000 "找到的结果数量"): chat mode's and agent mode's search steps alike. */
-export function resultsTitle(locale: Locale, count: number): string {
-  return count === 1 ? t(locale, 'step.results.one') : t(locale, 'step.results', { count });
+export function resultsTitle(count: number): Phrase {
+  return count === 1 ? phrase('step.results.one') : phrase('step.results', { count });
 }

@@ -2,9 +2,8 @@
  * The "💭 Thinking…" step: created on the first reasoning chunk, streams the reasoning live, and on
  * `close()` collapses once and is retitled "💡 Thought process". Without reasoning there is no step.
  */
+import { phrase } from '../../i18n/phrase.js';
 import type { TurnEvent } from '../../render/events.js';
-import type { Locale } from '../../surface.js';
-import { t } from '../../i18n/translate.js';
 
 export class ThinkingStep {
   private open = false;
@@ -13,7 +12,6 @@ export class ThinkingStep {
   constructor(
     private readonly id: string,
     private readonly emit: (event: TurnEvent) => void,
-    private readonly locale: Locale,
   ) {}
 
   append(text: string): void {
@@ -24,7 +22,7 @@ export class ThinkingStep {
         type: 'step-start',
         id: this.id,
         kind: 'thinking',
-        title: t(this.locale, 'step.thinking'),
+        title: phrase('step.thinking'),
         body: text,
       });
       return;
@@ -40,7 +38,7 @@ export class ThinkingStep {
       type: 'step-finish',
       id: this.id,
       status: failed ? 'failed' : 'done',
-      title: t(this.locale, 'step.thought'),
+      title: phrase('step.thought'),
       collapse: true,
     });
   }

@@ -1,6 +1,5 @@
 import type { Logger } from '../../logger.js';
 import type { TurnEvent } from '../../render/events.js';
-import type { Locale } from '../../surface.js';
 import type { ToolContext, ToolRegistry } from '../../tools/types.js';
 import type { TraceRecorder } from './agent-trace.js';
 import type { UsageTracker } from './usage-tracker.js';
@@ -10,7 +9,6 @@ export interface ToolRunEnv {
   tools: ToolRegistry;
   toolContext: ToolContext;
   emit(event: TurnEvent): void;
-  locale: Locale;
   tracker: UsageTracker;
   trace: TraceRecorder;
   logger: Logger;

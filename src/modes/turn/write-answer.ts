@@ -21,6 +21,7 @@ export interface AnswerInput {
   /** Numbered observations (already delimited); empty when nothing was gathered. */
   observations: string;
   sources: Source[];
+  /** The turn's language, for the model: the prompt's `{language}` and the words around the data. */
   locale: Locale;
   emit(event: TurnEvent): void;
   signal: AbortSignal;
@@ -94,7 +95,7 @@ export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
     ...input.history,
     { role: 'user', content: answerUserMessage(input.question, input.observations, locale, input.plan) },
   ];
-  const thinking = new ThinkingStep(`${input.stepId}-thinking`, emit, locale);
+  const thinking = new ThinkingStep(`${input.stepId}-thinking`, emit);
   const result = emptyStreamResult();
   let error: unknown;
   try {
@@ -120,8 +121,8 @@ export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
     error = err;
   }
   const linked = linkCitations(result.text, input.sources, locale);
-  if (result.text.trim() !== '') emit({ type: 'answer', text: linked.text, sources: linked.cited });
-  if (error === undefined) emitFinishNotice(emit, result.finishReason, llm, 'answer', locale);
+  if (result.text.trim() !== '') emit({ type: 'answer', text: linked.shown, sources: linked.cited });
+  if (error === undefined) emitFinishNotice(emit, result.finishReason, llm, 'answer');
   return {
     text: linked.text,
     raw: result.text,
