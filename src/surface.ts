@@ -114,8 +114,11 @@ export interface CommandReply {
   text: UserText;
   /** True when the command changed settings or state (adapters may refresh a settings panel). */
   changed: boolean;
-  /** A picture that goes with the text (`/usage`'s chart), drawn only by surfaces that attach images. */
-  image?: () => Promise<{ name: string; alt: string; data: Buffer }>;
+  /**
+   * A picture that goes with the text (`/usage`'s chart), drawn only by surfaces that attach images;
+   * its `alt` is said like `text`.
+   */
+  image?: () => Promise<{ name: string; alt: UserText; data: Buffer }>;
 }
 
 /** What an adapter may ask of the core. Implemented by `Scout` in src/core/scout.ts. */

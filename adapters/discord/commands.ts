@@ -176,7 +176,9 @@ export async function handleSlashCommand(
   await interaction.editReply({
     content: first,
     allowedMentions: NO_MENTIONS,
-    ...(image ? { files: [{ attachment: image.data, name: image.name, description: image.alt }] } : {}),
+    ...(image
+      ? { files: [{ attachment: image.data, name: image.name, description: say(locale, image.alt) }] }
+      : {}),
   });
   for (const part of rest) {
     await interaction.followUp({

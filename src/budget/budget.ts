@@ -11,8 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/env.js';
-import type { UserText } from '../i18n/phrase.js';
-import { t } from '../i18n/translate.js';
+import { type Phrase, phrase, type UserText } from '../i18n/phrase.js';
 import { loadPriceTable, type PriceTable } from '../llm/pricing.js';
 import type { Logger } from '../logger.js';
 import { throttledErrorLog } from '../store/bounded.js';
@@ -32,8 +31,8 @@ import { TurnMeter } from './turn-meter.js';
 export const SLOT_TTL_MS = 30_000;
 
 export interface Admission {
-  /** Set when the turn must not start: the private message for the asker. */
-  refusal?: string;
+  /** Set when the turn must not start: the private message for the asker (`replyPrivately`). */
+  refusal?: Phrase;
   /** Wraps the turn's model clients and tools so their use is counted. */
   meter: TurnMeter;
   /** Records what the turn used and frees its slot. Never throws. */
@@ -81,6 +80,7 @@ export class Budget {
     return { limits, maxTurns: env.MAX_TURNS_PER_USER };
   }
 
+  /** `locale` formats the numbers of a refusal (token counts); the sink says its words. */
   async admit(asker: Asker, locale: Locale): Promise<Admission> {
     const meter = new TurnMeter();
     const { limits, maxTurns } = this.limitsFor(asker.userId);
@@ -106,7 +106,7 @@ export class Budget {
       } catch (err) {
         this.warn(err);
         if (this.config.env.BUDGET_FAIL_MODE === 'closed')
-          return { refusal: t(locale, 'budget.unavailable'), meter, finish: async () => {} };
+          return { refusal: phrase('budget.unavailable'), meter, finish: async () => {} };
       }
     }
     const renew = held
@@ -161,7 +161,7 @@ export class Budget {
     }
   }
 
-  private refusalText(limit: LimitName, now: number, locale: Locale): string {
+  private refusalText(limit: LimitName, now: number, locale: Locale): Phrase {
     const env = this.config.env;
     const value: Record<LimitName, string> = {
       'user-usd': formatUsd(env.BUDGET_USER_DAILY_USD ?? 0),
@@ -171,7 +171,7 @@ export class Budget {
       concurrent: String(env.MAX_TURNS_PER_USER),
     };
     const untilReset = (Math.floor(now / DAY_MS) + 1) * DAY_MS - now;
-    return t(locale, `budget.refused.${limit}`, { limit: value[limit], resetIn: formatDuration(untilReset) });
+    return phrase(`budget.refused.${limit}`, { limit: value[limit], resetIn: formatDuration(untilReset) });
   }
 }
 

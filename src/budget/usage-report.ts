@@ -5,7 +5,7 @@
  * Read from the per-day counters the turns write (src/store/usage-counters.ts).
  */
 import type { Config } from '../config/env.js';
-import { t } from '../i18n/translate.js';
+import { joinText, type Phrase, phrase, type UserText } from '../i18n/phrase.js';
 import type { Stores } from '../store/types.js';
 import { DAY_MS, type UsageDimension } from '../store/usage-counters.js';
 import type { CommandReply, Locale } from '../surface.js';
@@ -39,9 +39,11 @@ export interface UsageReportInput {
   config: Config;
   stores: Stores;
   userId: string;
+  /** Formats the token counts; the words are phrases, said by whoever shows the report. */
   locale: Locale;
 }
 
+/** The report as lines of phrases (`text`), said by the adapter in the locale it asked in. */
 export async function usageReport(input: UsageReportInput): Promise<CommandReply> {
   const { config, stores, userId, locale } = input;
   const env = config.env;
@@ -54,7 +56,7 @@ export async function usageReport(input: UsageReportInput): Promise<CommandReply
     const days = Array.from({ length: DAYS }, (_, i) => today - DAYS + 1 + i);
     perDay = await Promise.all(dims.map((dim) => Promise.all(days.map((d) => stores.usage.read(d, dim)))));
   } catch {
-    return { text: t(locale, 'report.unavailable'), changed: false };
+    return { text: phrase('report.unavailable'), changed: false };
   }
   const userDays = perDay[0] ?? [];
   const mine = userDays.map((hash) => ({
@@ -64,7 +66,7 @@ export async function usageReport(input: UsageReportInput): Promise<CommandReply
   }));
   const span = (n: number) => {
     const slice = mine.slice(-n);
-    return t(locale, 'report.line', {
+    return phrase('report.line', {
       usd: formatUsd(slice.reduce((s, d) => s + d.usd, 0)),
       tokens: formatTokens(
         slice.reduce((s, d) => s + d.tokens, 0),
@@ -77,20 +79,20 @@ export async function usageReport(input: UsageReportInput): Promise<CommandReply
   const bySpend = mine.some((d) => d.usd > 0);
   const series = mine.map((d) => (bySpend ? d.usd : d.tokens));
   const max = Math.max(0, ...series);
-  const lines = [
-    t(locale, 'report.title'),
-    `• ${t(locale, 'report.today')}: ${span(1)}`,
-    `• ${t(locale, 'report.week')}: ${span(7)}`,
-    `• ${t(locale, 'report.month')}: ${span(30)}`,
-    t(locale, bySpend ? 'report.chart' : 'report.chart-tokens', {
+  const lines: UserText[] = [
+    phrase('report.title'),
+    bullet(phrase('report.today'), span(1)),
+    bullet(phrase('report.week'), span(7)),
+    bullet(phrase('report.month'), span(30)),
+    phrase(bySpend ? 'report.chart' : 'report.chart-tokens', {
       max: bySpend ? formatUsd(max) : formatTokens(max, locale),
     }),
     `\`${sparkline(series)}\``,
   ];
   const limits = limitParts(config, locale);
   if (limits.length > 0) {
-    lines.push(t(locale, 'report.limits', { limits: limits.join(' · ') }));
-    if (env.BUDGET_EXEMPT_ADMINS && admin) lines.push(t(locale, 'report.exempt'));
+    lines.push(phrase('report.limits', { limits: joinText(limits, ' · ') }));
+    if (env.BUDGET_EXEMPT_ADMINS && admin) lines.push(phrase('report.exempt'));
   }
   if (admin) {
     const [, channels = [], models = [], tools = []] = perDay;
@@ -102,11 +104,11 @@ export async function usageReport(input: UsageReportInput): Promise<CommandReply
   const first = new Date((today - DAYS + 1) * DAY_MS).toISOString().slice(0, 10);
   const last = new Date(today * DAY_MS).toISOString().slice(0, 10);
   return {
-    text: lines.join('\n'),
+    text: joinText(lines, '\n'),
     changed: false,
     image: async () => ({
       name: 'usage.png',
-      alt: t(locale, 'report.chart-alt'),
+      alt: phrase('report.chart-alt'),
       data: await renderSpendChart(series, {
         unit: bySpend ? 'usd' : 'tokens',
         from: first,
@@ -116,25 +118,30 @@ export async function usageReport(input: UsageReportInput): Promise<CommandReply
   };
 }
 
-function limitParts(config: Config, locale: Locale): string[] {
+/** "• Today: $0.40 · …" */
+function bullet(label: UserText, value: UserText): Phrase {
+  return joinText(['• ', label, ': ', value]);
+}
+
+function limitParts(config: Config, locale: Locale): Phrase[] {
   const env = config.env;
-  const parts: string[] = [];
+  const parts: Phrase[] = [];
   if (env.BUDGET_USER_DAILY_USD !== undefined)
-    parts.push(t(locale, 'report.limit.user-usd', { limit: formatUsd(env.BUDGET_USER_DAILY_USD) }));
+    parts.push(phrase('report.limit.user-usd', { limit: formatUsd(env.BUDGET_USER_DAILY_USD) }));
   if (env.BUDGET_USER_DAILY_TOKENS !== undefined)
     parts.push(
-      t(locale, 'report.limit.user-tokens', { limit: formatTokens(env.BUDGET_USER_DAILY_TOKENS, locale) }),
+      phrase('report.limit.user-tokens', { limit: formatTokens(env.BUDGET_USER_DAILY_TOKENS, locale) }),
     );
   if (env.BUDGET_CHANNEL_DAILY_USD !== undefined)
-    parts.push(t(locale, 'report.limit.channel-usd', { limit: formatUsd(env.BUDGET_CHANNEL_DAILY_USD) }));
+    parts.push(phrase('report.limit.channel-usd', { limit: formatUsd(env.BUDGET_CHANNEL_DAILY_USD) }));
   if (env.BUDGET_CHANNEL_DAILY_TOKENS !== undefined)
     parts.push(
-      t(locale, 'report.limit.channel-tokens', {
+      phrase('report.limit.channel-tokens', {
         limit: formatTokens(env.BUDGET_CHANNEL_DAILY_TOKENS, locale),
       }),
     );
   if (env.MAX_TURNS_PER_USER > 0)
-    parts.push(t(locale, 'report.limit.concurrent', { limit: env.MAX_TURNS_PER_USER }));
+    parts.push(phrase('report.limit.concurrent', { limit: env.MAX_TURNS_PER_USER }));
   return parts;
 }
 
@@ -143,24 +150,24 @@ function topList(
   locale: Locale,
   title: 'report.top-channels' | 'report.top-users' | 'report.top-models' | 'report.top-tools',
   totals: Totals,
-): string[] {
+): UserText[] {
   const rows = [...totals.entries()].sort(
     ([, a], [, b]) =>
       (b.usd ?? 0) - (a.usd ?? 0) || (b.tokens ?? 0) - (a.tokens ?? 0) || (b.calls ?? 0) - (a.calls ?? 0),
   );
-  const out = [t(locale, title)];
-  if (rows.length === 0) out.push(`• ${t(locale, 'report.none')}`);
+  const out: UserText[] = [phrase(title)];
+  if (rows.length === 0) out.push(joinText(['• ', phrase('report.none')]));
   for (const [id, m] of rows.slice(0, TOP)) {
     const usd = formatUsd(m.usd ?? 0);
     const tokens = formatTokens(m.tokens ?? 0, locale);
-    const calls = t(locale, 'report.tool-calls', { calls: m.calls ?? 0 });
+    const calls = phrase('report.tool-calls', { calls: m.calls ?? 0 });
     const summary =
       title === 'report.top-tools'
         ? calls
         : title === 'report.top-models'
-          ? `${usd} · ${tokens} tok · ${calls}`
-          : t(locale, 'report.line', { usd, tokens, turns: m.turns ?? 0 });
-    out.push(`• \`${id.replace(/`/g, "'")}\` — ${summary}`);
+          ? joinText([`${usd} · ${tokens} tok · `, calls])
+          : phrase('report.line', { usd, tokens, turns: m.turns ?? 0 });
+    out.push(joinText([`• \`${id.replace(/`/g, "'")}\` — `, summary]));
   }
   return out;
 }

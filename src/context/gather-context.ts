@@ -5,8 +5,9 @@
  * as one collapsed step; everything it skipped gets a notice. Never throws for bad input: a file that
  * cannot be read costs that file, a thread that cannot be read costs the thread.
  */
+import { joinText, type Phrase, type PhraseValue, phrase } from '../i18n/phrase.js';
+import type { StringKey } from '../i18n/strings.js';
 import { emitNotice } from '../modes/turn/emit-notice.js';
-import { t } from '../i18n/translate.js';
 import type { ImagePart } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../render/events.js';
@@ -14,7 +15,7 @@ import type { Locale } from '../surface.js';
 import { delimitData } from './delimit.js';
 import { decodeText, fileKind } from './file-kind.js';
 import { prepareImage } from './images.js';
-import { describePdfFailure, extractPdfText } from './pdf-text.js';
+import { extractPdfText, type PdfFailure, pdfFailureNotice } from './pdf-text.js';
 import { loadTextCounter, selectThreadMessages, truncateToTokens } from './thread-context.js';
 import type { AttachmentRef, MessageContextSource, ThreadMessage } from './types.js';
 import type { ImageLimits } from './vision.js';
@@ -38,6 +39,7 @@ export interface GatherOptions {
   /** Whether every model of the turn reads images, and the strictest image limits among them. */
   vision: boolean;
   imageLimits: ImageLimits;
+  /** The asker's language, for the notes about partly read files in the model's context only. */
   locale: Locale;
   emit(event: TurnEvent): void;
   signal: AbortSignal;
@@ -52,10 +54,13 @@ export interface GatheredContext {
   imageNames: string[];
 }
 
+/** A file read only in part: cut to the token budget, or only its first pages (PDFs). */
+type FileNote = { cut: 'budget' } | { cut: 'pages'; read: number; pages: number };
+
 interface FileText {
   name: string;
   text: string;
-  notes: string[];
+  notes: FileNote[];
   tokens: number;
 }
 
@@ -67,8 +72,8 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
   const readThread = options.readThread && source.earlier !== undefined;
   if (!readThread && source.attachments.length === 0) return empty;
 
-  const notice = (key: Parameters<typeof t>[1], vars: Record<string, string | number>) => {
-    emitNotice(emit, `context-notice-${noticeCount++}`, t(locale, key, vars));
+  const notice = (key: StringKey, values: Record<string, PhraseValue>) => {
+    emitNotice(emit, `context-notice-${noticeCount++}`, phrase(key, values));
   };
   let noticeCount = 0;
   // The step appears only once there is something to read: a mention in a thread with nothing
@@ -77,7 +82,7 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
   const showStep = () => {
     if (stepShown) return;
     stepShown = true;
-    emit({ type: 'step-start', id: STEP_ID, kind: 'tool', title: t(locale, 'context.reading') });
+    emit({ type: 'step-start', id: STEP_ID, kind: 'tool', title: phrase('context.reading') });
   };
   if (source.attachments.length > 0) showStep();
 
@@ -148,18 +153,18 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
     }
     const share = Math.floor(fileBudget / Math.max(1, textFilesLeft));
     textFilesLeft -= 1;
-    const read = await readFileText(file, download.bytes, locale, options.signal);
+    const read = await readFileText(file, download.bytes, options.signal);
     if ('problem' in read) {
       notice(read.problem, { name: file.name });
       continue;
     }
-    if ('notice' in read) {
-      emitNotice(emit, `context-notice-${noticeCount++}`, read.notice);
+    if ('pdfFailure' in read) {
+      emitNotice(emit, `context-notice-${noticeCount++}`, pdfFailureNotice(read.pdfFailure, file.name));
       continue;
     }
     const cut = truncateToTokens(read.text, share, await loadTextCounter());
     const notes = [...read.notes];
-    if (cut.truncated) notes.push(t(locale, 'context.read.truncated', { name: file.name }));
+    if (cut.truncated) notes.push({ cut: 'budget' });
     texts.push({ name: file.name, text: cut.text, notes, tokens: cut.tokens });
     fileBudget -= cut.tokens;
   }
@@ -174,21 +179,25 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
   const thread = selectThreadMessages(earlier, threadBudget, await loadTextCounter());
 
   const readNames = [...texts.map((f) => f.name), ...images.map((i) => i.name)];
-  const title = readTitle(locale, thread.included, readNames);
-  const body = [
-    ...(thread.leftOut > 0 ? [t(locale, 'context.read.older-left-out', { count: thread.leftOut })] : []),
-    ...(thread.bots > 0 ? [t(locale, 'context.read.bots-left-out', { count: thread.bots })] : []),
-    ...texts.flatMap((f) => f.notes),
-  ].join('\n');
+  const title = readTitle(thread.included, readNames);
+  const body = joinText(
+    [
+      ...(thread.leftOut > 0 ? [phrase('context.read.older-left-out', { count: thread.leftOut })] : []),
+      ...(thread.bots > 0 ? [phrase('context.read.bots-left-out', { count: thread.bots })] : []),
+      ...texts.flatMap((f) => f.notes.map((note) => notePhrase(note, f.name))),
+    ],
+    '\n',
+  );
   if (stepShown) {
     const status = title ? 'done' : 'skipped';
-    emit({ type: 'step-finish', id: STEP_ID, status, title: title || t(locale, 'context.reading'), body });
+    emit({ type: 'step-finish', id: STEP_ID, status, title: title ?? phrase('context.reading'), body });
   }
 
   const blocks: string[] = [];
   if (thread.text) blocks.push(`Earlier messages in this thread, oldest first:\n${thread.text}`);
   for (const file of texts) {
-    const truncated = file.notes.length > 0 ? `\n(${file.notes.join(' ')})` : '';
+    const notes = file.notes.map((note) => modelNote(note, file.name, locale));
+    const truncated = notes.length > 0 ? `\n(${notes.join(' ')})` : '';
     blocks.push(`${delimitData('file', file.text, { name: file.name })}${truncated}`);
   }
   if (images.length > 0) blocks.push(`Attached images: ${images.map((i) => i.name).join(', ')}`);
@@ -205,9 +214,8 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
 async function readFileText(
   file: AttachmentRef,
   bytes: Uint8Array,
-  locale: Locale,
   signal: AbortSignal,
-): Promise<{ text: string; notes: string[] } | { problem: 'context.binary' } | { notice: string }> {
+): Promise<{ text: string; notes: FileNote[] } | { problem: 'context.binary' } | { pdfFailure: PdfFailure }> {
   if (fileKind(file) === 'text') {
     const text = decodeText(bytes);
     return text === undefined ? { problem: 'context.binary' } : { text, notes: [] };
@@ -215,24 +223,45 @@ async function readFileText(
   const pdf = await extractPdfText(bytes, signal);
   if (!pdf.ok) {
     if (signal.aborted) throw signal.reason;
-    return { notice: describePdfFailure(pdf.reason, file.name, locale) };
+    return { pdfFailure: pdf.reason };
   }
-  if (pdf.text.trim() === '') return { notice: describePdfFailure('unreadable', file.name, locale) };
-  const notes =
-    pdf.pagesRead < pdf.pages
-      ? [t(locale, 'context.read.pages', { name: file.name, read: pdf.pagesRead, pages: pdf.pages })]
-      : [];
+  if (pdf.text.trim() === '') return { pdfFailure: 'unreadable' };
+  const notes: FileNote[] =
+    pdf.pagesRead < pdf.pages ? [{ cut: 'pages', read: pdf.pagesRead, pages: pdf.pages }] : [];
   return { text: pdf.text, notes };
 }
 
-function readTitle(locale: Locale, messages: number, names: string[]): string {
+/** The step's title: what was read; undefined when nothing was. */
+function readTitle(messages: number, names: string[]): Phrase | undefined {
   const list = names.join(', ');
   if (messages > 0 && names.length > 0)
-    return t(locale, 'context.read.messages-files', { count: messages, names: list });
-  if (messages === 1) return t(locale, 'context.read.message');
-  if (messages > 0) return t(locale, 'context.read.messages', { count: messages });
-  if (names.length > 0) return t(locale, 'context.read.files', { names: list });
-  return '';
+    return phrase('context.read.messages-files', { count: messages, names: list });
+  if (messages === 1) return phrase('context.read.message');
+  if (messages > 0) return phrase('context.read.messages', { count: messages });
+  if (names.length > 0) return phrase('context.read.files', { names: list });
+  return undefined;
+}
+
+/** A note about a partly read file, for the step's body. */
+function notePhrase(note: FileNote, name: string): Phrase {
+  return note.cut === 'budget'
+    ? phrase('context.read.truncated', { name })
+    : phrase('context.read.pages', { name, read: note.read, pages: note.pages });
+}
+
+/**
+ * The same note for the model, after the file's contents. Model-facing text, so not in the user
+ * catalog; it keeps the wording it always had, in the asker's language (the en and zh strings of
+ * context.read.truncated and context.read.pages).
+ */
+function modelNote(note: FileNote, name: string, locale: Locale): string {
+  if (note.cut === 'budget')
+    return locale === 'zh'
+      ? `${name} 已被截断以适应上下文预算。`
+      : `${name} was cut to fit the context budget.`;
+  return locale === 'zh'
+    ? `${name}：已读取 ${note.pages} 页中的 ${note.read} 页。`
+    : `${name}: ${note.read} of ${note.pages} pages read.`;
 }
 
 function formatBytes(bytes: number): string {

@@ -14,14 +14,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
-import { t } from '../i18n/translate.js';
-import type { Locale } from '../surface.js';
+import { type Phrase, phrase } from '../i18n/phrase.js';
 import { PDF_CHILD_SOURCE } from './pdf-child-source.js';
 
 /** Pages read at most. */
 export const PDF_MAX_PAGES = 100;
 /** Larger files are not read (a notice says so): a PDF this big is scans or images, not text. */
 export const PDF_MAX_BYTES = 32 * 1024 * 1024;
+/** The same, as the notices name it. */
+const PDF_MAX_SIZE = `${PDF_MAX_BYTES / 1024 / 1024} MB`;
 /** Wall-clock budget of one extraction (waiting for a free slot not included). */
 const PDF_TIME_LIMIT_MS = 15_000;
 /** Text past this many characters is not collected (the caller truncates to its token budget anyway). */
@@ -60,21 +61,42 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
   return head.includes('%PDF-');
 }
 
-/** One line telling a user (or a model, for fetch_url) why a PDF's text is missing. */
-export function describePdfFailure(reason: PdfFailure, name = 'the PDF', locale: Locale = 'en'): string {
+/** One line telling the user why a PDF's text is missing (a notice of the turn). */
+export function pdfFailureNotice(reason: PdfFailure, name: string): Phrase {
   switch (reason) {
     case 'not-pdf':
-      return t(locale, 'context.not-pdf', { name });
+      return phrase('context.not-pdf', { name });
     case 'too-slow':
-      return t(locale, 'context.pdf-too-slow', { name });
+      return phrase('context.pdf-too-slow', { name });
     case 'too-big':
-      return t(locale, 'context.pdf-too-big', { name, limit: `${PDF_MAX_BYTES / 1024 / 1024} MB` });
+      return phrase('context.pdf-too-big', { name, limit: PDF_MAX_SIZE });
     case 'encrypted':
-      return t(locale, 'context.pdf-encrypted', { name });
+      return phrase('context.pdf-encrypted', { name });
     case 'too-much-memory':
-      return t(locale, 'context.pdf-too-much-memory', { name });
+      return phrase('context.pdf-too-much-memory', { name });
     default:
-      return t(locale, 'context.pdf-unreadable', { name });
+      return phrase('context.pdf-unreadable', { name });
+  }
+}
+
+/**
+ * The same line for a model (fetch_url's tool result, through src/reader): model-facing text, so
+ * fixed English wording here rather than the user catalog (the same words as its `en` strings).
+ */
+export function describePdfFailure(reason: PdfFailure, name = 'the PDF'): string {
+  switch (reason) {
+    case 'not-pdf':
+      return `Skipped ${name}: it is not a valid PDF.`;
+    case 'too-slow':
+      return `Reading ${name} took too long; skipped.`;
+    case 'too-big':
+      return `Skipped ${name}: PDFs larger than ${PDF_MAX_SIZE} are not read.`;
+    case 'encrypted':
+      return `Skipped ${name}: it is password-protected, so its text cannot be read.`;
+    case 'too-much-memory':
+      return `Skipped ${name}: reading it needed more memory than a PDF may use (a damaged file, or one built to do that).`;
+    default:
+      return `Could not read text from ${name}; skipped.`;
   }
 }
 

@@ -4,6 +4,7 @@
  * behaves when the store cannot count.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { say } from '../../src/i18n/say.js';
 import { silentLogger } from '../../src/logger.js';
 import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
@@ -169,7 +170,7 @@ describe('the store cannot count (Redis down)', () => {
     const stores = await storesWithDeadUsage();
     h = await startTestScout({ stores });
     const reply = await h.scout.runCommand('usage', '', { channelId: 'test:C1', userId: 'U1' });
-    expect(reply.text).toContain('Usage cannot be read right now');
+    expect(say('en', reply.text)).toContain('Usage cannot be read right now');
   });
 });
 

@@ -3,8 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { delimitData } from '../../src/context/delimit.js';
 import { hostMatches, sameOrigin } from '../../src/context/download.js';
 import { fileKind } from '../../src/context/file-kind.js';
+import { gatherContext } from '../../src/context/gather-context.js';
 import { canSeeImages } from '../../src/context/vision.js';
+import type { Locale } from '../../src/i18n/locale.js';
+import { say } from '../../src/i18n/say.js';
 import { parseModelSpec } from '../../src/llm/model-config.js';
+import { silentLogger } from '../../src/logger.js';
+import type { TurnEvent } from '../../src/render/events.js';
 
 describe('context units', () => {
   it('a message cannot close its block', () => {
@@ -45,5 +50,38 @@ describe('context units', () => {
     expect(fileKind({ name: 'x', mimeType: 'application/pdf' })).toBe('pdf');
     expect(fileKind({ name: 'shot.jpeg' })).toBe('image');
     expect(fileKind({ name: 'tool.exe', mimeType: 'application/octet-stream' })).toBe('other');
+  });
+
+  it('a file cut to the budget: the step says so in the asker’s language, and so does the model’s note', async () => {
+    const read = async (locale: Locale) => {
+      const events: TurnEvent[] = [];
+      const long = Array.from({ length: 2_000 }, (_, i) => `line ${i}: GET /api/items 200 12ms`).join('\n');
+      const gathered = await gatherContext({
+        source: {
+          messageId: 'M1',
+          attachments: [{ id: 'F1', name: 'access.log', mimeType: 'text/plain' }],
+          download: async () => ({ ok: true, bytes: Buffer.from(long) }),
+        },
+        readThread: false,
+        budgetTokens: 500,
+        maxImages: 4,
+        maxFileBytes: 1024 * 1024,
+        vision: false,
+        imageLimits: { maxEdge: 2048, maxBytes: 4_000_000 },
+        locale,
+        emit: (event) => events.push(event),
+        signal: new AbortController().signal,
+        logger: silentLogger,
+      });
+      const finish = events.find((e) => e.type === 'step-finish' && e.id === 'context-read');
+      const body = finish && 'body' in finish && finish.body !== undefined ? say(locale, finish.body) : '';
+      return { model: gathered.text, body };
+    };
+    const en = await read('en');
+    expect(en.body).toBe('access.log was cut to fit the context budget.');
+    expect(en.model).toContain('</file>\n(access.log was cut to fit the context budget.)');
+    const zh = await read('zh');
+    expect(zh.body).toBe('access.log 已被截断以适应上下文预算。');
+    expect(zh.model).toContain('</file>\n(access.log 已被截断以适应上下文预算。)');
   });
 });

@@ -10,7 +10,13 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gatherContext } from '../../src/context/gather-context.js';
-import { describePdfFailure, extractPdfText, PDF_MAX_BYTES } from '../../src/context/pdf-text.js';
+import {
+  describePdfFailure,
+  extractPdfText,
+  PDF_MAX_BYTES,
+  pdfFailureNotice,
+} from '../../src/context/pdf-text.js';
+import { say } from '../../src/i18n/say.js';
 import { silentLogger } from '../../src/logger.js';
 import type { TurnEvent } from '../../src/render/events.js';
 import { canMeasureTree, peakTreeRss, treeRss } from '../helpers/tree-memory.js';
@@ -68,7 +74,9 @@ describe('PDF bombs', { timeout: 60_000 }, () => {
       signal: new AbortController().signal,
       logger: silentLogger,
     });
-    const shown = events.map((e) => ('title' in e ? e.title : '')).join('\n');
+    const shown = events
+      .map((e) => ('title' in e && e.title !== undefined ? say('zh', e.title) : ''))
+      .join('\n');
     expect(shown).toContain('已跳过 bomb.pdf：读取它所需的内存超出了 PDF 的上限');
     expect(shown).toContain('已跳过 locked.pdf：它受密码保护');
     expect(gathered.text).not.toContain('secret plans');
@@ -78,18 +86,23 @@ describe('PDF bombs', { timeout: 60_000 }, () => {
 describe('PDFs Scout does not read', () => {
   it('a password-protected PDF is reported as encrypted', async () => {
     expect(await extractPdfText(makeEncryptedPdf())).toEqual({ ok: false, reason: 'encrypted' });
-    expect(describePdfFailure('encrypted', 'locked.pdf')).toBe(
-      'Skipped locked.pdf: it is password-protected, so its text cannot be read.',
-    );
+    // The user's notice and the model's line (fetch_url) say the same in English.
+    for (const said of [
+      say('en', pdfFailureNotice('encrypted', 'locked.pdf')),
+      describePdfFailure('encrypted', 'locked.pdf'),
+    ])
+      expect(said).toBe('Skipped locked.pdf: it is password-protected, so its text cannot be read.');
   });
 
   it('a 50 MB PDF is refused by its size, with a notice naming the limit', async () => {
     const big = makePdf('big', { image: Buffer.alloc(50 * MB, 0x5a) });
     expect(big.byteLength).toBeGreaterThan(PDF_MAX_BYTES);
     expect(await extractPdfText(big)).toEqual({ ok: false, reason: 'too-big' });
-    expect(describePdfFailure('too-big', 'scan.pdf')).toBe(
-      'Skipped scan.pdf: PDFs larger than 32 MB are not read.',
-    );
+    for (const said of [
+      say('en', pdfFailureNotice('too-big', 'scan.pdf')),
+      describePdfFailure('too-big', 'scan.pdf'),
+    ])
+      expect(said).toBe('Skipped scan.pdf: PDFs larger than 32 MB are not read.');
   });
 
   it('a reading waiting for a free reader gives up when the turn is cancelled', async () => {

@@ -12,6 +12,9 @@
 import { type Config, loadConfig } from '../../src/config/env.js';
 import { buildScout } from '../../src/core/build-scout.js';
 import type { Scout } from '../../src/core/scout.js';
+import type { Locale } from '../../src/i18n/locale.js';
+import type { UserText } from '../../src/i18n/phrase.js';
+import { say } from '../../src/i18n/say.js';
 import { type Logger, silentLogger } from '../../src/logger.js';
 import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
@@ -98,11 +101,13 @@ export function testMessage(text: string, overrides: Partial<IncomingMessage> = 
   };
 }
 
-/** A sink that records every view snapshot, replies and the final view. */
+/** A sink that records every view snapshot, replies (said in its locale, as a surface's) and the final view. */
 export class RecordingSink implements TurnSink {
   readonly updates: TurnView[] = [];
   readonly replies: string[] = [];
   final: TurnView | undefined;
+
+  constructor(readonly locale: Locale = 'en') {}
 
   update(view: TurnView): void {
     this.updates.push(structuredClone(view));
@@ -112,7 +117,7 @@ export class RecordingSink implements TurnSink {
     this.final = structuredClone(view);
   }
 
-  async reply(text: string): Promise<void> {
-    this.replies.push(text);
+  async reply(text: UserText): Promise<void> {
+    this.replies.push(say(this.locale, text));
   }
 }
