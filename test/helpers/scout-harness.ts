@@ -15,7 +15,9 @@ import type { Scout } from '../../src/core/scout.js';
 import { type Logger, silentLogger } from '../../src/logger.js';
 import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
-import type { IncomingMessage, TurnSink } from '../../src/surface.js';
+import type { UserText } from '../../src/i18n/phrase.js';
+import { say } from '../../src/i18n/say.js';
+import type { IncomingMessage, Locale, TurnSink } from '../../src/surface.js';
 import type { TurnView } from '../../src/render/view.js';
 import { type FakeOpenAI, startFakeOpenAI } from './fake-openai-server.js';
 import { type FakeSearchServer, startFakeSearchServer } from './fake-search-server.js';
@@ -101,8 +103,11 @@ export function testMessage(text: string, overrides: Partial<IncomingMessage> = 
 /** A sink that records every view snapshot, replies and the final view. */
 export class RecordingSink implements TurnSink {
   readonly updates: TurnView[] = [];
+  /** Replies as the asker reads them, said in the sink's locale as a surface's sink says them. */
   readonly replies: string[] = [];
   final: TurnView | undefined;
+
+  constructor(private readonly locale: Locale = 'en') {}
 
   update(view: TurnView): void {
     this.updates.push(structuredClone(view));
@@ -112,7 +117,7 @@ export class RecordingSink implements TurnSink {
     this.final = structuredClone(view);
   }
 
-  async reply(text: string): Promise<void> {
-    this.replies.push(text);
+  async reply(text: UserText): Promise<void> {
+    this.replies.push(say(this.locale, text));
   }
 }
