@@ -4,7 +4,7 @@
  * Lines name the variable and the model or provider, never a key.
  */
 import { LlmError, SearchError } from '../errors.js';
-import { toUserMessage } from '../i18n/user-message.js';
+import { operatorMessage } from '../i18n/user-message.js';
 import { createLlmClient, endpointsFromEnv } from '../llm/create-llm-client.js';
 import { modelLabel } from '../llm/model-config.js';
 import type { ModelConfig } from '../llm/types.js';
@@ -47,7 +47,7 @@ async function probeModel(config: Config, variable: string, model: ModelConfig):
 
 function describeModelFailure(err: unknown): string {
   if (!(err instanceof LlmError)) return err instanceof Error ? err.message : String(err);
-  if (err.code === 'network' || err.code === 'timeout') return toUserMessage(err, 'en');
+  if (err.code === 'network' || err.code === 'timeout') return operatorMessage(err);
   if (err.code === 'auth') return `key rejected (${err.message.replace(/^[^:]+: /, '')})`;
   if (err.details.status === 404) return `model not found (${err.message.replace(/^[^:]+: /, '')})`;
   return err.message.replace(/^[^:]+: /, '');

@@ -3,8 +3,8 @@
  * here, so validation, confirmations and clearing rules are the same on Slack, Discord and console.
  */
 import type { Config } from '../config/env.js';
-import { ConfigError } from '../errors.js';
-import { t } from '../i18n/translate.js';
+import { joinText, type Phrase, phrase, type UserText } from '../i18n/phrase.js';
+import type { StringKey } from '../i18n/strings.js';
 import { looksLikeSecret } from '../llm/looks-like-secret.js';
 import { checkModelConfig, modelLabel } from '../llm/model-config.js';
 import type { ModelConfig } from '../llm/types.js';
@@ -43,6 +43,7 @@ export interface CommandContext {
   channelId: string;
   conversationId?: string;
   userId: string;
+  /** The asker's locale: replies are phrases, said by the adapter; `/usage` still reads it. */
   locale: Locale;
 }
 
@@ -61,9 +62,8 @@ export async function runCommand(
   ctx: CommandContext,
 ): Promise<CommandReply> {
   const name = rawName.replace(/^\//, '').toLowerCase();
-  const { locale } = ctx;
   if (!(COMMAND_NAMES as readonly string[]).includes(name)) {
-    return reply(`${t(locale, 'usage.unknown', { command: `/${name}` })}\n${allUsageLines(locale)}`);
+    return reply(joinText([phrase('usage.unknown', { command: `/${name}` }), allUsageLines()], '\n'));
   }
   const command = name as CommandName;
   const admins = deps.config.env.ADMIN_USERS;
@@ -71,7 +71,7 @@ export async function runCommand(
   // conversation of the channel, other people's included: as much an admin matter as a setting.
   const adminOnly = COMMANDS[command].changesSettings(args) || (command === 'reset' && !ctx.conversationId);
   if (admins.length > 0 && adminOnly && !admins.includes(ctx.userId)) {
-    return reply(t(locale, 'error.admin-only'));
+    return reply(phrase('error.admin-only'));
   }
   switch (command) {
     case 'mode':
@@ -83,20 +83,25 @@ export async function runCommand(
     case 'config':
       return args.trim() === '' ? reply(await describeConfig(deps, ctx)) : setConfig(deps, args, ctx);
     case 'tools':
-      return toolsArgumentsValid(args) ? runToolsCommand(deps, args, ctx) : reply(usage('tools', locale));
+      return toolsArgumentsValid(args) ? runToolsCommand(deps, args, ctx) : reply(usage('tools'));
     case 'help':
-      return reply(helpText(locale, isTerminal(ctx)));
+      return reply(helpText(isTerminal(ctx)));
     case 'instructions':
       return runInstructionsCommand(deps, args, ctx);
     case 'reset':
       if (ctx.conversationId) await clearConversation(deps.stores, ctx.conversationId);
       else await clearChannelConversations(deps.stores, ctx.channelId);
       await deps.search.clearSession(ctx.channelId);
-      return { text: t(locale, 'reset.done'), changed: true };
+      return { text: phrase('reset.done'), changed: true };
     case 'memory':
       return runMemoryCommand(deps, args, ctx);
     case 'usage':
-      return usageReport({ config: deps.config, stores: deps.stores, userId: ctx.userId, locale });
+      return usageReport({
+        config: deps.config,
+        stores: deps.stores,
+        userId: ctx.userId,
+        locale: ctx.locale,
+      });
   }
 }
 
@@ -105,34 +110,42 @@ function isTerminal(ctx: Pick<CommandContext, 'channelId'>): boolean {
   return ctx.channelId.startsWith('console:');
 }
 
-export function helpText(locale: Locale, terminal = false): string {
-  return t(locale, 'help.text', {
-    howToAsk: t(locale, terminal ? 'help.how-to-ask.terminal' : 'help.how-to-ask'),
-    chat: t(locale, 'mode.chat.description'),
-    agent: t(locale, 'mode.agent.description'),
-    plan: t(locale, 'mode.plan.description'),
-    commands: terminal ? terminalUsageLines(locale) : allUsageLines(locale),
+export function helpText(terminal = false): Phrase {
+  return phrase('help.text', {
+    howToAsk: phrase(terminal ? 'help.how-to-ask.terminal' : 'help.how-to-ask'),
+    chat: phrase('mode.chat.description'),
+    agent: phrase('mode.agent.description'),
+    plan: phrase('mode.plan.description'),
+    commands: terminal ? terminalUsageLines() : allUsageLines(),
   });
 }
 
-export function modeName(mode: Mode, locale: Locale): string {
-  return t(locale, `mode.${mode}.name`);
+export function modeName(mode: Mode): Phrase {
+  return phrase(`mode.${mode}.name`);
 }
 
-export function modeDescription(mode: Mode, locale: Locale): string {
-  return t(locale, `mode.${mode}.description`);
+export function modeDescription(mode: Mode): Phrase {
+  return phrase(`mode.${mode}.description`);
 }
 
 async function setMode(deps: CommandDeps, args: string, ctx: CommandContext): Promise<CommandReply> {
-  const { locale } = ctx;
   const wanted = args.trim().toLowerCase();
   const current = await deps.settings.get(ctx.channelId);
   if (wanted === '') {
     return reply(
-      `${t(locale, 'mode.unchanged', { name: modeName(current.mode, locale), description: modeDescription(current.mode, locale) })}\n${usage('mode', locale)}`,
+      joinText(
+        [
+          phrase('mode.unchanged', {
+            name: modeName(current.mode),
+            description: modeDescription(current.mode),
+          }),
+          usage('mode'),
+        ],
+        '\n',
+      ),
     );
   }
-  if (wanted !== 'chat' && wanted !== 'agent' && wanted !== 'plan') return reply(usage('mode', locale));
+  if (wanted !== 'chat' && wanted !== 'agent' && wanted !== 'plan') return reply(usage('mode'));
   const mode: Mode = wanted;
   const patch: Partial<ChannelSettings> = { mode };
   // The search switch belongs to chat mode: leaving chat saves it, returning restores it.
@@ -145,10 +158,7 @@ async function setMode(deps: CommandDeps, args: string, ctx: CommandContext): Pr
   await deps.settings.update(ctx.channelId, patch);
   await clearChannelState(deps, ctx.channelId);
   return {
-    text: t(locale, 'mode.switched', {
-      name: modeName(mode, locale),
-      description: modeDescription(mode, locale),
-    }),
+    text: phrase('mode.switched', { name: modeName(mode), description: modeDescription(mode) }),
     changed: true,
   };
 }
@@ -158,91 +168,99 @@ async function setMode(deps: CommandDeps, args: string, ctx: CommandContext): Pr
  * in place (SPEC 1.2, Discord). Slack always answers in the message's thread, so it only says so.
  */
 async function setConfig(deps: CommandDeps, args: string, ctx: CommandContext): Promise<CommandReply> {
-  const { locale } = ctx;
   const match = /^thread\s+(on|off)$/i.exec(args.trim());
-  if (!match) return reply(usage('config', locale));
+  if (!match) return reply(usage('config'));
   const replyInThread = match[1]!.toLowerCase() === 'on';
   await deps.settings.update(ctx.channelId, { replyInThread });
-  return { text: t(locale, replyInThread ? 'thread.set-on' : 'thread.set-off'), changed: true };
+  return { text: phrase(replyInThread ? 'thread.set-on' : 'thread.set-off'), changed: true };
 }
 
 async function setSearch(deps: CommandDeps, args: string, ctx: CommandContext): Promise<CommandReply> {
-  const { locale } = ctx;
   const wanted = args.trim().toLowerCase();
   if (wanted === '') {
     // No argument: say where it stands, then how to change it.
     const settings = await deps.settings.get(ctx.channelId);
-    return reply(
-      `${t(locale, 'config.search')}: ${searchState(settings, locale)}\n${usage('search', locale)}`,
-    );
+    return reply(joinText([phrase('config.search'), ': ', searchState(settings), '\n', usage('search')]));
   }
-  if (wanted !== 'on' && wanted !== 'off') return reply(usage('search', locale));
+  if (wanted !== 'on' && wanted !== 'off') return reply(usage('search'));
   const current = await deps.settings.get(ctx.channelId);
   if (current.mode !== 'chat') {
-    return reply(t(locale, 'search.not-in-chat', { note: t(locale, 'search.agent-note') }));
+    return reply(phrase('search.not-in-chat', { note: phrase('search.agent-note') }));
   }
   await deps.settings.update(ctx.channelId, { search: wanted === 'on' });
-  const text = wanted === 'on' ? t(locale, 'search.on') : t(locale, 'search.off');
-  const warning = wanted === 'on' && !deps.search.available ? `\n${t(locale, 'search.unavailable')}` : '';
-  return { text: text + warning, changed: true };
+  const text = phrase(wanted === 'on' ? 'search.on' : 'search.off');
+  const warning = wanted === 'on' && !deps.search.available;
+  return { text: warning ? joinText([text, phrase('search.unavailable')], '\n') : text, changed: true };
 }
 
 async function setModel(deps: CommandDeps, args: string, ctx: CommandContext): Promise<CommandReply> {
-  const { locale } = ctx;
   const current = await deps.settings.get(ctx.channelId);
   const parts = args.trim().split(/\s+/).filter(Boolean);
   if (parts.length === 0) {
     return reply(
-      `${t(locale, 'model.show', {
-        tool: describeModel(current.toolModel),
-        answer: current.answerModel ? describeModel(current.answerModel) : t(locale, 'model.same'),
-      })}\n${usage('model', locale)}`,
+      joinText(
+        [
+          phrase('model.show', {
+            tool: describeModel(current.toolModel),
+            answer: current.answerModel ? describeModel(current.answerModel) : phrase('model.same'),
+          }),
+          usage('model'),
+        ],
+        '\n',
+      ),
     );
   }
   const role = parts[0]?.toLowerCase();
   const spec = parts[1];
-  if ((role !== 'tool' && role !== 'answer') || !spec) return reply(usage('model', locale));
-  const roleName = t(locale, role === 'tool' ? 'model.role.tool' : 'model.role.answer');
+  if ((role !== 'tool' && role !== 'answer') || !spec) return reply(usage('model'));
+  const roleName = phrase(role === 'tool' ? 'model.role.tool' : 'model.role.answer');
   if (role === 'answer' && spec.toLowerCase() === 'default') {
     await deps.settings.update(ctx.channelId, { answerModel: null });
     await clearChannelState(deps, ctx.channelId);
     return {
-      text: t(locale, 'model.set', { role: roleName, model: t(locale, 'model.same') }),
+      text: phrase('model.set', { role: roleName, model: phrase('model.same') }),
       changed: true,
     };
   }
-  let model: ModelConfig;
-  try {
-    model = parseModelArguments(spec, parts.slice(2), deps.config, locale);
-  } catch (err) {
-    const problems = err instanceof ConfigError ? err.problems : [String(err)];
+  const parsed = parseModelArguments(spec, parts.slice(2), deps.config);
+  if ('problems' in parsed) {
     return reply(
-      `${t(locale, 'model.invalid')}\n${problems.map((p) => `• ${p}`).join('\n')}\n${usage('model', locale)}`,
+      joinText(
+        [
+          phrase('model.invalid'),
+          ...parsed.problems.map((problem) => joinText(['• ', problem])),
+          usage('model'),
+        ],
+        '\n',
+      ),
     );
   }
+  const { model } = parsed;
   await deps.settings.update(ctx.channelId, role === 'tool' ? { toolModel: model } : { answerModel: model });
   await clearChannelState(deps, ctx.channelId);
-  return { text: t(locale, 'model.set', { role: roleName, model: describeModel(model) }), changed: true };
+  return { text: phrase('model.set', { role: roleName, model: describeModel(model) }), changed: true };
 }
 
-/** `provider/model temperature=0.3 max_tokens=1000 top_p=0.9` → a validated ModelConfig. */
+/**
+ * `provider/model temperature=0.3 max_tokens=1000 top_p=0.9` → a validated ModelConfig, or what is
+ * wrong with the arguments.
+ */
 export function parseModelArguments(
   spec: string,
   options: string[],
   config: Config,
-  locale: Locale = 'en',
-): ModelConfig {
+): { model: ModelConfig } | { problems: UserText[] } {
   // A key pasted by mistake is refused before anything could show it back or save it.
   if (looksLikeSecret(spec) || options.some(looksLikeSecret)) {
-    throw new ConfigError([t(locale, 'model.looks-like-secret')]);
+    return { problems: [phrase('model.looks-like-secret')] };
   }
   const slash = spec.indexOf('/');
-  if (slash <= 0) throw new ConfigError([t(locale, 'model.expected-spec', { spec })]);
+  if (slash <= 0) return { problems: [phrase('model.expected-spec', { spec })] };
   const input: Record<string, unknown> = { provider: spec.slice(0, slash), model: spec.slice(slash + 1) };
   for (const option of options) {
     const [key, value] = option.split('=', 2);
     if (!key || value === undefined || !['temperature', 'max_tokens', 'top_p', 'thinking'].includes(key)) {
-      throw new ConfigError([t(locale, 'model.unknown-option', { option })]);
+      return { problems: [phrase('model.unknown-option', { option })] };
     }
     input[key] = value;
   }
@@ -251,14 +269,12 @@ export function parseModelArguments(
     maxTokens: config.env.DEFAULT_MAX_TOKENS,
     deepseekVariant: config.env.DEEPSEEK_MODEL_VARIANT,
   });
-  if (!model) throw new ConfigError(problems);
+  if (!model) return { problems };
   const keyVariable = PROVIDER_KEY_VARIABLE[model.provider];
   if (keyVariable && !config.env[keyVariable]) {
-    throw new ConfigError([
-      t(locale, 'model.key-missing', { variable: keyVariable, provider: model.provider }),
-    ]);
+    return { problems: [phrase('model.key-missing', { variable: keyVariable, provider: model.provider })] };
   }
-  return model;
+  return { model };
 }
 
 export function describeModel(model: ModelConfig): string {
@@ -269,41 +285,51 @@ export function describeModel(model: ModelConfig): string {
   return `\`${modelLabel(model)}\` (${extra.join(', ')})`;
 }
 
-async function describeConfig(deps: CommandDeps, ctx: CommandContext): Promise<string> {
-  const { locale } = ctx;
+async function describeConfig(deps: CommandDeps, ctx: CommandContext): Promise<Phrase> {
   const s = await deps.settings.get(ctx.channelId);
   const env = deps.config.env;
   const terminal = isTerminal(ctx);
   // Only names and numbers: never a key, token or URL with credentials.
-  const lines = [
-    t(locale, terminal ? 'config.title.terminal' : 'config.title'),
-    `• ${t(locale, 'config.mode')}: ${modeName(s.mode, locale)} — ${modeDescription(s.mode, locale)}`,
-    `• ${t(locale, 'config.search')}: ${searchState(s, locale)}`,
-    `• ${t(locale, 'config.tool-model')}: ${describeModel(s.toolModel)}`,
-    `• ${t(locale, 'config.answer-model')}: ${s.answerModel ? describeModel(s.answerModel) : t(locale, 'model.same')}`,
-    `• ${t(locale, 'config.limits')}: ${t(locale, 'config.limits.value', { iterations: env.AGENT_MAX_ITERATIONS, seconds: env.AGENT_MAX_EXECUTION_TIME })}`,
-    `• ${instructionsConfigLine(s, deps.config, locale)}`,
-    `• ${t(locale, 'config.search-provider')}: ${deps.search.available ? deps.search.providerName : t(locale, 'none')}`,
-    `• ${t(locale, 'config.store')}: ${deps.stores.backend}`,
+  const lines: Phrase[] = [
+    phrase(terminal ? 'config.title.terminal' : 'config.title'),
+    item('config.mode', joinText([modeName(s.mode), modeDescription(s.mode)], ' — ')),
+    item('config.search', searchState(s)),
+    item('config.tool-model', describeModel(s.toolModel)),
+    item('config.answer-model', s.answerModel ? describeModel(s.answerModel) : phrase('model.same')),
+    item(
+      'config.limits',
+      phrase('config.limits.value', {
+        iterations: env.AGENT_MAX_ITERATIONS,
+        seconds: env.AGENT_MAX_EXECUTION_TIME,
+      }),
+    ),
+    joinText(['• ', instructionsConfigLine(s, deps.config)]),
+    item('config.search-provider', deps.search.available ? deps.search.providerName : phrase('none')),
+    item('config.store', deps.stores.backend),
   ];
   // Where mentions are answered is a Discord matter; the terminal has no mentions.
   if (!terminal) {
-    const thread = t(locale, s.replyInThread ? 'config.thread.on' : 'config.thread.off');
-    lines.splice(lines.length - 2, 0, `• ${t(locale, 'config.thread')}: ${thread}`);
+    const thread = phrase(s.replyInThread ? 'config.thread.on' : 'config.thread.off');
+    lines.splice(lines.length - 2, 0, item('config.thread', thread));
   }
   // Names, states and counts only: a server's command, URL, env and headers may hold secrets.
   const servers = deps.mcp?.status() ?? [];
   if (servers.length > 0) {
     const described = servers.map((s) => `${s.name} (${s.transport}, ${s.state}, ${s.tools})`).join(', ');
-    lines.push(`• ${t(locale, 'config.mcp')}: ${described}`);
+    lines.push(item('config.mcp', described));
   }
-  return lines.join('\n');
+  return joinText(lines, '\n');
 }
 
-function searchState(s: { mode: string; search: boolean }, locale: Locale): string {
+/** A `/config` line: "• Label: value". */
+function item(label: StringKey, value: UserText): Phrase {
+  return joinText(['• ', phrase(label), ': ', value]);
+}
+
+function searchState(s: { mode: string; search: boolean }): Phrase {
   return s.mode === 'chat'
-    ? t(locale, s.search ? 'on' : 'off')
-    : `${t(locale, 'off')} — ${t(locale, 'search.agent-note')}`;
+    ? phrase(s.search ? 'on' : 'off')
+    : joinText([phrase('off'), phrase('search.agent-note')], ' — ');
 }
 
 /** A mode or model switch starts the channel afresh: histories and search cache go. */
@@ -312,10 +338,10 @@ async function clearChannelState(deps: CommandDeps, channelId: string): Promise<
   await deps.search.clearSession(channelId);
 }
 
-function usage(name: CommandName, locale: Locale): string {
-  return `${t(locale, 'usage.intro')} ${usageLine(name, locale)}`;
+function usage(name: CommandName): Phrase {
+  return joinText([phrase('usage.intro'), usageLine(name)], ' ');
 }
 
-function reply(text: string): CommandReply {
+function reply(text: UserText): CommandReply {
   return { text, changed: false };
 }

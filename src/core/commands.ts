@@ -3,9 +3,8 @@
  * mention (`@Scout mode agent`) and the console (`/mode agent`). The manifest and the Discord
  * registration are checked against `COMMAND_NAMES` by tests.
  */
+import { joinText, type Phrase, phrase } from '../i18n/phrase.js';
 import type { StringKey } from '../i18n/strings.js';
-import { t } from '../i18n/translate.js';
-import type { Locale } from '../surface.js';
 
 export const COMMAND_NAMES = [
   'mode',
@@ -154,22 +153,26 @@ export function repliesPrivately(name: string): boolean {
 }
 
 /** "/mode chat|agent|plan" lines for usage and help replies. */
-export function usageLine(name: CommandName, locale: Locale): string {
+export function usageLine(name: CommandName): Phrase {
   const spec = COMMANDS[name];
-  return `\`/${name}${spec.usage ? ` ${spec.usage}` : ''}\` — ${t(locale, spec.description)}`;
+  return joinText([`\`/${name}${spec.usage ? ` ${spec.usage}` : ''}\` — `, phrase(spec.description)]);
 }
 
-export function allUsageLines(locale: Locale): string {
-  return COMMAND_NAMES.map((name) => `• ${usageLine(name, locale)}`).join('\n');
+export function allUsageLines(): Phrase {
+  return joinText(
+    COMMAND_NAMES.map((name) => joinText(['• ', usageLine(name)])),
+    '\n',
+  );
 }
 
 /** Terminal usage lines: no Discord-only `config thread`, and `/quit`, which only the terminal has. */
-export function terminalUsageLines(locale: Locale): string {
-  return COMMAND_NAMES.map((name) =>
-    name === 'config'
-      ? `• \`/config\` — ${t(locale, 'help.config.terminal')}`
-      : `• ${usageLine(name, locale)}`,
-  )
-    .concat(`• \`/quit\` — ${t(locale, 'help.quit.terminal')}`)
-    .join('\n');
+export function terminalUsageLines(): Phrase {
+  return joinText(
+    COMMAND_NAMES.map((name) =>
+      name === 'config'
+        ? joinText(['• `/config` — ', phrase('help.config.terminal')])
+        : joinText(['• ', usageLine(name)]),
+    ).concat(joinText(['• `/quit` — ', phrase('help.quit.terminal')])),
+    '\n',
+  );
 }

@@ -12,7 +12,7 @@
  * summary for this turn and says it was not saved.
  */
 import { delimitData } from '../context/delimit.js';
-import { t } from '../i18n/translate.js';
+import { phrase } from '../i18n/phrase.js';
 import { loadMessageCounter } from '../llm/tokens.js';
 import type { ChatMessage, LlmClient } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -22,7 +22,6 @@ import type { TurnEvent } from '../render/events.js';
 import type { ConversationSummary } from '../store/conversation-store.js';
 import { type StoredConversation, saveFold } from '../store/conversation-summary.js';
 import type { Stores } from '../store/types.js';
-import type { Locale } from '../surface.js';
 import { fitHistory, type HistoryWindow } from './history-window.js';
 import { summariseTurns } from './summarise-turns.js';
 
@@ -55,7 +54,6 @@ export interface MemoryInput {
   stores: Stores;
   /** SESSION_TTL: the record's lifetime, refreshed when the summary is saved. */
   ttlMs: number;
-  locale: Locale;
   emit: (event: TurnEvent) => void;
   signal: AbortSignal;
   logger: Logger;
@@ -107,9 +105,9 @@ function withSummary(window: HistoryWindow, summary: ConversationSummary | undef
  * so with a notice either way.
  */
 async function fold(input: MemoryInput): Promise<MemoryWindow | undefined> {
-  const { conversation, locale, emit, logger } = input;
+  const { conversation, emit, logger } = input;
   const messages = conversation.messages;
-  const trimmedNotice = () => emitNotice(emit, 'notice-history-trimmed', t(locale, 'notice.history-trimmed'));
+  const trimmedNotice = () => emitNotice(emit, 'notice-history-trimmed', phrase('notice.history-trimmed'));
   const count = await loadMessageCounter();
   const countText = (text: string) => count([{ role: 'assistant', content: text }]);
   const budget = summaryTokenBudget(input.contextWindow);
@@ -149,7 +147,7 @@ async function fold(input: MemoryInput): Promise<MemoryWindow | undefined> {
     type: 'step-start',
     id: STEP_ID,
     kind: 'notice',
-    title: t(locale, 'memory.summarising', { count: turns.length }),
+    title: phrase('memory.summarising', { count: turns.length }),
     status: 'running',
   });
   const started = Date.now();
@@ -172,7 +170,7 @@ async function fold(input: MemoryInput): Promise<MemoryWindow | undefined> {
       type: 'step-finish',
       id: STEP_ID,
       status: 'info',
-      title: t(locale, 'memory.failed'),
+      title: phrase('memory.failed'),
       collapse: false,
     });
     return undefined;
@@ -193,7 +191,7 @@ async function fold(input: MemoryInput): Promise<MemoryWindow | undefined> {
     type: 'step-finish',
     id: STEP_ID,
     status: 'done',
-    title: t(locale, 'memory.summarised', { count: turns.length }),
+    title: phrase('memory.summarised', { count: turns.length }),
     collapse: true,
   });
   let notSaved = false;
@@ -203,7 +201,7 @@ async function fold(input: MemoryInput): Promise<MemoryWindow | undefined> {
     // Used for this answer all the same; the stored history is unchanged, so a later turn folds again.
     logger.error({ err }, 'conversation summary not saved');
     notSaved = true;
-    emitNotice(emit, 'notice-memory-not-saved', t(locale, 'memory.not-saved'), 'warning');
+    emitNotice(emit, 'notice-memory-not-saved', phrase('memory.not-saved'), 'warning');
   }
   const kept = await fitHistory(messages.slice(cut), input.question, {
     contextWindow: input.contextWindow,

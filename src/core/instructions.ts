@@ -8,11 +8,11 @@
  * chat has its mentions defused, so showing instructions can never ping anyone.
  */
 import type { Config } from '../config/env.js';
-import { t } from '../i18n/translate.js';
+import { joinText, type Phrase, phrase } from '../i18n/phrase.js';
 import { looksLikeSecret } from '../llm/looks-like-secret.js';
 import { MAX_INSTRUCTIONS_CHARS, cleanInstructions } from '../prompts/operator-instructions.js';
 import { neutraliseMentions } from '../render/mentions.js';
-import type { CommandReply, Locale } from '../surface.js';
+import type { CommandReply } from '../surface.js';
 import type { ChannelSettings } from './settings.js';
 import type { SettingsService } from './settings-service.js';
 
@@ -26,7 +26,6 @@ export interface InstructionsDeps {
 
 export interface InstructionsContext {
   channelId: string;
-  locale: Locale;
 }
 
 /** The instructions a turn in this channel runs with: the channel's own, else the default. */
@@ -39,55 +38,54 @@ export async function runInstructionsCommand(
   args: string,
   ctx: InstructionsContext,
 ): Promise<CommandReply> {
-  const { locale } = ctx;
-  const where = t(
-    locale,
+  const where = phrase(
     ctx.channelId.startsWith('console:') ? 'instructions.where.terminal' : 'instructions.where.channel',
   );
   const wanted = args.trim();
   const current = await deps.settings.get(ctx.channelId);
-  if (wanted === '') return { text: showInstructions(current, deps.config, locale, where), changed: false };
+  if (wanted === '') return { text: showInstructions(current, deps.config, where), changed: false };
   if (/^clear$/i.test(wanted)) {
     if (!current.instructions) {
-      return { text: t(locale, 'instructions.nothing-to-clear', { where }), changed: false };
+      return { text: phrase('instructions.nothing-to-clear', { where }), changed: false };
     }
     await deps.settings.update(ctx.channelId, { instructions: undefined });
     const key = deps.config.instructions ? 'instructions.cleared-default' : 'instructions.cleared';
-    return { text: t(locale, key, { where }), changed: true };
+    return { text: phrase(key, { where }), changed: true };
   }
   const { text, cutChars } = cleanInstructions(wanted);
-  if (text === '') return { text: t(locale, 'instructions.empty'), changed: false };
+  if (text === '') return { text: phrase('instructions.empty'), changed: false };
   // Refused without being saved or shown back: `/config` would show a pasted key to the channel.
-  if (looksLikeSecret(text)) return { text: t(locale, 'instructions.looks-like-secret'), changed: false };
+  if (looksLikeSecret(text)) return { text: phrase('instructions.looks-like-secret'), changed: false };
   await deps.settings.update(ctx.channelId, { instructions: text });
-  const lines = [t(locale, 'instructions.set', { where, chars: text.length })];
+  const lines = [phrase('instructions.set', { where, chars: text.length })];
   if (cutChars > 0) {
-    lines.push(t(locale, 'instructions.cut', { max: MAX_INSTRUCTIONS_CHARS, cut: cutChars }));
+    lines.push(phrase('instructions.cut', { max: MAX_INSTRUCTIONS_CHARS, cut: cutChars }));
   }
-  return { text: lines.join('\n'), changed: true };
+  return { text: joinText(lines, '\n'), changed: true };
 }
 
 /** The `/config` line: whose instructions apply and how they begin. */
-export function instructionsConfigLine(settings: ChannelSettings, config: Config, locale: Locale): string {
+export function instructionsConfigLine(settings: ChannelSettings, config: Config): Phrase {
   const own = settings.instructions;
   const text = own || config.instructions;
   const value = text
-    ? t(locale, own ? 'config.instructions.channel' : 'config.instructions.default', {
+    ? phrase(own ? 'config.instructions.channel' : 'config.instructions.default', {
         chars: text.length,
         preview: neutraliseMentions(preview(text)),
       })
-    : t(locale, 'config.instructions.none');
-  return `${t(locale, 'config.instructions')}: ${value}`;
+    : phrase('config.instructions.none');
+  return joinText([phrase('config.instructions'), value], ': ');
 }
 
-function showInstructions(settings: ChannelSettings, config: Config, locale: Locale, where: string): string {
+function showInstructions(settings: ChannelSettings, config: Config, where: Phrase): Phrase {
   const own = settings.instructions;
   const text = own || config.instructions;
-  if (!text) return t(locale, 'instructions.none', { where });
-  const title = own
-    ? t(locale, 'instructions.show.own', { where, chars: text.length })
-    : t(locale, 'instructions.show.default', { where, chars: text.length });
-  return `${title}\n${quote(neutraliseMentions(text))}\n${t(locale, 'instructions.how')}`;
+  if (!text) return phrase('instructions.none', { where });
+  const title = phrase(own ? 'instructions.show.own' : 'instructions.show.default', {
+    where,
+    chars: text.length,
+  });
+  return joinText([title, quote(neutraliseMentions(text)), phrase('instructions.how')], '\n');
 }
 
 /** Quoted line by line: reads as the instructions, apart from Scout's own words around them. */

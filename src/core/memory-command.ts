@@ -4,10 +4,10 @@
  * Slack slash commands carry no thread, so there it asks for the command in the thread instead.
  */
 import type { Config } from '../config/env.js';
-import { t } from '../i18n/translate.js';
+import { joinText, phrase } from '../i18n/phrase.js';
 import { clearSummary, loadConversation } from '../store/conversation-summary.js';
 import type { Stores } from '../store/types.js';
-import type { CommandReply, Locale } from '../surface.js';
+import type { CommandReply } from '../surface.js';
 import { usageLine } from './commands.js';
 
 /** The turn's conversation lock (scout.ts): a clear waits for a running turn instead of racing its fold. */
@@ -17,14 +17,14 @@ const LOCK_WAIT_MS = 15_000;
 export async function runMemoryCommand(
   deps: { config: Config; stores: Stores },
   args: string,
-  ctx: { conversationId?: string; locale: Locale },
+  ctx: { conversationId?: string },
 ): Promise<CommandReply> {
-  const { locale, conversationId } = ctx;
+  const { conversationId } = ctx;
   const action = args.trim().toLowerCase();
   if (action !== '' && action !== 'clear') {
-    return { text: `${t(locale, 'usage.intro')} ${usageLine('memory', locale)}`, changed: false };
+    return { text: joinText([phrase('usage.intro'), usageLine('memory')], ' '), changed: false };
   }
-  if (!conversationId) return { text: t(locale, 'memory.no-conversation'), changed: false };
+  if (!conversationId) return { text: phrase('memory.no-conversation'), changed: false };
   if (action === 'clear') {
     const lease = await deps.stores.locks.acquire(`conv:${conversationId}`, {
       ttlMs: LOCK_TTL_MS,
@@ -32,16 +32,16 @@ export async function runMemoryCommand(
     });
     try {
       const cleared = await clearSummary(deps.stores, conversationId, deps.config.env.SESSION_TTL);
-      return { text: t(locale, cleared ? 'memory.cleared' : 'memory.empty'), changed: false };
+      return { text: phrase(cleared ? 'memory.cleared' : 'memory.empty'), changed: false };
     } finally {
       await lease.release();
     }
   }
   const { summary } = await loadConversation(deps.stores, conversationId);
-  if (!summary) return { text: t(locale, 'memory.empty'), changed: false };
+  if (!summary) return { text: phrase('memory.empty'), changed: false };
   const date = `${new Date(summary.updatedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return {
-    text: t(locale, 'memory.show', { count: summary.messages, date, text: summary.text }),
+    text: phrase('memory.show', { count: summary.messages, date, text: summary.text }),
     changed: false,
   };
 }

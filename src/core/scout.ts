@@ -6,8 +6,8 @@ import { Budget, replyPrivately } from '../budget/budget.js';
 import type { TurnMeter } from '../budget/turn-meter.js';
 import { ContextCache } from '../context/context-cache.js';
 import { CancelledError, isAbortError } from '../errors.js';
-import { t } from '../i18n/translate.js';
-import { toUserMessage } from '../i18n/user-message.js';
+import { phrase } from '../i18n/phrase.js';
+import { userMessage } from '../i18n/user-message.js';
 import type { Logger } from '../logger.js';
 import { emitNotice } from '../modes/turn/emit-notice.js';
 import type { TurnContext } from '../modes/types.js';
@@ -32,7 +32,7 @@ import type { ScoutDeps } from './scout-deps.js';
 import { saveTurn } from './save-turn.js';
 import { PLAN_CONFIRM_TIMEOUT_MS, toolConfirmation, planConfirmation } from './turn-confirmations.js';
 import { withInstructions } from '../prompts/operator-instructions.js';
-import { gatherTurnInput } from './turn-input.js';
+import { filesOnlyQuestion, gatherTurnInput } from './turn-input.js';
 import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
 import { SettingsService } from './settings-service.js';
@@ -87,11 +87,11 @@ export class Scout implements ScoutCore {
     const locale = context.locale ?? this.locale;
     if (!isChannelAllowed(this.deps.config, context.channelId)) {
       // Slash commands and settings panels reach here without a message: refuse, visibly.
-      return { text: t(locale, 'error.channel-not-allowed'), changed: false };
+      return { text: phrase('error.channel-not-allowed'), changed: false };
     }
     // Commands are private (ephemeral, the panel): a refused user is told, once, without detail.
     if (!isUserAllowed(this.deps.config, context))
-      return { text: t(locale, 'error.user-not-allowed'), changed: false };
+      return { text: phrase('error.user-not-allowed'), changed: false };
     try {
       const conversationId = context.conversationId;
       if (conversationId && name.replace(/^\//, '').toLowerCase() === 'reset') {
@@ -111,7 +111,7 @@ export class Scout implements ScoutCore {
       return await runCommand(this.commandDeps(), name, args, { ...context, locale });
     } catch (err) {
       this.deps.logger.error({ err, command: name }, 'command failed');
-      return { text: toUserMessage(err, locale), changed: false };
+      return { text: userMessage(err), changed: false };
     }
   }
 
@@ -161,16 +161,11 @@ export class Scout implements ScoutCore {
       }
       let text = message.text.trim();
       // A mention with only files attached asks about the files, not for the short help.
-      if (text === '' && message.context?.attachments.length) text = t(locale, 'context.files-only-question');
+      if (text === '' && message.context?.attachments.length) text = filesOnlyQuestion(locale);
       if (text === '') {
         // The welcome names the channel's mode, as the seeds' greeting does.
         const { mode } = await this.settings.get(message.channelId);
-        await sink.reply(
-          t(locale, 'help.short', {
-            mode: modeName(mode, locale),
-            description: modeDescription(mode, locale),
-          }),
-        );
+        await sink.reply(phrase('help.short', { mode: modeName(mode), description: modeDescription(mode) }));
         return;
       }
       const command = parseCommandText(text);
@@ -203,7 +198,7 @@ export class Scout implements ScoutCore {
     } catch (err) {
       log.error({ err }, 'message handling failed');
       await sink
-        .reply(toUserMessage(err, locale), { isError: true })
+        .reply(userMessage(err), { isError: true })
         .catch((replyErr) => log.error({ err: replyErr }, 'reply failed'));
     }
   }
@@ -231,7 +226,7 @@ export class Scout implements ScoutCore {
       this.deps.stores.locks,
       message.conversationId,
       controller.signal,
-      (waiting) => emit({ type: 'status', text: waiting ? t(locale, 'notice.waiting') : null }),
+      (waiting) => emit({ type: 'status', text: waiting ? phrase('notice.waiting') : null }),
     );
     if ('error' in lock) {
       this.turns.delete(controller);
@@ -240,8 +235,8 @@ export class Scout implements ScoutCore {
       if (!isAbortError(lock.error))
         log.error({ err: lock.error }, 'turn could not get its conversation lock');
       ended = true;
+      foldEvent(view, { type: 'error', message: userMessage(lock.error) }, locale);
       Object.assign(view, { status: null, done: true, cancelled: isAbortError(lock.error) });
-      view.error = toUserMessage(lock.error, locale);
       await sink.done(view).catch((doneErr) => log.error({ err: doneErr }, 'final render failed'));
       return;
     }
@@ -325,7 +320,7 @@ export class Scout implements ScoutCore {
         if (!saved) {
           // The answer is already on screen: say it was not saved rather than that nothing worked.
           view.notSaved = true;
-          emitNotice(emit, 'notice-not-saved', t(locale, 'notice.not-saved'), 'warning');
+          emitNotice(emit, 'notice-not-saved', phrase('notice.not-saved'), 'warning');
         }
       }
     } catch (err) {
@@ -335,16 +330,15 @@ export class Scout implements ScoutCore {
       const suggestChat = mode !== 'chat';
       emit({
         type: 'error',
-        message: toUserMessage(controller.signal.aborted ? new CancelledError() : err, locale, {
-          suggestChat,
-        }),
+        message: userMessage(controller.signal.aborted ? new CancelledError() : err, { suggestChat }),
       });
     } finally {
       this.turns.delete(controller);
       if (this.running.get(message.conversationId) === controller)
         this.running.delete(message.conversationId);
       view.cancelled = outcome === 'cancelled';
-      if (view.cancelled && !view.error) view.error = t(locale, 'error.cancelled');
+      if (view.cancelled && !view.error)
+        foldEvent(view, { type: 'error', message: phrase('error.cancelled') }, locale);
       closeOpenSteps(view, view.cancelled ? 'skipped' : 'failed');
       view.status = null;
       view.done = true;

@@ -5,16 +5,15 @@
  * (within their first-listing wait), so the list is what the next turn may offer; over AGENT_MAX_TOOLS
  * it says how each request chooses among them.
  */
-import { t } from '../i18n/translate.js';
+import { joinText, phrase } from '../i18n/phrase.js';
 import type { McpToolSource } from '../mcp/mcp-tools.js';
+import { type ListedTool, type ToolGroup, toolsListText } from '../render/tools-list.js';
 import type { CommandReply, Locale } from '../surface.js';
 import type { ToolRegistry } from '../tools/types.js';
 import { matchesPattern } from '../tools/tool-patterns.js';
 import { addToolRule, toolEnabled } from './channel-tools.js';
 import type { SettingsService } from './settings-service.js';
 
-/** Room for the list in one Discord message (2,000 characters) with the title. */
-const MAX_LIST_CHARS = 1_800;
 const PATTERN = /^[\w*-]{1,64}$/;
 /** `/tools` waits at most this long for servers to start before listing what is there. */
 const LIST_START_WAIT_MS = 10_000;
@@ -35,59 +34,47 @@ export async function runToolsCommand(
   args: string,
   ctx: { channelId: string; locale: Locale },
 ): Promise<CommandReply> {
-  const { locale } = ctx;
   const match = /^(enable|disable)\s+(\S+)$/i.exec(args.trim());
   await deps.tools.prepare?.(AbortSignal.timeout(LIST_START_WAIT_MS));
   const settings = await deps.settings.get(ctx.channelId);
-  if (!match) return { text: listTools(deps, settings.toolRules ?? [], locale), changed: false };
+  // Said at once: where the list is cut to fit one message depends on its words' length in the locale.
+  if (!match) return { text: listTools(deps, settings.toolRules ?? [], ctx.locale), changed: false };
   const enable = match[1]!.toLowerCase() === 'enable';
   const pattern = match[2]!;
-  if (!PATTERN.test(pattern)) return { text: t(locale, 'tools.bad-pattern'), changed: false };
+  if (!PATTERN.test(pattern)) return { text: phrase('tools.bad-pattern'), changed: false };
   await deps.settings.update(ctx.channelId, {
     toolRules: addToolRule(settings.toolRules, enable, pattern),
   });
   const known = (deps.tools.list?.() ?? []).some((tool) => matchesPattern(pattern, tool.name));
-  const text = t(locale, enable ? 'tools.enabled' : 'tools.disabled', { pattern });
-  return { text: known ? text : `${text}\n${t(locale, 'tools.no-match', { pattern })}`, changed: true };
+  const text = phrase(enable ? 'tools.enabled' : 'tools.disabled', { pattern });
+  return {
+    text: known ? text : joinText([text, phrase('tools.no-match', { pattern })], '\n'),
+    changed: true,
+  };
 }
 
 function listTools(deps: ToolsCommandDeps, rules: string[], locale: Locale): string {
   const tools = deps.tools.list?.() ?? [];
-  const groups = new Map<string, string[]>();
+  const byServer = new Map<string, ListedTool[]>();
   for (const tool of tools) {
-    const notes = [
-      ...(tool.needsApproval ? [t(locale, 'tools.asks')] : []),
-      ...(toolEnabled(tool.name, rules) ? [] : [t(locale, 'tools.off')]),
-    ];
-    const entry = `\`${tool.name}\`${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+    const listed = {
+      name: tool.name,
+      asks: Boolean(tool.needsApproval),
+      off: !toolEnabled(tool.name, rules),
+    };
     const key = tool.server ?? '';
-    groups.set(key, [...(groups.get(key) ?? []), entry]);
+    byServer.set(key, [...(byServer.get(key) ?? []), listed]);
   }
-  const lines: string[] = [];
-  const builtIn = groups.get('');
-  if (builtIn) lines.push(`• ${t(locale, 'tools.builtin')}: ${builtIn.join(', ')}`);
+  const groups: ToolGroup[] = [];
+  const builtIn = byServer.get('');
+  if (builtIn) groups.push({ kind: 'builtin', tools: builtIn });
   for (const server of deps.mcp?.status() ?? []) {
-    const entries = groups.get(server.name);
-    if (entries) {
-      lines.push(
-        `• ${t(locale, 'tools.server', { server: server.name, state: server.state })}: ${entries.join(', ')}`,
-      );
-    } else if (server.problem) {
-      lines.push(`• ${t(locale, 'tools.unavailable', { server: server.name, problem: server.problem })}`);
-    }
+    const listed = byServer.get(server.name);
+    if (listed) groups.push({ kind: 'server', server: server.name, state: server.state, tools: listed });
+    else if (server.problem)
+      groups.push({ kind: 'unavailable', server: server.name, problem: server.problem });
   }
-  if (lines.length === 0) return t(locale, 'tools.none');
   const on = tools.filter((tool) => toolEnabled(tool.name, rules)).length;
   const max = deps.tools.maxTools;
-  const capped = max !== undefined && on > max ? `\n${t(locale, 'tools.capped', { count: on, max })}` : '';
-  return `${t(locale, 'tools.title')}\n${capText(lines.join('\n'), locale, MAX_LIST_CHARS - capped.length)}${capped}`;
-}
-
-function capText(text: string, locale: Locale, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const end = cut.lastIndexOf(', ');
-  const shown = end > 0 ? cut.slice(0, end) : cut;
-  const hidden = (text.slice(shown.length).match(/`[^`]+`/g) ?? []).length;
-  return `${shown} ${t(locale, 'tools.more', { count: hidden })}`;
+  return toolsListText({ groups, on, ...(max !== undefined ? { max } : {}) }, locale);
 }

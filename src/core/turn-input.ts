@@ -5,7 +5,7 @@
  */
 import type { ContextCache } from '../context/context-cache.js';
 import { readTurnContext, type TurnContextMessages } from '../context/turn-context.js';
-import { t } from '../i18n/translate.js';
+import { phrase } from '../i18n/phrase.js';
 import { warnIfNearContextWindow } from '../llm/tokens.js';
 import type { Logger } from '../logger.js';
 import { emitNotice } from '../modes/turn/emit-notice.js';
@@ -23,6 +23,20 @@ import type { ChannelSettings } from './settings.js';
 export const MAX_INPUT_CHARS = 16_000;
 /** Room kept for the answer in the context window when no max_tokens is set (the server decides). */
 const RESERVED_ANSWER_TOKENS = 2_000;
+
+/**
+ * The question a mention with only files attached asks. It is not a reply to the user but the
+ * asker's turn as the model reads it (and as history keeps it), in the asker's language; the approval
+ * prompt quotes it back as the asker's words.
+ */
+const FILES_ONLY_QUESTION: Record<Locale, string> = {
+  en: 'Please look at the attached files.',
+  zh: '请看一下附件。',
+};
+
+export function filesOnlyQuestion(locale: Locale): string {
+  return FILES_ONLY_QUESTION[locale];
+}
 
 export interface TurnInput {
   question: string;
@@ -46,7 +60,7 @@ export async function gatherTurnInput(args: {
   let question = message.text;
   if (question.length > MAX_INPUT_CHARS) {
     question = question.slice(0, MAX_INPUT_CHARS);
-    emitNotice(emit, 'notice-input-trimmed', t(locale, 'notice.input-trimmed', { chars: MAX_INPUT_CHARS }));
+    emitNotice(emit, 'notice-input-trimmed', phrase('notice.input-trimmed', { chars: MAX_INPUT_CHARS }));
   }
   const conversation = await loadConversation(deps.stores, message.conversationId);
   const read: TurnContextMessages = message.context
@@ -80,7 +94,6 @@ export async function gatherTurnInput(args: {
     prompts: deps.prompts,
     stores: deps.stores,
     ttlMs: deps.config.env.SESSION_TTL,
-    locale,
     emit,
     signal,
     logger: log,

@@ -30,6 +30,14 @@ export function toUserMessage(err: unknown, locale: Locale, options: { suggestCh
   return say(locale, userMessage(err, options));
 }
 
+/**
+ * `userMessage` in English for the operator's console (`--check --probe`): start-up checks print
+ * lines at once, to whoever runs Scout, with no asker and no locale of their own.
+ */
+export function operatorMessage(err: unknown): string {
+  return say('en', userMessage(err));
+}
+
 function describe(err: unknown): Phrase {
   if (isAbortError(err)) return phrase('error.cancelled');
   // Waited the whole lock wait behind earlier turns: the store is fine, the conversation is busy.

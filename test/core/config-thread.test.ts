@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandText } from '../../src/core/commands.js';
 import { helpText } from '../../src/core/command-handlers.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
+import { say } from '../../src/i18n/say.js';
 
 let h: TestScout | undefined;
 afterEach(async () => {
@@ -28,23 +29,23 @@ describe('/config thread on|off', () => {
     const off = await h.scout.runCommand('config', 'thread OFF', ctx);
     expect(off.changed).toBe(true);
     expect((await h.scout.getSettings('test:C1')).replyInThread).toBe(false);
-    expect((await h.scout.runCommand('config', '', ctx)).text).toContain(
+    expect(say('en', (await h.scout.runCommand('config', '', ctx)).text)).toContain(
       '• Discord mentions: answered in place',
     );
 
     const on = await h.scout.runCommand('config', 'thread on', { ...ctx, locale: 'zh' });
-    expect(on.text).toContain('新话题');
+    expect(say('zh', on.text)).toContain('新话题');
     expect((await h.scout.getSettings('test:C1')).replyInThread).toBe(true);
 
-    expect(helpText('en')).toContain('`/config [thread on|off]`');
-    expect(helpText('zh')).toContain('`/config [thread on|off]`');
+    expect(say('en', helpText())).toContain('`/config [thread on|off]`');
+    expect(say('zh', helpText())).toContain('`/config [thread on|off]`');
   });
 
   it('answers anything else with the usage line and changes nothing', async () => {
     h = await startTestScout();
     const reply = await h.scout.runCommand('config', 'thread maybe', ctx);
     expect(reply.changed).toBe(false);
-    expect(reply.text).toBe(
+    expect(say('en', reply.text)).toBe(
       'Usage: `/config [thread on|off]` — Show this channel’s settings; `thread off` answers Discord mentions in place',
     );
     expect((await h.scout.getSettings('test:C1')).replyInThread).toBe(true);

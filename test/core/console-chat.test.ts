@@ -8,6 +8,7 @@ import { createConsoleSurface, runOnce } from '../../adapters/console/console-su
 import { textReply } from '../helpers/fake-openai-server.js';
 import { RecordingSink, type TestScout, startTestScout, testMessage } from '../helpers/scout-harness.js';
 import { capturedOutput } from '../console/captured-output.js';
+import { say } from '../../src/i18n/say.js';
 
 /** The messages the model received in request `i`. */
 function sentMessages(h: TestScout, i: number): Array<{ role: string; content: string }> {
@@ -106,10 +107,10 @@ describe('chat mode through the console', () => {
   it('restores the search switch after /mode agent then /mode chat', async () => {
     const ctx = { channelId: 'test:C1', userId: 'U1' };
     await h.scout.runCommand('search', 'on', ctx);
-    expect((await h.scout.runCommand('mode', 'agent', ctx)).text).toContain('Agent');
+    expect(say('en', (await h.scout.runCommand('mode', 'agent', ctx)).text)).toContain('Agent');
     expect((await h.scout.getSettings('test:C1')).search).toBe(false);
     const reply = await h.scout.runCommand('search', 'on', ctx);
-    expect(reply.text).toContain('In agent mode the AI decides when to search');
+    expect(say('en', reply.text)).toContain('In agent mode the AI decides when to search');
     await h.scout.runCommand('mode', 'chat', ctx);
     expect(await h.scout.getSettings('test:C1')).toMatchObject({ mode: 'chat', search: true });
   });
@@ -158,15 +159,18 @@ describe('chat mode through the console', () => {
   });
 
   it('/config shows settings but never a key', async () => {
-    const reply = await h.scout.runCommand('config', '', { channelId: 'test:C1', userId: 'U1' });
-    expect(reply.text).toContain('openai/test-model');
-    expect(reply.text).toContain('tavily');
-    expect(reply.text).toContain('memory');
+    const reply = say(
+      'en',
+      (await h.scout.runCommand('config', '', { channelId: 'test:C1', userId: 'U1' })).text,
+    );
+    expect(reply).toContain('openai/test-model');
+    expect(reply).toContain('tavily');
+    expect(reply).toContain('memory');
     for (const value of Object.values(h.config.env)) {
       if (typeof value === 'string' && /key|secret|sk-|tvly-/i.test(value))
-        expect(reply.text).not.toContain(value);
+        expect(reply).not.toContain(value);
     }
-    expect(reply.text).not.toContain('sk-test-harness-key');
+    expect(reply).not.toContain('sk-test-harness-key');
   });
 
   it('answers bad input with friendly replies: unknown command, bad argument, empty message', async () => {

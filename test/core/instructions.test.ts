@@ -52,7 +52,9 @@ async function ask(scout: TestScout, text: string): Promise<RecordingSink> {
 describe('/instructions in the core', () => {
   it('set, show, /config and clear; the chat model gets them after Scout’s rules, byte-identical every turn', async () => {
     h = await startTestScout();
-    expect((await h.scout.runCommand('instructions', '', user)).text).toContain('No instructions are set');
+    expect(say('en', (await h.scout.runCommand('instructions', '', user)).text)).toContain(
+      'No instructions are set',
+    );
 
     const set = await h.scout.runCommand(
       'instructions',
@@ -60,13 +62,13 @@ describe('/instructions in the core', () => {
       user,
     );
     expect(set.changed).toBe(true);
-    expect(set.text).toContain('Instructions saved for this channel (44 characters)');
+    expect(say('en', set.text)).toContain('Instructions saved for this channel (44 characters)');
     expect((await h.scout.getSettings(CHANNEL)).instructions).toBe(
       'Answer in French. Our product is Acme Cloud.',
     );
-    const shown = (await h.scout.runCommand('instructions', '', user)).text;
+    const shown = say('en', (await h.scout.runCommand('instructions', '', user)).text);
     expect(shown).toContain('> Answer in French. Our product is Acme Cloud.');
-    expect((await h.scout.runCommand('config', '', user)).text).toContain(
+    expect(say('en', (await h.scout.runCommand('config', '', user)).text)).toContain(
       'Instructions: set here (44 characters): Answer in French. Our product is Acme Cloud.',
     );
 
@@ -79,10 +81,15 @@ describe('/instructions in the core', () => {
     expect(systemOf(second)).toBe(systemOf(first));
 
     const cleared = await h.scout.runCommand('instructions', 'clear', user);
-    expect(cleared).toEqual({ text: '🧹 The instructions for this channel were removed.', changed: true });
+    expect({ ...cleared, text: say('en', cleared.text) }).toEqual({
+      text: '🧹 The instructions for this channel were removed.',
+      changed: true,
+    });
     await ask(h, 'Third?');
     expect(systemOf(requests(h)[2])).not.toContain('operator_instructions');
-    expect((await h.scout.runCommand('instructions', 'clear', user)).text).toContain('Nothing to remove');
+    expect(say('en', (await h.scout.runCommand('instructions', 'clear', user)).text)).toContain(
+      'Nothing to remove',
+    );
   });
 
   it('agent mode: the function-call model and the answer model both get them', async () => {
@@ -120,15 +127,20 @@ describe('/instructions in the core', () => {
   it('with ADMIN_USERS set, only admins set or clear them; anyone may read them', async () => {
     h = await startTestScout({ env: { ADMIN_USERS: 'UADMIN' } });
     const refused = await h.scout.runCommand('instructions', 'Answer like a pirate.', user);
-    expect(refused).toEqual({ text: 'Only Scout administrators can change settings here.', changed: false });
+    expect({ ...refused, text: say('en', refused.text) }).toEqual({
+      text: 'Only Scout administrators can change settings here.',
+      changed: false,
+    });
     expect((await h.scout.getSettings(CHANNEL)).instructions).toBeUndefined();
 
     const admin = { channelId: CHANNEL, userId: 'UADMIN' };
     expect((await h.scout.runCommand('instructions', 'Answer like a pirate.', admin)).changed).toBe(true);
-    expect((await h.scout.runCommand('instructions', 'clear', user)).text).toContain(
+    expect(say('en', (await h.scout.runCommand('instructions', 'clear', user)).text)).toContain(
       'Only Scout administrators',
     );
-    expect((await h.scout.runCommand('instructions', '', user)).text).toContain('> Answer like a pirate.');
+    expect(say('en', (await h.scout.runCommand('instructions', '', user)).text)).toContain(
+      '> Answer like a pirate.',
+    );
     // After a mention, bare `instructions clear` is the command too, and gated the same way.
     const sink = await ask(h, 'instructions clear');
     expect(sink.replies).toEqual(['Only Scout administrators can change settings here.']);
@@ -140,7 +152,7 @@ describe('/instructions in the core', () => {
     h = await startTestScout();
     const paste = `Be brief.\u0000\u001b[31m\u202e${'x'.repeat(100_000)}`;
     const reply = await h.scout.runCommand('instructions', paste, user);
-    expect(reply.text).toContain(`cut to ${MAX_INSTRUCTIONS_CHARS} characters`);
+    expect(say('en', reply.text)).toContain(`cut to ${MAX_INSTRUCTIONS_CHARS} characters`);
     const stored = (await h.scout.getSettings(CHANNEL)).instructions ?? '';
     expect(stored).toHaveLength(MAX_INSTRUCTIONS_CHARS);
     expect(stored.startsWith('Be brief.[31m')).toBe(true);
@@ -155,8 +167,8 @@ describe('/instructions in the core', () => {
     const pings = '@everyone @here <!channel> <!here> <@U123ABC> <@&123456789012345678> <@!42> <#C1>';
     await h.scout.runCommand('instructions', `Ping ${pings} when asked.`, user);
     for (const text of [
-      (await h.scout.runCommand('instructions', '', user)).text,
-      (await h.scout.runCommand('config', '', user)).text,
+      say('en', (await h.scout.runCommand('instructions', '', user)).text),
+      say('en', (await h.scout.runCommand('config', '', user)).text),
     ]) {
       expect(text).toContain('Ping @\u200Beveryone @\u200Bhere <\u200B!channel>');
       expect(text).toContain('<\u200B@&123456789012345678>');
@@ -198,8 +210,10 @@ describe('/instructions in the core', () => {
 
   it('a channel’s own instructions replace the SCOUT_INSTRUCTIONS default; clear goes back to it', async () => {
     h = await startTestScout({ env: { SCOUT_INSTRUCTIONS: 'Answer in German.' } });
-    expect((await h.scout.runCommand('instructions', '', user)).text).toContain('*Default instructions*');
-    expect((await h.scout.runCommand('config', '', user)).text).toContain(
+    expect(say('en', (await h.scout.runCommand('instructions', '', user)).text)).toContain(
+      '*Default instructions*',
+    );
+    expect(say('en', (await h.scout.runCommand('config', '', user)).text)).toContain(
       'Instructions: the SCOUT_INSTRUCTIONS default (17 characters): Answer in German.',
     );
     h.llm.fallback = () => textReply('ok');
@@ -212,7 +226,9 @@ describe('/instructions in the core', () => {
     expectAfterRules(own, 'Answer in Spanish.');
     expect(own).not.toContain('German');
 
-    expect((await h.scout.runCommand('instructions', 'clear', user)).text).toContain('apply again');
+    expect(say('en', (await h.scout.runCommand('instructions', 'clear', user)).text)).toContain(
+      'apply again',
+    );
     await ask(h, 'Three');
     expectAfterRules(systemOf(requests(h)[2]), 'Answer in German.');
   });
@@ -225,7 +241,7 @@ describe('/instructions in the core', () => {
       user,
     );
     expect(reply.changed).toBe(false);
-    expect(reply.text).not.toContain('LEAKED');
+    expect(say('en', reply.text)).not.toContain('LEAKED');
     expect((await h.scout.getSettings(CHANNEL)).instructions).toBeUndefined();
   });
 

@@ -9,6 +9,7 @@ import { createConsoleSurface } from '../../adapters/console/console-surface.js'
 import { toLocale as slackLocale } from '../../src/i18n/translate.js';
 import type { ScoutCore } from '../../src/surface.js';
 import { type TestScout, startTestScout } from '../helpers/scout-harness.js';
+import { say } from '../../src/i18n/say.js';
 
 describe('locale reaches every reply', () => {
   let h: TestScout;
@@ -22,16 +23,16 @@ describe('locale reaches every reply', () => {
   it('explains a bad /model argument in Chinese to a Chinese user', async () => {
     const zh = { channelId: 'test:C1', userId: 'U1', locale: 'zh' as const };
     const noSlash = await h.scout.runCommand('model', 'tool gpt4', zh);
-    expect(noSlash.text).toContain('模型设置无效');
-    expect(noSlash.text).toContain('应为 provider/model 格式');
+    expect(say('zh', noSlash.text)).toContain('模型设置无效');
+    expect(say('zh', noSlash.text)).toContain('应为 provider/model 格式');
     const option = await h.scout.runCommand('model', 'tool openai/gpt-4.1 colour=blue', zh);
-    expect(option.text).toContain('未知选项 "colour=blue"');
+    expect(say('zh', option.text)).toContain('未知选项 "colour=blue"');
     const noKey = await h.scout.runCommand('model', 'tool anthropic/claude-sonnet-4-5', zh);
-    expect(noKey.text).toContain('未设置 ANTHROPIC_API_KEY');
-    expect(noKey.text).not.toMatch(/cannot be used|expected provider/);
+    expect(say('zh', noKey.text)).toContain('未设置 ANTHROPIC_API_KEY');
+    expect(say('zh', noKey.text)).not.toMatch(/cannot be used|expected provider/);
     // English stays English.
     const en = await h.scout.runCommand('model', 'tool gpt4', { channelId: 'test:C1', userId: 'U1' });
-    expect(en.text).toContain('expected provider/model, for example openai/gpt-4.1-mini');
+    expect(say('en', en.text)).toContain('expected provider/model, for example openai/gpt-4.1-mini');
   });
 });
 

@@ -10,6 +10,7 @@ import type { Stores } from '../../src/store/types.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { type ReadOnlySqlite, openReadOnlySqlite } from '../helpers/read-only-sqlite.js';
 import { RecordingSink, type TestScout, startTestScout, testMessage } from '../helpers/scout-harness.js';
+import { say } from '../../src/i18n/say.js';
 
 const CONVERSATION = 'test:C1:T1';
 const at = Date.UTC(2026, 4, 1, 9, 30);
@@ -50,21 +51,21 @@ describe('/memory', () => {
     ]);
     expect(h.llm.requests).toHaveLength(0);
     const zh = await h.scout.runCommand('memory', '', { ...ctx, locale: 'zh' });
-    expect(zh.text).toContain('12 条较早消息的摘要');
-    expect(zh.text).toContain('ORCA-7');
+    expect(say('zh', zh.text)).toContain('12 条较早消息的摘要');
+    expect(say('zh', zh.text)).toContain('ORCA-7');
 
     const usage = await h.scout.runCommand('memory', 'everything', { ...ctx, locale: 'en' });
-    expect(usage.text).toMatch(/^Usage: `\/memory \[clear\]`/);
+    expect(say('en', usage.text)).toMatch(/^Usage: `\/memory \[clear\]`/);
 
     const cleared = await h.scout.runCommand('memory', 'clear', { ...ctx, locale: 'en' });
-    expect(cleared.text).toMatch(/summary of earlier messages was cleared/);
+    expect(say('en', cleared.text)).toMatch(/summary of earlier messages was cleared/);
     const after = await record(h.stores);
     expect(after?.summary).toBeUndefined();
     expect(after?.messages).toEqual(seeded().messages);
-    expect((await h.scout.runCommand('memory', '', { ...ctx, locale: 'en' })).text).toMatch(
+    expect(say('en', (await h.scout.runCommand('memory', '', { ...ctx, locale: 'en' })).text)).toMatch(
       /^No summary yet/,
     );
-    expect((await h.scout.runCommand('memory', 'clear', { ...ctx, locale: 'en' })).text).toMatch(
+    expect(say('en', (await h.scout.runCommand('memory', 'clear', { ...ctx, locale: 'en' })).text)).toMatch(
       /^No summary yet/,
     );
 
@@ -82,8 +83,8 @@ describe('/memory', () => {
       userId: 'U1',
       locale: 'en',
     });
-    expect(reply.text).toMatch(/write `@Scout memory` in the thread/);
-    expect(reply.text).not.toContain('ORCA-7');
+    expect(say('en', reply.text)).toMatch(/write `@Scout memory` in the thread/);
+    expect(say('en', reply.text)).not.toContain('ORCA-7');
   });
 
   it('/reset clears the summary with the history', async () => {
@@ -92,12 +93,12 @@ describe('/memory', () => {
     const ctx = { channelId: 'test:C1', conversationId: CONVERSATION, userId: 'U1', locale: 'en' as const };
     await h.scout.runCommand('reset', '', ctx);
     expect(await record(h.stores)).toBeUndefined();
-    expect((await h.scout.runCommand('memory', '', ctx)).text).toMatch(/^No summary yet/);
+    expect(say('en', (await h.scout.runCommand('memory', '', ctx)).text)).toMatch(/^No summary yet/);
   });
 
   it('is in the help and the Discord registration, with a clear choice', () => {
-    expect(helpText('en')).toContain('`/memory [clear]`');
-    expect(helpText('zh', true)).toContain('`/memory [clear]`');
+    expect(say('en', helpText())).toContain('`/memory [clear]`');
+    expect(say('zh', helpText(true))).toContain('`/memory [clear]`');
     const memory = buildSlashCommands().find((c) => c.name === 'memory');
     expect(memory?.options?.[0]).toMatchObject({ name: 'action', choices: [{ value: 'clear' }] });
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadHistory } from '../../src/store/conversation-store.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { RecordingSink, startTestScout, testMessage } from '../helpers/scout-harness.js';
+import { say } from '../../src/i18n/say.js';
 
 describe('/reset while a turn is running', () => {
   it('stops the turn, waits for it, and leaves no history behind', async () => {
@@ -20,7 +21,7 @@ describe('/reset while a turn is running', () => {
         conversationId: 'test:C1:T1',
         userId: 'U1',
       });
-      expect(reply.text).toContain('Conversation reset');
+      expect(say('en', reply.text)).toContain('Conversation reset');
       await turn;
       expect(sink.final?.cancelled).toBe(true);
       expect(await loadHistory(h.stores, 'test:C1:T1')).toEqual([]);

@@ -20,6 +20,7 @@ import type { Stores } from '../../src/store/types.js';
 import type { TurnView } from '../../src/render/view.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { RecordingSink, testMessage } from '../helpers/scout-harness.js';
+import { say } from '../../src/i18n/say.js';
 
 const BASE_ENV = {
   OPENAI_API_KEY: 'sk-test-lifecycle',
@@ -213,14 +214,14 @@ describe('turn lifecycle', () => {
     const scout = await scoutWith(async () => ({ answer: 'x' }), { ALLOWED_CHANNELS: 'C1' });
     const refused = await scout.runCommand('mode', 'agent', { channelId: 'slack:T1:C999', userId: 'U1' });
     expect(refused.changed).toBe(false);
-    expect(refused.text).toMatch(/not enabled in this channel/);
+    expect(say('en', refused.text)).toMatch(/not enabled in this channel/);
     expect((await scout.getSettings('slack:T1:C999')).mode).toBe('chat');
     const zh = await scout.runCommand('config', '', {
       channelId: 'slack:T1:C999',
       userId: 'U1',
       locale: 'zh',
     });
-    expect(zh.text).toContain('未在此频道启用');
+    expect(say('zh', zh.text)).toContain('未在此频道启用');
 
     const allowed = await scout.runCommand('mode', 'agent', { channelId: 'slack:T1:C1', userId: 'U1' });
     expect(allowed.changed).toBe(true);
@@ -234,7 +235,7 @@ describe('turn lifecycle', () => {
       new RecordingSink(),
     );
     const channelWide = await scout.runCommand('reset', '', { channelId: 'test:C1', userId: 'U2' });
-    expect(channelWide.text).toMatch(/Only Scout administrators/);
+    expect(say('en', channelWide.text)).toMatch(/Only Scout administrators/);
     expect(await loadHistory(scout.stores, 'test:C1:other-user')).toHaveLength(2);
 
     const own = await scout.runCommand('reset', '', {

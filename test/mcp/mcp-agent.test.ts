@@ -153,7 +153,10 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
       channelId: 'test:C1',
       userId: 'U1',
     });
-    expect(reply).toMatchObject({ changed: true, text: expect.stringContaining('notes__*') });
+    expect({ ...reply, text: say('en', reply.text) }).toMatchObject({
+      changed: true,
+      text: expect.stringContaining('notes__*'),
+    });
     const before = h.llm.requests.length;
     h.llm.enqueue(textReply('Nothing to call.'), textReply('Hello again.'));
     await h.scout.handleMessage(testMessage('hi again'), new RecordingSink());
@@ -170,9 +173,9 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
     expect(toolNamesOffered(h, other)).toContain('notes__read_note');
 
     const list = await h.scout.runCommand('tools', '', { channelId: 'test:C1', userId: 'U1' });
-    expect(list.text).toContain('everything (MCP, ready)');
-    expect(list.text).toContain('`notes__delete_note` (asks first, off here)');
-    expect(list.text).not.toContain('everything__get-sum');
+    expect(say('en', list.text)).toContain('everything (MCP, ready)');
+    expect(say('en', list.text)).toContain('`notes__delete_note` (asks first, off here)');
+    expect(say('en', list.text)).not.toContain('everything__get-sum');
     const back = await h.scout.runCommand('tools', 'enable notes__read_note', {
       channelId: 'test:C1',
       userId: 'U1',
@@ -180,7 +183,7 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
     expect(back.changed).toBe(true);
     const again = await h.scout.runCommand('tools', '', { channelId: 'test:C1', userId: 'U1' });
     // It claims readOnlyHint; only the operator's config could let it run unasked.
-    expect(again.text).toContain('`notes__read_note` (asks first),');
+    expect(say('en', again.text)).toContain('`notes__read_note` (asks first),');
   });
 
   it('a server stuck at tools/list never holds a turn: each answers, one notice in all', async () => {
@@ -198,7 +201,7 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
     }
     const config = await h.scout.runCommand('config', '', { channelId: 'test:C1', userId: 'U1' });
     // All four turns ran while the server had still not listed a tool.
-    expect(config.text).toContain('stuck (stdio, starting, 0)');
+    expect(say('en', config.text)).toContain('stuck (stdio, starting, 0)');
     const starting = notices.map((n) =>
       n.filter((t) => t.includes('"stuck" is unavailable (still starting)')),
     );
@@ -228,7 +231,7 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
     expect(next).toEqual(expect.arrayContaining(['archive__topic_299', 'archive__topic_007', 'fetch_url']));
     expect(next).not.toContain('archive__topic_250');
     const list = await h.scout.runCommand('tools', '', { channelId: 'test:C1', userId: 'U1' });
-    expect(list.text).toMatch(
+    expect(say('en', list.text)).toMatch(
       /\d+ tools are on here, more than the 64 a request may offer \(AGENT_MAX_TOOLS\)/,
     );
     expect(say('en', list.text).length).toBeLessThanOrEqual(2_000);
@@ -292,8 +295,13 @@ describe('agent turns with MCP tools', { timeout: 60_000 }, () => {
     );
     expect(sink.final?.answer).toContain('my answer anyway');
     const config = await h.scout.runCommand('config', '', { channelId: 'test:C1', userId: 'U1' });
-    expect(config.text).toContain('broken (stdio, failed, 0)');
-    const everything = JSON.stringify([config, sink.final, h.llm.requests.map((r) => r.body)]);
+    expect(say('en', config.text)).toContain('broken (stdio, failed, 0)');
+    const everything = JSON.stringify([
+      say('en', config.text),
+      config,
+      sink.final,
+      h.llm.requests.map((r) => r.body),
+    ]);
     expect(everything).not.toContain('sk-mcp-env-secret-value');
     expect(everything).not.toContain('sk-mcp-header-secret');
   });
