@@ -36,7 +36,7 @@ async function lastUserContent(locale: Locale): Promise<string> {
   );
   expect(sink.replies).toEqual([]);
   expect(sink.final?.answer).toContain('kettle');
-  const messages = (h.llm.requests[0]?.body as { messages: Array<{ role: string; content: unknown }> })
+  const messages = (h.llm.requests[0]!.body as { messages: Array<{ role: string; content: unknown }> })
     .messages;
   const user = messages.filter((m) => m.role === 'user').at(-1);
   return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
