@@ -12,7 +12,7 @@ import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import type { UserText } from '../../src/i18n/phrase.js';
 import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
-import { NO_CHANNEL_LIMITS } from '../../src/render/channel-pacer.js';
+import { NO_CHANNEL_LIMITS } from '../../src/render/pace-rules.js';
 import { workingLine } from '../../src/render/turn-markdown.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';

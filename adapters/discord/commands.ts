@@ -15,11 +15,11 @@ import {
 import { COMMAND_NAMES, COMMANDS, type CommandName } from '../../src/core/commands.js';
 import { toLocale } from '../../src/i18n/translate.js';
 import type { Logger } from '../../src/logger.js';
-import { splitMessage } from '../../src/render/split-text.js';
+import { deliverReply } from '../../src/render/reply.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
 import { channelKey, conversationKey, type DiscordPlace } from './ids.js';
-import { NO_MENTIONS } from './render.js';
-import { DISCORD_MAX_CHARS } from './steps-text.js';
+import { discordWrite } from './delivery-errors.js';
+import { DISCORD_REPLY, NO_MENTIONS } from './render.js';
 import type { StringKey } from '../../src/i18n/strings.js';
 import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
@@ -167,26 +167,27 @@ export async function handleSlashCommand(
     ...requesterOf(interaction.user.id, interactionRoles(interaction.member), !interaction.inGuild()),
     locale,
   });
-  const [first = '…', ...rest] = splitMessage(say(locale, reply.text) || '…', DISCORD_MAX_CHARS);
   // `/usage`'s chart rides on the (ephemeral) reply; a chart that fails to draw leaves the text.
   const image = await reply.image?.().catch((err: unknown) => {
     logger.warn({ err: String(err) }, 'usage chart failed');
     return undefined;
   });
-  await interaction.editReply({
-    content: first,
-    allowedMentions: NO_MENTIONS,
-    ...(image
-      ? { files: [{ attachment: image.data, name: image.name, description: say(locale, image.alt) }] }
-      : {}),
-  });
-  for (const part of rest) {
-    await interaction.followUp({
-      content: part,
-      flags: MessageFlags.Ephemeral,
-      allowedMentions: NO_MENTIONS,
-    });
-  }
+  const files = image
+    ? [{ attachment: image.data, name: image.name, description: say(locale, image.alt) }]
+    : undefined;
+  // Under the delivery policy like every other write (src/render/reply.ts): the first part edits the
+  // deferred reply, the rest follow up ephemerally. Not under the channel's pace: interaction
+  // replies go to the interaction's webhook, which the channel's limits do not count.
+  await deliverReply(say(locale, reply.text) || '…', DISCORD_REPLY, [
+    {
+      write: (content, index) =>
+        discordWrite(() =>
+          index === 0
+            ? interaction.editReply({ content, allowedMentions: NO_MENTIONS, ...(files ? { files } : {}) })
+            : interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }),
+        ),
+    },
+  ]);
   logger.debug(
     { command: interaction.commandName, changed: reply.changed },
     'discord slash command answered',

@@ -15,6 +15,7 @@ import {
 } from 'discord.js';
 import type { AnswerControls } from '../../src/render/message-writer.js';
 import type { ApprovalControls, PlanControls } from '../../src/render/renderer-options.js';
+import type { ReplyFormat } from '../../src/render/reply.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
 import {
@@ -28,7 +29,7 @@ import {
   planChoice,
 } from '../../src/render/controls.js';
 import { statusLine } from '../../src/render/step-text.js';
-import { hasDetails, renderStepsText } from './steps-text.js';
+import { DISCORD_MAX_CHARS, hasDetails, renderStepsText } from './steps-text.js';
 import { t } from '../../src/i18n/translate.js';
 
 /** Sent with every message and edit: nobody is pinged by anything Scout posts. */
@@ -170,3 +171,9 @@ function row(list: Control[], turnId: string): Row {
 export function toDiscordMarkdown(text: string): string {
   return text.replace(/(^|[^*\w])\*([^*\n]+)\*(?![*\w])/g, '$1**$2**');
 }
+
+/**
+ * How Discord takes a reply (a command's answer, a friendly refusal): parts of 2,000 characters in
+ * Discord's Markdown. Mentions are defused by each payload's `allowedMentions`.
+ */
+export const DISCORD_REPLY: ReplyFormat = { maxChars: DISCORD_MAX_CHARS, adapt: toDiscordMarkdown };

@@ -11,9 +11,11 @@ import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import { phrase, type UserText } from '../../src/i18n/phrase.js';
 import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
-import { type ChannelLimits, type ChannelPace, ChannelPacers } from '../../src/render/channel-pacer.js';
+import { type ChannelPace, ChannelPacers } from '../../src/render/channel-pacer.js';
+import type { ChannelLimits } from '../../src/render/pace-rules.js';
+import { describeDeliveryError } from '../../src/render/delivery.js';
 import { tablesAsCode } from '../../src/render/markdown-tables.js';
-import { splitMessage } from '../../src/render/split-text.js';
+import { deliverReply } from '../../src/render/reply.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
@@ -22,11 +24,11 @@ import { discordWrite } from './delivery-errors.js';
 import {
   answerPayload,
   approvalPayload,
+  DISCORD_REPLY,
   footerLine,
   planPayload,
   stepsPayload,
   textPayload,
-  toDiscordMarkdown,
 } from './render.js';
 import { DISCORD_MAX_CHARS } from './steps-text.js';
 import type { ActiveTurns, StepsArchive } from './turn-state.js';
@@ -141,11 +143,12 @@ export class DiscordTurnSink implements TurnSink {
     }
   }
 
+  /** In the channel, under its pace and the delivery policy (src/render/reply.ts). */
   async reply(text: UserText): Promise<void> {
-    for (const part of splitMessage(toDiscordMarkdown(say(this.deps.locale, text)), DISCORD_MAX_CHARS))
-      await this.#pace
-        .run('post', () => discordWrite<Message>(() => this.deps.channel.send(textPayload(part))))
-        .catch((err) => this.deps.logger.warn({ err: String(err) }, 'discord reply failed'));
+    const { channel, locale, logger } = this.deps;
+    await deliverReply(say(locale, text), DISCORD_REPLY, [
+      { pace: this.#pace, write: (part) => discordWrite<Message>(() => channel.send(textPayload(part))) },
+    ]).catch((err) => logger.warn({ err: describeDeliveryError(err) }, 'discord reply failed'));
   }
 
   /**
@@ -157,10 +160,12 @@ export class DiscordTurnSink implements TurnSink {
     const { channel, askerId, locale } = this.deps;
     if (!askerId || channel.isDMBased()) return this.reply(text);
     try {
-      for (const part of splitMessage(toDiscordMarkdown(say(locale, text)), DISCORD_MAX_CHARS))
-        await discordWrite(() => channel.client.users.send(askerId, textPayload(part)));
+      // A DM is not the channel: its pace does not count it.
+      await deliverReply(say(locale, text), DISCORD_REPLY, [
+        { write: (part) => discordWrite(() => channel.client.users.send(askerId, textPayload(part))) },
+      ]);
     } catch (err) {
-      this.deps.logger.warn({ err: String(err) }, 'private reply by DM refused');
+      this.deps.logger.warn({ err: describeDeliveryError(err) }, 'private reply by DM refused');
       await this.reply(phrase('reply.private-failed'));
     }
   }

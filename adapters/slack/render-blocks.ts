@@ -17,7 +17,9 @@ import { stepHeadline } from '../../src/render/step-text.js';
 import type { ApprovalControls, PlanControls } from '../../src/render/renderer-options.js';
 import type { StepView, TurnView } from '../../src/render/view.js';
 import type { Locale } from '../../src/surface.js';
+import type { ReplyFormat } from '../../src/render/reply.js';
 import { splitMessage } from '../../src/render/split-text.js';
+import { sliceWhole } from '../../src/render/well-formed.js';
 import { neutraliseMentions, tail, toMrkdwn, truncate } from './markdown.js';
 import { t } from '../../src/i18n/translate.js';
 
@@ -228,6 +230,20 @@ export function renderAnswerChunk(chunk: string, options: AnswerRenderOptions): 
   if (options.final && options.feedback)
     blocks.push(actions(controls(options.locale, 'feedback-up', 'feedback-down'), options.conversationId));
   return { text: truncate(body, FALLBACK_TEXT_CHARS), blocks };
+}
+
+/**
+ * How Slack takes a reply (a command's answer, a private notice): parts the size of an answer
+ * message, mentions defused before the split (the zero-width spaces count toward the limit).
+ */
+export const SLACK_REPLY: ReplyFormat = { maxChars: ANSWER_CHUNK_CHARS, adapt: neutraliseMentions };
+
+/** One part of a reply (≤ ANSWER_CHUNK_CHARS of Markdown): a `markdown` block, no buttons. */
+export function renderReplyPart(part: string): SlackPayload {
+  return {
+    text: sliceWhole(part, FALLBACK_TEXT_CHARS),
+    blocks: [{ type: 'markdown', text: part || ' ' }],
+  };
 }
 
 /** Footer and feedback blocks for the end of a natively streamed answer (`chat.stopStream`). */

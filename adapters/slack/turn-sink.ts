@@ -11,21 +11,23 @@ import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
-import type { ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
-import { landFinal } from '../../src/render/delivery.js';
+import type { ChannelPacers } from '../../src/render/channel-pacer.js';
+import type { ChannelLimits } from '../../src/render/pace-rules.js';
+import { deliverReply, type ReplyRoute } from '../../src/render/reply.js';
 import type { EditorClock } from '../../src/render/editor-clock.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { TurnView } from '../../src/render/view.js';
 import type { Locale, TurnSink } from '../../src/surface.js';
 import type { ToolApprovalRequest } from '../../src/tools/types.js';
 import { neutraliseMentions } from './markdown.js';
-import { sliceWhole, wellFormed } from '../../src/render/well-formed.js';
 import {
   ANSWER_CHUNK_CHARS,
   renderAnswerChunk,
   renderApprovalPart,
   renderPlanPart,
+  renderReplyPart,
   renderSteps,
+  SLACK_REPLY,
   type SlackPayload,
 } from './render-blocks.js';
 import { SlackAnswerStream } from './native-stream.js';
@@ -225,35 +227,38 @@ export class SlackTurnSink implements TurnSink {
     await this.#privately(say(this.target.locale, text), { ephemeral: true });
   }
 
-  /** Ephemeral in the thread (when `ephemeral`), else a DM, else a warning in the log. */
+  /**
+   * Ephemeral in the thread (when `ephemeral`), else a DM, else a warning in the log; under the
+   * delivery policy (src/render/reply.ts), split into parts rather than cut. Neither route is the
+   * channel's posts: its pace does not count them.
+   */
   async #privately(text: string, options: { ephemeral: boolean }): Promise<void> {
     const { client, logger } = this.deps;
     const { channel, threadTs, userId } = this.target;
-    const safe = wellFormed(neutraliseMentions(text));
-    const content = {
-      text: sliceWhole(safe, 1000),
-      blocks: [{ type: 'markdown', text: sliceWhole(safe, ANSWER_CHUNK_CHARS) || ' ' }] as never,
+    const content = (part: string) => {
+      const { text, blocks } = renderReplyPart(part);
+      return { text, blocks: blocks as never };
     };
-    if (options.ephemeral) {
-      try {
-        await landFinal(() =>
-          slackWrite(() =>
-            client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, ...content }),
-          ),
-        );
-        return;
-      } catch (err) {
-        logger.info({ err: slackErrorCode(err) }, 'ephemeral reply refused; sending it as a DM');
-      }
-    }
     // In a DM the DM is the conversation that refused: there is nowhere else to say it.
     if (isDirectChannel(channel) && !options.ephemeral) {
       logger.warn({ channel }, 'refused in a DM: nowhere else to tell the user');
       return;
     }
-    try {
+    const routes: ReplyRoute[] = [
       // Posting to a user id lands in the app's DM with them: still private.
-      await landFinal(() => slackWrite(() => client.chat.postMessage({ channel: userId, ...content })));
+      { write: (part) => slackWrite(() => client.chat.postMessage({ channel: userId, ...content(part) })) },
+    ];
+    if (options.ephemeral)
+      routes.unshift({
+        write: (part) =>
+          slackWrite(() =>
+            client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, ...content(part) }),
+          ),
+        onFallback: (err) =>
+          logger.info({ err: slackErrorCode(err) }, 'ephemeral reply refused; sending it as a DM'),
+      });
+    try {
+      await deliverReply(text, SLACK_REPLY, routes);
     } catch (err) {
       logger.warn(
         { err: slackErrorCode(err) },

@@ -23,7 +23,8 @@
  *   a platform that refuses streaming before anything showed gets the ordinary path for this turn
  *   (the adapter remembers a workspace-wide refusal); a refused channel is the renderer's refusal.
  */
-import type { PaceRequest, WriteKind } from './channel-pacer.js';
+import type { PaceRequest } from './channel-pacer.js';
+import type { WriteKind } from './pace-rules.js';
 import type { Source } from './events.js';
 import type { EditorClock } from './editor-clock.js';
 import type { AnswerControls, MessageWriter } from './message-writer.js';

@@ -6,11 +6,9 @@
  * interval, coalescing) stays in throttled-editor.ts; this file only says *when* the channel has
  * room for the next write.
  *
- * - Limits are the surface's declaration (`ChannelLimits`): per write kind, rules that must all
- *   hold — a window ("at most `max` writes in any `perMs`", Discord's buckets) or a rate ("a burst
- *   of `burst`, then one per `everyMs`", Slack's posts). A write in flight counts as made now, a
- *   finished one as made when it finished: the platform counts a call when it arrives, which lies
- *   between its start and its end, so the pace holds as the platform sees it whatever the latency.
+ * - Limits are the surface's declaration (`ChannelLimits`, pace-rules.ts): per write kind, rules
+ *   that must all hold (windows and rates); how each rule counts the writes made lives there, and
+ *   this file queues the writes and grants their slots.
  * - Writes wait, never fail or drop: pacing delays, the delivery policy (delivery.ts) decides
  *   retries. Waiting writes go first come first served, except urgent ones (a turn's first answer
  *   text and its final state): they go before ordinary ones, and ordinary writes leave one slot of
@@ -29,61 +27,7 @@
  *   busy workspace's intermediate frames wait (coalesced, one per message) while finals go first.
  */
 import { type EditorClock, systemClock } from './editor-clock.js';
-
-/** The writes a surface makes. `stream` is a native answer stream's start / append / stop. */
-export type WriteKind = 'post' | 'edit' | 'delete' | 'stream';
-
-/** What every rule may say besides its numbers. */
-interface PaceRuleScope {
-  /**
-   * The rule holds ordinary writes only; urgent ones (a first answer, a final) are held by the
-   * other rules alone, and still count here. For a rule that spreads intermediate frames over a
-   * platform's window: finals may use all the room that window has left.
-   */
-  readonly ordinaryOnly?: boolean;
-  /**
-   * Units of the rule ordinary writes leave free for urgent ones (default 1, where the rule has
-   * more than one): finals that arrive while intermediate frames fill the platform's window still
-   * go at once, as many as this.
-   */
-  readonly reserve?: number;
-}
-
-/** At most `max` writes in any `perMs` milliseconds (a platform's bucket). */
-export interface PaceWindow extends PaceRuleScope {
-  readonly max: number;
-  readonly perMs: number;
-}
-
-/**
- * A burst of `burst` writes, then one per `everyMs` (a token bucket): at most `burst + ⌊T / everyMs⌋`
- * writes in any T milliseconds.
- */
-export interface PaceRate extends PaceRuleScope {
-  readonly burst: number;
-  readonly everyMs: number;
-}
-
-export type PaceRule = PaceWindow | PaceRate;
-
-/**
- * A surface's per-channel limits: for each write kind, rules that must all hold. A kind that is not
- * listed is not paced per channel (the platform limits it elsewhere, or not at all).
- */
-export type ChannelLimits = Readonly<Partial<Record<WriteKind, readonly PaceRule[]>>>;
-
-/** A surface without rate limits (the terminal). */
-export const NO_CHANNEL_LIMITS: ChannelLimits = {};
-
-/**
- * For a surface that declares nothing: Discord's sizes, the strictest a chat platform documents
- * (5 per 5 s for each kind), so an undeclared surface is slow rather than rate limited.
- */
-export const DEFAULT_CHANNEL_LIMITS: ChannelLimits = {
-  post: [{ max: 5, perMs: 5_000 }],
-  edit: [{ max: 5, perMs: 5_000 }],
-  delete: [{ max: 5, perMs: 5_000 }],
-};
+import { type ChannelLimits, type RuleState, stateOf, type WriteKind } from './pace-rules.js';
 
 /** A granted write: `done` once the call settled (it counts from then on), `cancel` if it never ran. */
 export interface PaceSlot {
@@ -148,83 +92,6 @@ interface Waiter {
 
 /** When a write's turn first asked for an urgent slot (asked when the write becomes urgent). */
 type Rank = () => number;
-
-/** One rule's memory of the writes made, and how long the next one must wait. */
-interface RuleState {
-  /** How long a write may not start yet: 0 now, Infinity until a write in flight ends. */
-  waitMs(now: number, inFlight: number, urgent: boolean): number;
-  /** A write ended at `end`. */
-  record(end: number): void;
-  /** Nothing recorded still counts. */
-  idle(now: number): boolean;
-}
-
-/**
- * Ordinary writes leave `reserve` units of a rule free for the final state (one by default, where
- * the rule has more than one; never all of them).
- */
-const room = (size: number, urgent: boolean, reserve = 1) =>
-  urgent ? size : Math.max(Math.min(1, size), size - reserve);
-
-/** A window: writes count from their start until `perMs` after they ended. */
-function windowState({ max, perMs, reserve }: PaceWindow): RuleState {
-  const ends: number[] = [];
-  const prune = (now: number) => {
-    let expired = 0;
-    while (expired < ends.length && ends[expired]! + perMs <= now) expired++;
-    if (expired > 0) ends.splice(0, expired);
-  };
-  return {
-    waitMs(now, inFlight, urgent) {
-      prune(now);
-      const used = inFlight + ends.length;
-      const allowed = room(max, urgent, reserve);
-      if (used < allowed) return 0;
-      // `used - allowed + 1` writes must leave the window; finished ones leave oldest first.
-      const leaving = used - allowed + 1;
-      if (leaving > ends.length) return Number.POSITIVE_INFINITY;
-      return ends[leaving - 1]! + perMs - now;
-    },
-    record: (end) => ends.push(end),
-    idle(now) {
-      prune(now);
-      return ends.length === 0;
-    },
-  };
-}
-
-/**
- * A rate, as GCRA (the token bucket's usual form): `due` is when the bucket is empty again. A write
- * in flight counts as made now, a finished one as made when it ended.
- */
-function rateState({ burst, everyMs, reserve }: PaceRate): RuleState {
-  let due = Number.NEGATIVE_INFINITY;
-  return {
-    waitMs(now, inFlight, urgent) {
-      const allowed = room(burst, urgent, reserve);
-      if (inFlight >= allowed) return Number.POSITIVE_INFINITY;
-      const emptyAt = Math.max(due, now) + inFlight * everyMs;
-      return Math.max(0, emptyAt - (allowed - 1) * everyMs - now);
-    },
-    record(end) {
-      due = Math.max(due, end) + everyMs;
-    },
-    idle: (now) => due <= now,
-  };
-}
-
-function stateOf(rule: PaceRule): RuleState | undefined {
-  const state =
-    'max' in rule
-      ? rule.max > 0 && rule.perMs > 0
-        ? windowState(rule)
-        : undefined
-      : rule.burst > 0 && rule.everyMs > 0
-        ? rateState(rule)
-        : undefined;
-  if (!state || !rule.ordinaryOnly) return state;
-  return { ...state, waitMs: (now, inFlight, urgent) => (urgent ? 0 : state.waitMs(now, inFlight, urgent)) };
-}
 
 function remove<T>(list: T[], item: T): boolean {
   const index = list.indexOf(item);

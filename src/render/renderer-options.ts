@@ -5,7 +5,8 @@
 import type { Logger } from '../logger.js';
 import type { Locale } from '../i18n/locale.js';
 import type { AnswerStream } from './answer-stream.js';
-import type { ChannelLimits, ChannelPace, ChannelPacers, WriteKind } from './channel-pacer.js';
+import type { ChannelPace, ChannelPacers } from './channel-pacer.js';
+import type { ChannelLimits, WriteKind } from './pace-rules.js';
 import type { DeliveryError } from './delivery.js';
 import type { EditorClock } from './editor-clock.js';
 import type { AnswerControls, MessageWriter } from './message-writer.js';

@@ -13,9 +13,10 @@
  * - the status line (set once, before anything shows; the platform clears it when the turn's first
  *   message arrives, so it is cleared here only where none did) and the typing/activity indicator;
  * - an optional native answer stream (answer-stream.ts): the answer's first message streams, with the
- *   steps as task cards; the same splitting, controls and delivery policy apply, and a refused
+ *   steps as task cards (task-cards.ts); the same splitting, controls and delivery policy apply, and a refused
  *   stream falls back to the ordinary messages — one renderer with a capability, not two paths;
- * - plans shown whole (split across messages, never cut), Run/Cancel on the last part;
+ * - plans shown whole (split across messages, never cut), Run/Cancel on the last part, and tool
+ *   approvals (confirmations.ts);
  * - the delivery policy (delivery.ts: retries, the final until its deadline, a refusal told privately)
  *   and pacing (each message's editor, then every write through the channel's shared pacer).
  */
@@ -23,24 +24,20 @@ import type { PlanProposal } from '../modes/plan/plan-types.js';
 import type { ToolApprovalRequest } from '../tools/types.js';
 import { t } from '../i18n/translate.js';
 import { type HeadContent, StreamHead } from './answer-stream.js';
-import { type ChannelPace, ChannelPacers, DEFAULT_CHANNEL_LIMITS, scopedPace } from './channel-pacer.js';
-import { type DeliveryError, describeDeliveryError, isRefused, landFinal } from './delivery.js';
+import { type ChannelPace, ChannelPacers, scopedPace } from './channel-pacer.js';
+import { confirmPlan, confirmTool, type QuestionContext } from './confirmations.js';
+import { DEFAULT_CHANNEL_LIMITS } from './pace-rules.js';
+import { type DeliveryError, describeDeliveryError, isRefused } from './delivery.js';
 import type { PartPlace } from './answer-parts.js';
 import { LiveAnswer } from './live-answer.js';
 import { FRAMES_PER_EDIT_INTERVAL, RenderFrame, ViewChanges } from './render-frame.js';
-import { splitMessage } from './split-text.js';
-import { answerMarkdown, approvalMarkdown, planMarkdown } from './turn-markdown.js';
+import { answerMarkdown } from './turn-markdown.js';
 import type { AnswerControls, MessageWriter } from './message-writer.js';
 import type { TurnRendererOptions } from './renderer-options.js';
+import { TaskCards } from './task-cards.js';
 import { ThrottledEditor } from './throttled-editor.js';
-import type { StepView, TurnView } from './view.js';
-import { wellFormed, wellFormedView } from './well-formed.js';
-
-/** What a task card was built from (an unchanged step keeps its card). */
-interface BuiltTask extends Pick<StepView, 'title' | 'body' | 'status' | 'kind'> {
-  sources: TurnView['sources'];
-  task: unknown;
-}
+import type { TurnView } from './view.js';
+import { wellFormedView } from './well-formed.js';
 
 /** An answer part's payload: an ordinary message, or the content of a native stream's head. */
 type PartPayload<P> = { payload: P } | { head: HeadContent<unknown> };
@@ -52,9 +49,8 @@ export class TurnRenderer<P, R> {
   readonly #steps: ThrottledEditor<P, R>;
   readonly #answer: LiveAnswer<PartPayload<P>, R>;
   readonly #head: StreamHead<P, R, unknown> | undefined;
-  /** The steps as the stream's task cards, and what each card was built from. */
-  #tasks: unknown[] = [];
-  readonly #built = new WeakMap<StepView, BuiltTask>();
+  /** The steps as the stream's task cards (only with a native stream). */
+  readonly #tasks: TaskCards | undefined;
   readonly #frame: RenderFrame;
   readonly #changes = new ViewChanges();
   #view: TurnView | undefined;
@@ -114,6 +110,7 @@ export class TurnRenderer<P, R> {
         })
       : undefined;
     this.#head = head;
+    this.#tasks = stream ? new TaskCards((step, sources) => stream.task(step, sources)) : undefined;
     this.#answer = new LiveAnswer<PartPayload<P>, R>({
       post: (part) => ('head' in part ? head!.post(part.head) : writer.post(part.payload)),
       edit: (ref, part) => ('head' in part ? head!.edit(ref, part.head) : writer.edit(ref, part.payload)),
@@ -182,7 +179,7 @@ export class TurnRenderer<P, R> {
       if (steps && !this.#steps.posted) await this.#steps.flush();
       await Promise.all([this.#steps.flush(), this.#answer.finish(text)]);
       // A stream that showed task cards but no answer text is ended too.
-      await this.#head?.finish(this.#tasks);
+      await this.#head?.finish(this.#taskList);
       // A Show details press while the answer landed changed the steps payload: land it too.
       await this.#steps.flush();
     } catch (err) {
@@ -217,27 +214,7 @@ export class TurnRenderer<P, R> {
    */
   async confirmPlan(plan: PlanProposal, choose: () => Promise<boolean>): Promise<boolean> {
     this.#start();
-    const writer = this.#guarded(this.#o.writer);
-    const parts = splitMessage(wellFormed(planMarkdown(plan, this.#o.locale)), this.#o.limits.answerChars);
-    const refs: R[] = [];
-    try {
-      for (const [i, part] of parts.entries()) {
-        const payload = this.#o.build.planPart(part, i === parts.length - 1 ? 'choose' : null);
-        refs.push(await this.#pace.run('post', () => writer.post(payload)));
-      }
-    } catch (err) {
-      this.#o.logger.warn({ err: describeDeliveryError(err) }, 'plan could not be shown');
-      return false;
-    }
-    const run = await choose();
-    const last = refs.at(-1);
-    if (last !== undefined) {
-      const outcome = this.#o.build.planPart(parts.at(-1)!, run ? 'run' : 'cancel');
-      await landFinal(() => this.#pace.run('edit', () => writer.edit(last, outcome), true)).catch((err) =>
-        this.#o.logger.warn({ err: describeDeliveryError(err) }, 'plan outcome could not be shown'),
-      );
-    }
-    return run;
+    return confirmPlan(this.#question(), plan, choose);
   }
 
   /**
@@ -249,21 +226,20 @@ export class TurnRenderer<P, R> {
     const build = this.#o.build.approvalPart?.bind(this.#o.build);
     if (!build) return false;
     this.#start();
-    const writer = this.#guarded(this.#o.writer);
-    const markdown = approvalMarkdown(request, this.#o.locale, this.#o.limits.answerChars);
-    let ref: R;
-    try {
-      ref = await this.#pace.run('post', () => writer.post(build(markdown, 'choose')));
-    } catch (err) {
-      this.#o.logger.warn({ err: describeDeliveryError(err) }, 'tool approval could not be shown');
-      return false;
-    }
-    const approved = await choose();
-    const outcome = build(markdown, approved ? 'approved' : 'denied');
-    await landFinal(() => this.#pace.run('edit', () => writer.edit(ref, outcome), true)).catch((err) =>
-      this.#o.logger.warn({ err: describeDeliveryError(err) }, 'tool approval outcome could not be shown'),
-    );
-    return approved;
+    return confirmTool(this.#question(), build, request, choose);
+  }
+
+  #question(): QuestionContext<P, R> {
+    const o = this.#o;
+    const writer = this.#guarded(o.writer);
+    return {
+      writer,
+      pace: this.#pace,
+      build: o.build,
+      answerChars: o.limits.answerChars,
+      locale: o.locale,
+      logger: o.logger,
+    };
   }
 
   #start(): void {
@@ -293,7 +269,7 @@ export class TurnRenderer<P, R> {
         // Native stream: the steps are its task cards, before the text or with part 0 of it.
         if (this.#updateTasks(view)) {
           if (text) this.#answer.refresh();
-          else this.#head.setTasks(this.#tasks);
+          else this.#head.setTasks(this.#taskList);
         }
         if (text) this.#answer.set(text);
         return;
@@ -312,34 +288,13 @@ export class TurnRenderer<P, R> {
     }
   }
 
-  /**
-   * The task cards of the view's steps: a step's card is rebuilt only when the step changed (or the
-   * answer's sources did, which search cards show), so a frame costs the steps that changed. True
-   * when any card is new.
-   */
+  /** The task cards of the view's steps (none without a native stream); true when any card is new. */
   #updateTasks(view: TurnView): boolean {
-    const stream = this.#o.stream;
-    if (!stream) return false;
-    let changed = view.steps.length !== this.#tasks.length;
-    const tasks = view.steps.map((step) => {
-      const built = this.#built.get(step);
-      if (
-        built &&
-        built.title === step.title &&
-        built.body === step.body &&
-        built.status === step.status &&
-        built.kind === step.kind &&
-        built.sources === view.sources
-      )
-        return built.task;
-      changed = true;
-      const task = stream.task(step, view.sources);
-      const { title, body, status, kind } = step;
-      this.#built.set(step, { title, body, status, kind, sources: view.sources, task });
-      return task;
-    });
-    if (changed) this.#tasks = tasks;
-    return changed;
+    return this.#tasks?.update(view) ?? false;
+  }
+
+  get #taskList(): unknown[] {
+    return this.#tasks?.list ?? [];
   }
 
   #stepsPayload(view: TurnView, final: boolean): P | undefined {
@@ -358,7 +313,7 @@ export class TurnRenderer<P, R> {
   #partPayload(markdown: string, place: PartPlace): PartPayload<P> {
     const controls = this.#controls(place);
     if (this.#head && place.index === 0)
-      return { head: { tasks: this.#tasks, markdown, controls, final: place.final, last: place.last } };
+      return { head: { tasks: this.#taskList, markdown, controls, final: place.final, last: place.last } };
     return { payload: this.#o.build.answerPart(markdown, controls) };
   }
 

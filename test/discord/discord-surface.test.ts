@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeWithShared, itWithShared } from '../helpers/fixtures.js';
 import { COMMAND_NAMES } from '../../src/core/commands.js';
 import { createLogger } from '../../src/logger.js';
@@ -433,6 +433,33 @@ describeWithShared('Discord surface: slash commands and buttons', () => {
       args: 'agent',
       context: { channelId: `discord:${meta.guildId}:${meta.channelId}`, userId: meta.userId, locale: 'zh' },
     });
+  });
+
+  it('a slash command reply too long for one message: the deferred reply, then ephemeral follow-ups, all in Discord Markdown', async () => {
+    const core = new ScriptedCore();
+    const lines = Array.from(
+      { length: 12 },
+      (_, i) => `*Part ${i}* for <@${meta.userId}>: ${'y'.repeat(400)}`,
+    );
+    vi.spyOn(core, 'runCommand').mockResolvedValue({ text: lines.join('\n\n'), changed: false });
+    kit = await startKit(core);
+    kit.fake.interact(slashCommand('help', []));
+    const followUps = () => kit!.fake.callsTo('POST /webhooks/:application/:token');
+    await kit.fake.waitFor(
+      () => followUps().some((c) => String(c.body.content).includes('Part 11')) || undefined,
+      5000,
+      'the last part',
+    );
+    const edit = kit.fake.callsTo('PATCH /webhooks/:application/:token/messages/@original')[0]!;
+    const parts = [edit, ...followUps()];
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts) {
+      expect(String(part.body.content).length).toBeLessThanOrEqual(2000);
+      expect(part.allowedMentions).toEqual({ parse: [] });
+    }
+    for (const followUp of followUps()) expect(followUp.body.flags).toBe(64);
+    const all = parts.map((p) => String(p.body.content)).join('\n\n');
+    for (let i = 0; i < 12; i++) expect(all).toContain(`**Part ${i}**`);
   });
 
   it('Stop cancels the running turn of the thread it is pressed in', async () => {

@@ -3,7 +3,7 @@
  * platform's second); the per-channel limits shrink by the same factor, so a test sees the same
  * pacing in fewer milliseconds.
  */
-import type { ChannelLimits, PaceRule } from '../../src/render/channel-pacer.js';
+import type { ChannelLimits, PaceRule } from '../../src/render/pace-rules.js';
 
 /** `limits` with every window and rate interval multiplied by `scale` (e.g. 20 / 1000). */
 export function scaledChannelLimits(limits: ChannelLimits, scale: number): ChannelLimits {

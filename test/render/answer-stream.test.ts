@@ -6,7 +6,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import type { AnswerStream, StreamChunks } from '../../src/render/answer-stream.js';
-import { type ChannelLimits, ChannelPacers } from '../../src/render/channel-pacer.js';
+import { ChannelPacers } from '../../src/render/channel-pacer.js';
+import type { ChannelLimits } from '../../src/render/pace-rules.js';
 import type { AnswerControls } from '../../src/render/message-writer.js';
 import type { TurnRendererOptions } from '../../src/render/renderer-options.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ChannelPacer,
-  type ChannelLimits,
-  ChannelPacers,
-  type PaceSlot,
-  scopedPace,
-} from '../../src/render/channel-pacer.js';
+import { ChannelPacer, ChannelPacers, type PaceSlot, scopedPace } from '../../src/render/channel-pacer.js';
+import type { ChannelLimits } from '../../src/render/pace-rules.js';
 import { LiveAnswer } from '../../src/render/live-answer.js';
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
 import { type ManualClock, manualClock } from './manual-clock.js';

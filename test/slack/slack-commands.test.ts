@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { type SlackHarness, slashFixture, startSlackHarness, threadFixture } from './slack-harness.js';
@@ -83,6 +83,58 @@ describeWithShared('Slack commands', () => {
       await s.slack.waitFor(() => received.length > 0, 5000, 'response_url reply');
       expect(received[0]).toMatchObject({ response_type: 'ephemeral' });
       expect(String(received[0]?.text)).toContain('openai/test-model');
+    } finally {
+      await new Promise<void>((resolve) => hook.close(() => resolve()));
+    }
+  });
+
+  it('a reply longer than one message arrives whole, as ephemerals within Slack’s limits, mentions defused', async () => {
+    const lines = Array.from(
+      { length: 30 },
+      (_, i) => `Line ${i} for <!channel> and @here: ${'x'.repeat(600)}`,
+    );
+    vi.spyOn(s.h.scout, 'runCommand').mockResolvedValue({ text: lines.join('\n\n'), changed: false });
+    await s.command({ ...slashFixture().slashCommand, command: '/scout-help', text: '' });
+    const shown = () =>
+      s.slack
+        .callsTo('chat.postEphemeral')
+        .map((c) => String((c.args.blocks as Array<{ text: string }>)[0]!.text));
+    await s.slack.waitFor(() => shown().some((t) => t.includes('Line 29')), 5000, 'the last part');
+    const replies = s.slack.callsTo('chat.postEphemeral');
+    expect(replies.length).toBeGreaterThan(1);
+    for (const reply of replies) {
+      expect(String(reply.args.text).length).toBeLessThanOrEqual(1_000);
+      expect(shown()[replies.indexOf(reply)]!.length).toBeLessThanOrEqual(10_000);
+    }
+    const all = shown().join('\n\n');
+    for (const i of [0, 14, 29]) expect(all).toContain(`Line ${i} for`);
+    expect(all).not.toContain('<!channel>');
+    expect(all).not.toMatch(/@here/);
+  });
+
+  it('a rate-limited command reply is retried after Slack’s delay, not sent through the response_url', async () => {
+    const received: unknown[] = [];
+    const hook = createServer((req, res) => {
+      received.push(req.url);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    try {
+      s.slack.rateLimit('chat.postEphemeral', 2, 0);
+      const { port } = hook.address() as AddressInfo;
+      await s.command({
+        ...slashFixture().slashCommand,
+        command: '/scout-help',
+        text: '',
+        response_url: `http://127.0.0.1:${port}/commands/T1/1/x`,
+      });
+      await s.slack.waitFor(
+        () => s.slack.callsTo('chat.postEphemeral').some((c) => c.status === 200),
+        5000,
+        'the reply after the rate limit',
+      );
+      expect(s.slack.callsTo('chat.postEphemeral').map((c) => c.status)).toEqual([429, 429, 200]);
+      expect(received).toEqual([]);
     } finally {
       await new Promise<void>((resolve) => hook.close(() => resolve()));
     }

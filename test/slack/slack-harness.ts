@@ -16,7 +16,7 @@ import {
 import { loadJsonFixture } from '../helpers/fixtures.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 import { scaledChannelLimits } from '../helpers/channel-limits.js';
-import type { ChannelLimits } from '../../src/render/channel-pacer.js';
+import type { ChannelLimits } from '../../src/render/pace-rules.js';
 import {
   EDIT_INTERVAL_MS,
   SLACK_CHANNEL_LIMITS,
