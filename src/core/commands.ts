@@ -93,13 +93,15 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     changesSettings: () => false,
     acceptsBare: isEmpty,
   },
-  // The conversation's own memory, like /reset: anyone in it may see or clear it.
+  // The conversation's own memory, like /reset: anyone in it may see or clear it. Shown privately (the
+  // issue's word): a summary of a whole thread need not be posted into it for everyone again.
   memory: {
     name: 'memory',
     usage: '[clear]',
     description: 'command.memory',
     changesSettings: () => false,
     acceptsBare: (args) => /^(clear)?$/i.test(args.trim()),
+    privateReply: true,
   },
   instructions: {
     name: 'instructions',

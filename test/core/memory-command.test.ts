@@ -75,6 +75,27 @@ describe('/memory', () => {
     expect(JSON.stringify(h.llm.requests[0]?.body)).not.toContain('ORCA-7');
   });
 
+  it('typed after a mention where replies are public (a Discord channel), the summary goes privately', async () => {
+    h = await startTestScout();
+    await h.stores.conversations.set(CONVERSATION, seeded());
+    const publicReplies: string[] = [];
+    const privateReplies: string[] = [];
+    // A surface whose reply is seen by everyone in the channel and which can reach the asker alone.
+    const sink = new RecordingSink();
+    sink.reply = async (text) => {
+      publicReplies.push(say('en', text));
+    };
+    Object.assign(sink, {
+      replyPrivately: async (text: Parameters<RecordingSink['reply']>[0]) => {
+        privateReplies.push(say('en', text));
+      },
+    });
+    await h.scout.handleMessage(testMessage('memory'), sink);
+    expect(publicReplies).toEqual([]);
+    expect(privateReplies).toHaveLength(1);
+    expect(privateReplies[0]).toContain('ORCA-7');
+  });
+
   it('a Slack slash command (no thread) asks for the command in the thread', async () => {
     h = await startTestScout();
     await h.stores.conversations.set(CONVERSATION, seeded());
