@@ -78,8 +78,8 @@ export class ConsoleSink implements TurnSink {
    * A line the user typed while this turn runs, shown as queued: above the turn while all of it is
    * still live, else under the turn once it is done (so the answer's text is never split).
    */
-  note(text: string): void {
-    this.#screen.note(this.#style.dim(text));
+  note(text: UserText): void {
+    this.#screen.note(this.#style.dim(say(this.locale, text)));
   }
 
   update(view: TurnView): void {

@@ -9,7 +9,8 @@ import { Writable } from 'node:stream';
 import type { TurnView } from '../../src/render/view.js';
 import type { IncomingMessage, ScoutCore, Surface } from '../../src/surface.js';
 import { ConsoleSink, type ConsoleOutput } from './console-sink.js';
-import { t } from '../../src/i18n/translate.js';
+import { joinText, phrase } from '../../src/i18n/phrase.js';
+import { chatLine } from './terminal-payloads.js';
 import { LineQueue } from './line-queue.js';
 
 /** The console is one channel; its conversation survives restarts until `/reset`. */
@@ -185,7 +186,7 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
     // Echo is muted from the moment a turn starts until the prompt is back: such a line was not echoed.
     const typedAhead = Boolean(echo?.muted);
     queue.push({ text: line, typedAhead });
-    if (typedAhead && line.trim()) running?.note(`${t(locale, 'console.queued')}${line.trim()}`);
+    if (typedAhead && line.trim()) running?.note(joinText([phrase('console.queued'), line.trim()]));
   };
 
   const onInterrupt = () => {
@@ -207,7 +208,7 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
       return;
     }
     quitArmed = true;
-    output.write(`\n${t(locale, 'console.quit-hint')}\n`);
+    output.write(`\n${chatLine(locale, 'quit-hint')}\n`);
     showPrompt();
   };
 
@@ -258,7 +259,7 @@ export function createConsoleSurface(options: ConsoleOptions): Surface {
       if (terminal) {
         echo = mutableEcho(output);
         rl = createInterface({ input, output: echo, terminal: true });
-        output.write(`${t(locale, 'console.banner')}\n\n`);
+        output.write(`${chatLine(locale, 'banner')}\n\n`);
         rl.on('SIGINT', onInterrupt);
       } else {
         // Not a terminal: readline only splits lines; everything printed is our own plain text.

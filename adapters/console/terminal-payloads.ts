@@ -7,11 +7,15 @@
  * The controls of other surfaces have terminal equivalents: Stop is Ctrl-C, so the steps message
  * shows the status line exactly while Stop would show (the turn runs, no answer yet); Run / Cancel
  * and Approve / Deny are y/n questions at the prompt, asked by the sink.
+ *
+ * This file and console-sink.ts are where the terminal's words are said in a locale: the chat around
+ * the turns (console-surface.ts) hands phrases on.
  */
 import { approvalChoice } from '../../src/render/controls.js';
 import { renderViewAsText } from '../../src/render/step-text.js';
 import { workingLine } from '../../src/render/turn-markdown.js';
 import type { PayloadBuilders } from '../../src/render/renderer-options.js';
+import { t } from '../../src/i18n/translate.js';
 import type { Locale } from '../../src/surface.js';
 import { safeStepsView, stripStreamingControls, stripTerminalControls } from './terminal-safe.js';
 import type { TerminalPayload } from './terminal-screen.js';
@@ -112,4 +116,9 @@ export function replyText(text: string, style: Style): string {
     .replace(/\*([^*\n]+)\*/g, '$1')
     .replace(/`([^`\n]+)`/g, '$1');
   return markdownToTerminal(plain, style);
+}
+
+/** The chat's own lines outside a turn, which console-surface.ts writes: its banner, the quit hint. */
+export function chatLine(locale: Locale, line: 'banner' | 'quit-hint'): string {
+  return t(locale, `console.${line}`);
 }

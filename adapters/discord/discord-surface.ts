@@ -9,7 +9,7 @@ import type { Config } from '../../src/config/env.js';
 import { isChannelAllowed, isUserAllowed } from '../../src/core/allowed-channels.js';
 import { requesterOf } from './requester.js';
 import { StoreError } from '../../src/errors.js';
-import { t } from '../../src/i18n/translate.js';
+import { phrase } from '../../src/i18n/phrase.js';
 import type { Logger } from '../../src/logger.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import { ChannelPacers } from '../../src/render/channel-pacer.js';
@@ -21,7 +21,7 @@ import { watchGateway } from './gateway-readiness.js';
 import { DISALLOWED_INTENTS_CLOSE_CODE, DisallowedIntentsError, MessageContentHint } from './intent-hint.js';
 import { discordContextSource } from './context-source.js';
 import { handleInteraction } from './interactions.js';
-import { NO_MENTIONS } from './render.js';
+import { NO_MENTIONS, noticeReply } from './render.js';
 import { ThreadRegistry } from './thread-registry.js';
 import { resolveTrigger } from './triggers.js';
 import { DiscordTurnSink } from './turn-sink.js';
@@ -121,7 +121,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
       // gets the message, a message meant for Scout still gets a visible answer, not silence.
       if (err instanceof StoreError && client.user && addressedToScout(message, client.user.id)) {
         await message
-          .reply({ content: t(core.locale, 'error.store'), allowedMentions: NO_MENTIONS })
+          .reply(noticeReply(phrase('error.store'), core.locale))
           .catch((replyErr) => logger.warn({ err: replyErr }, 'store-unavailable reply failed'));
       }
     }

@@ -5,14 +5,14 @@
  * (`scout_tool:<approve|deny>:<turn>`). Stop, Run/Cancel and Approve/Deny are for the person who asked,
  * or an admin.
  */
-import { type ButtonInteraction, type Interaction, MessageFlags } from 'discord.js';
-import { toLocale } from '../../src/i18n/translate.js';
+import type { ButtonInteraction, Interaction } from 'discord.js';
+import { phrase, type UserText } from '../../src/i18n/phrase.js';
+import { toLocale } from '../../src/i18n/locale.js';
 import type { Logger } from '../../src/logger.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
 import { handleSlashCommand, interactionPlace, isScoutCommand } from './commands.js';
 import { conversationKey } from './ids.js';
-import { CUSTOM_ID, NO_MENTIONS, stepsPayload } from './render.js';
-import { t } from '../../src/i18n/translate.js';
+import { CUSTOM_ID, ephemeralPayload, stepsPayload } from './render.js';
 import type { ActiveTurns, StepsArchive } from './turn-state.js';
 import type { Requester } from '../../src/core/allowed-channels.js';
 import { interactionRoles, requesterOf } from './requester.js';
@@ -49,11 +49,10 @@ export async function handleInteraction(interaction: Interaction, deps: Interact
 async function handleButton(interaction: ButtonInteraction, deps: InteractionDeps): Promise<void> {
   const locale: Locale = toLocale(interaction.locale, deps.core.locale);
   const [kind, a, b] = interaction.customId.split(':');
-  const ephemeral = (text: string) =>
-    interaction.reply({ content: text, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  const ephemeral = (text: UserText) => interaction.reply(ephemeralPayload(text, locale));
   const who = requesterOf(interaction.user.id, interactionRoles(interaction.member), !interaction.inGuild());
   if (deps.isAllowed && !deps.isAllowed(who)) {
-    await ephemeral(t(locale, 'error.user-not-allowed'));
+    await ephemeral(phrase('error.user-not-allowed'));
     return;
   }
 
@@ -69,7 +68,7 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       }
       const archived = await deps.archive.load(turnId);
       if (!archived) {
-        await ephemeral(t(locale, 'steps.expired'));
+        await ephemeral(phrase('steps.expired'));
         return;
       }
       archived.expanded = !archived.expanded;
@@ -84,17 +83,17 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       const conversation = conversationKey(interactionPlace(interaction));
       if (!mayPress(interaction.user.id, deps.active.askerOf(conversation), deps.admins ?? [])) {
         deps.logger.info({ conversation, user: interaction.user.id }, 'discord stop refused');
-        await ephemeral(t(locale, 'stop.not-yours'));
+        await ephemeral(phrase('stop.not-yours'));
         return;
       }
       const stopped = deps.core.cancel(conversation);
       deps.logger.info({ conversation, stopped, user: interaction.user.id }, 'discord stop pressed');
-      await ephemeral(t(locale, stopped ? 'stop.requested' : 'stop.nothing-running'));
+      await ephemeral(phrase(stopped ? 'stop.requested' : 'stop.nothing-running'));
       return;
     }
     case CUSTOM_ID.feedback: {
       deps.logger.info({ turn: b, vote: a, user: interaction.user.id }, 'answer feedback');
-      await ephemeral(t(locale, 'feedback.thanks'));
+      await ephemeral(phrase('feedback.thanks'));
       return;
     }
     case CUSTOM_ID.plan:
@@ -103,20 +102,20 @@ async function handleButton(interaction: ButtonInteraction, deps: InteractionDep
       const plan = kind === CUSTOM_ID.plan;
       const turn = deps.active.get(b ?? '');
       if (turn && !mayPress(interaction.user.id, turn.askerId, deps.admins ?? [])) {
-        await ephemeral(t(locale, plan ? 'plan.not-yours' : 'tool-approval.not-yours'));
+        await ephemeral(phrase(plan ? 'plan.not-yours' : 'tool-approval.not-yours'));
         return;
       }
       const resolved =
         (plan ? turn?.resolvePlan(a === 'run') : turn?.resolveApproval(a === 'approve')) ?? false;
       if (resolved) await interaction.deferUpdate();
-      else await ephemeral(t(locale, 'button.inactive'));
+      else await ephemeral(phrase('button.inactive'));
       return;
     }
     default:
       // Discord only sends Scout presses on Scout's own components: an id it does not know (an
       // older version's button) still gets an answer, never "This interaction failed".
       deps.logger.info({ customId: interaction.customId.slice(0, 100) }, 'unknown button pressed');
-      await ephemeral(t(locale, 'button.inactive'));
+      await ephemeral(phrase('button.inactive'));
       return;
   }
 }

@@ -1,6 +1,8 @@
 /**
  * Discord payloads for a turn: the steps message (text + Show/Hide details and Stop buttons), the
- * answer parts (link previews suppressed), feedback and plan buttons. Every payload carries
+ * answer parts (link previews suppressed), feedback and plan buttons, and the short notes Scout
+ * answers outside a turn (a button's private reply, a store failure). This file and turn-sink.ts are
+ * where Discord's text is said in a locale: the rest of the adapter hands phrases on. Every payload carries
  * `allowedMentions: { parse: [] }`: edits re-parse mentions unless it is sent again, and model output
  * must never ping `@everyone`, a role or a user.
  */
@@ -8,7 +10,9 @@ import {
   ActionRowBuilder,
   ButtonBuilder,
   ButtonStyle,
+  type InteractionReplyOptions,
   type MessageActionRowComponentBuilder,
+  type MessageReplyOptions,
   type MessageCreateOptions,
   type MessageEditOptions,
   MessageFlags,
@@ -30,6 +34,8 @@ import {
 } from '../../src/render/controls.js';
 import { statusLine } from '../../src/render/step-text.js';
 import { DISCORD_MAX_CHARS, hasDetails, renderStepsText } from './steps-text.js';
+import type { UserText } from '../../src/i18n/phrase.js';
+import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 
 /** Sent with every message and edit: nobody is pinged by anything Scout posts. */
@@ -89,6 +95,16 @@ export function answerPayload(
 /** A plain message (command output, a friendly refusal): no components, no pings, no previews. */
 export function textPayload(markdown: string): DiscordPayload {
   return { content: markdown, allowedMentions: NO_MENTIONS, flags: MessageFlags.SuppressEmbeds };
+}
+
+/** A button's answer for the presser alone (ephemeral), said in their locale. */
+export function ephemeralPayload(text: UserText, locale: Locale): InteractionReplyOptions {
+  return { content: say(locale, text), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS };
+}
+
+/** A reply to a message outside any turn (the store failed before the core got it). */
+export function noticeReply(text: UserText, locale: Locale): MessageReplyOptions {
+  return { content: say(locale, text), allowedMentions: NO_MENTIONS };
 }
 
 /** One part of a plan; the last carries Run / Cancel, then the outcome in their place. */

@@ -19,7 +19,8 @@ import {
 } from './render-blocks.js';
 import type { ButtonRelay } from './button-relay.js';
 import { slackErrorCode } from './slack-client.js';
-import { t } from '../../src/i18n/translate.js';
+import { phrase, type UserText } from '../../src/i18n/phrase.js';
+import { ephemeralNote } from './notes.js';
 import type { SlackSurfaceState } from './surface-state.js';
 
 export interface ActionDeps {
@@ -35,16 +36,13 @@ type ButtonBody = BlockAction<ButtonAction>;
 export function registerActions(app: App, deps: ActionDeps): void {
   const { core, state, logger } = deps;
 
-  const ephemeral = async (body: ButtonBody, client: App['client'], text: string) => {
+  /** A note for the presser alone, in their locale, in the thread of the message they pressed. */
+  const ephemeral = async (body: ButtonBody, client: App['client'], text: UserText) => {
     if (!body.channel?.id) return;
     const threadTs = body.message?.thread_ts ?? body.message?.ts;
+    const target = { channel: body.channel.id, user: body.user.id, ...(threadTs ? { threadTs } : {}) };
     await client.chat
-      .postEphemeral({
-        channel: body.channel.id,
-        user: body.user.id,
-        text,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-      })
+      .postEphemeral(ephemeralNote(target, text, await deps.localeOf(body.user.id)))
       .catch((err) => logger.warn({ err: slackErrorCode(err) }, 'ephemeral reply failed'));
   };
 
@@ -54,10 +52,8 @@ export function registerActions(app: App, deps: ActionDeps): void {
     const presser = body.user.id;
     const outcome = await deps.relay.handle(conversation, 'stop', presser, () => core.cancel(conversation));
     logger.info({ conversation, user: presser, outcome }, 'stop pressed');
-    if (outcome === 'forbidden')
-      await ephemeral(body, client, t(await deps.localeOf(presser), 'stop.not-yours'));
-    else if (outcome === 'none')
-      await ephemeral(body, client, t(await deps.localeOf(presser), 'stop.nothing-running'));
+    if (outcome === 'forbidden') await ephemeral(body, client, phrase('stop.not-yours'));
+    else if (outcome === 'none') await ephemeral(body, client, phrase('stop.nothing-running'));
   });
 
   app.action<ButtonBody>(ACTION_TOGGLE, async ({ ack, body, client }) => {
@@ -94,7 +90,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
         { conversation: action.value, user: body.user.id, rating, message: body.message?.ts },
         'answer feedback',
       );
-      await ephemeral(body, client, t(await deps.localeOf(body.user.id), 'feedback.thanks'));
+      await ephemeral(body, client, phrase('feedback.thanks'));
     });
   }
 
@@ -115,7 +111,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
       );
       if (outcome === 'forbidden') {
         logger.info({ conversation, user: presser }, 'plan button refused');
-        await ephemeral(body, client, t(await deps.localeOf(presser), notYours));
+        await ephemeral(body, client, phrase(notYours));
       } else if (outcome === 'none') logger.debug({ conversation }, 'no plan waiting');
     });
   }

@@ -2,213 +2,42 @@
  * The App Home settings panel: the user picks a channel, then sees and changes its settings — mode
  * (with each mode's one-line description), the search switch (disabled outside chat mode), the
  * function-call and answer models, temperature and max tokens. Every change goes through
- * `core.runCommand`, so validation and confirmations are the same as for slash commands.
+ * `core.runCommand`, so validation and confirmations are the same as for slash commands. The view
+ * and its words are home-view.ts's: this file handles the panel's events and hands phrases on.
  *
  * Only admins (ADMIN_USERS) may pick any channel. Everyone else picks among the channels they are a
  * member of (`users.conversations`, asked again on every change, so leaving a channel takes effect at
  * once): Slack's channel picker cannot be limited to the user's channels, and a crafted action payload
  * could name any channel anyway.
  */
-import { DEFAULT_MODELS } from '../../src/llm/default-models.js';
 import type { App } from '@slack/bolt';
 import type Keyv from 'keyv';
-import type { ChannelSettings } from '../../src/core/settings.js';
+import { phrase, type UserText } from '../../src/i18n/phrase.js';
 import type { ModelConfig } from '../../src/llm/types.js';
 import type { Logger } from '../../src/logger.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
+import {
+  buildHomeView,
+  HOME_ANSWER_MODEL,
+  HOME_CHANNEL,
+  HOME_MAX_TOKENS,
+  HOME_MODE,
+  HOME_SEARCH,
+  HOME_TEMPERATURE,
+  HOME_TOOL_MODEL,
+  type MemberChannel,
+  modelLabel,
+  refusedHomeView,
+  usageBlocks,
+} from './home-view.js';
 import { channelId } from './ids.js';
-import { escapeMrkdwn, neutraliseMentions, truncate } from './markdown.js';
 import type { Block } from './render-blocks.js';
 import { slackErrorCode } from './slack-client.js';
-import { say } from '../../src/i18n/say.js';
-import { t } from '../../src/i18n/translate.js';
 
-export const HOME_CHANNEL = 'scout_home_channel';
-export const HOME_MODE = 'scout_home_mode';
-export const HOME_SEARCH = 'scout_home_search';
-export const HOME_TOOL_MODEL = 'scout_home_tool_model';
-export const HOME_ANSWER_MODEL = 'scout_home_answer_model';
-export const HOME_TEMPERATURE = 'scout_home_temperature';
-export const HOME_MAX_TOKENS = 'scout_home_max_tokens';
-
-/** Models offered in the selectors (the channel's current ones are always added). */
-const MODEL_CHOICES = [
-  'deepseek/deepseek-chat',
-  'deepseek/deepseek-reasoner',
-  'openai/gpt-4.1-mini',
-  'openai/gpt-4.1',
-  `anthropic/${DEFAULT_MODELS.anthropic}`,
-  'gemini/gemini-2.5-flash',
-];
-const TEMPERATURES = ['0', '0.3', '0.5', '0.7', '1', '1.5'];
-const MAX_TOKENS = ['500', '1000', '2000', '4000', '8000'];
-/** Option texts are capped at 75 characters. */
-const MAX_OPTION_TEXT = 75;
 /** The picked channel per user is remembered this long. */
 const PICK_TTL_MS = 30 * 24 * 3600_000;
-
-const option = (text: string, value: string, description?: string) => ({
-  text: { type: 'plain_text', text: truncate(text, MAX_OPTION_TEXT) },
-  value,
-  ...(description
-    ? { description: { type: 'plain_text', text: truncate(description, MAX_OPTION_TEXT) } }
-    : {}),
-});
-const label = (m: ModelConfig) => `${m.provider}/${m.model}`;
-const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
-
-function select(actionId: string, values: string[], current: string, texts?: Record<string, string>): Block {
-  const all = values.includes(current) ? values : [current, ...values];
-  const options = all.map((v) => option(texts?.[v] ?? v, v));
-  return {
-    type: 'static_select',
-    action_id: actionId,
-    options,
-    initial_option: options[all.indexOf(current)],
-  };
-}
-
-/** Slack caps a static select at 100 options. */
-const MAX_SELECT_OPTIONS = 100;
 /** Pages of users.conversations read at most (1000 channels each). */
 const MAX_CHANNEL_PAGES = 5;
-
-export interface MemberChannel {
-  id: string;
-  name: string;
-}
-
-/** The channel picker: any conversation for admins, else the user's own channels (`choices`). */
-function channelPicker(locale: Locale, channel: string | undefined, choices?: MemberChannel[]): Block {
-  const placeholder = { type: 'plain_text', text: t(locale, 'home.pick-placeholder') };
-  if (!choices)
-    return {
-      type: 'conversations_select',
-      action_id: HOME_CHANNEL,
-      placeholder,
-      ...(channel ? { initial_conversation: channel } : {}),
-    };
-  const options = choices.slice(0, MAX_SELECT_OPTIONS).map((c) => option(`#${c.name}`, c.id));
-  const initial = options.find((o) => o.value === channel);
-  return {
-    type: 'static_select',
-    action_id: HOME_CHANNEL,
-    placeholder,
-    options,
-    ...(initial ? { initial_option: initial } : {}),
-  };
-}
-
-/**
- * The Home view for a user; `channel` is the picked channel (undefined before the first pick);
- * `choices`, when given, are the only channels the user may pick (not an admin).
- */
-export function buildHomeView(
-  locale: Locale,
-  channel: string | undefined,
-  settings: ChannelSettings | undefined,
-  notice?: string,
-  choices?: MemberChannel[],
-): { type: 'home'; blocks: Block[] } {
-  const blocks: Block[] = [
-    { type: 'header', text: { type: 'plain_text', text: t(locale, 'home.title') } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: t(locale, 'home.intro') }] },
-  ];
-  // The notice is a command reply, which may quote what was typed: keep it inert like every reply.
-  if (notice) blocks.push(section(truncate(neutraliseMentions(notice), 2900)));
-  if (choices?.length === 0) {
-    // A static select needs at least one option: say why there is nothing to pick instead.
-    blocks.push(section(t(locale, 'home.no-member-channels')));
-    return { type: 'home', blocks };
-  }
-  blocks.push({ type: 'actions', elements: [channelPicker(locale, channel, choices)] });
-  if (!channel || !settings) {
-    blocks.push(section(t(locale, 'home.no-channel')));
-    return { type: 'home', blocks };
-  }
-  const modes = [
-    option(t(locale, 'mode.chat.name'), 'chat', t(locale, 'mode.chat.description')),
-    option(t(locale, 'mode.agent.name'), 'agent', t(locale, 'mode.agent.description')),
-    option(t(locale, 'mode.plan.name'), 'plan', t(locale, 'mode.plan.description')),
-  ];
-  blocks.push({ type: 'divider' }, section(`*${t(locale, 'home.mode')}*`));
-  blocks.push({
-    type: 'actions',
-    elements: [
-      {
-        type: 'radio_buttons',
-        action_id: HOME_MODE,
-        options: modes,
-        initial_option: modes.find((o) => o.value === settings.mode),
-      },
-    ],
-  });
-  blocks.push(section(`*${t(locale, 'home.search')}*`));
-  if (settings.mode === 'chat') {
-    const onOff = [option(t(locale, 'choice.on'), 'on'), option(t(locale, 'choice.off'), 'off')];
-    blocks.push({
-      type: 'actions',
-      elements: [
-        {
-          type: 'radio_buttons',
-          action_id: HOME_SEARCH,
-          options: onOff,
-          initial_option: onOff[settings.search ? 0 : 1],
-        },
-      ],
-    });
-  } else {
-    // Slack has no disabled inputs: show the switch's state as text with the reason.
-    blocks.push({
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: t(locale, 'home.search-not-here', {
-            state: t(locale, 'choice.off'),
-            why: t(locale, 'search.agent-note'),
-          }),
-        },
-      ],
-    });
-  }
-  const tool = settings.toolModel;
-  const answer = settings.answerModel ? label(settings.answerModel) : 'default';
-  blocks.push({ type: 'divider' });
-  blocks.push({
-    ...section(`*${t(locale, 'home.tool-model')}*`),
-    accessory: select(HOME_TOOL_MODEL, MODEL_CHOICES, label(tool)),
-  });
-  blocks.push({
-    ...section(`*${t(locale, 'home.answer-model')}*`),
-    accessory: select(HOME_ANSWER_MODEL, ['default', ...MODEL_CHOICES], answer, {
-      default: t(locale, 'model.same'),
-    }),
-  });
-  blocks.push({
-    ...section(`*${t(locale, 'home.temperature')}*`),
-    accessory: select(HOME_TEMPERATURE, TEMPERATURES, String(tool.temperature)),
-  });
-  blocks.push({
-    ...section(`*${t(locale, 'home.max-tokens')}*`),
-    accessory: select(HOME_MAX_TOKENS, ['default', ...MAX_TOKENS], String(tool.maxTokens ?? 'default'), {
-      default: t(locale, 'home.max-tokens-default'),
-    }),
-  });
-  blocks.push({ type: 'divider' }, instructionsSection(locale, settings.instructions));
-  return { type: 'home', blocks };
-}
-
-/**
- * The channel's own `/instructions`, read-only (they are set by command, where the reply says if they
- * were cut): escaped and defused, since anyone who can see the panel sees them.
- */
-function instructionsSection(locale: Locale, instructions: string | undefined): Block {
-  const body = instructions
-    ? escapeMrkdwn(neutraliseMentions(instructions))
-    : `_${t(locale, 'home.instructions-none')}_`;
-  return section(truncate(`*${t(locale, 'home.instructions')}*\n${body}`, 2900));
-}
 
 export interface HomeDeps {
   core: ScoutCore;
@@ -223,7 +52,7 @@ export interface HomeDeps {
    * `/usage` as text, shown to admins under the settings. Text only (sparkline and top lists): an
    * image in Home needs a public image URL or a file uploaded with files:write on every refresh.
    */
-  usage?: (userId: string, locale: Locale) => Promise<string>;
+  usage?: (userId: string, locale: Locale) => Promise<UserText>;
 }
 
 /** `/model tool …` arguments that keep the parameters the user did not change. */
@@ -235,13 +64,13 @@ function toolArgs(
   const maxTokens = change.maxTokens ?? (m.maxTokens === undefined ? undefined : String(m.maxTokens));
   // "default": no max_tokens, so the provider's own limit applies.
   const limit = maxTokens && maxTokens !== 'default' ? ` max_tokens=${maxTokens}` : '';
-  return `tool ${change.spec ?? label(m)} temperature=${change.temperature ?? m.temperature}${limit}${topP}`;
+  return `tool ${change.spec ?? modelLabel(m)} temperature=${change.temperature ?? m.temperature}${limit}${topP}`;
 }
 
 export function registerHomeTab(
   app: App,
   deps: HomeDeps,
-): { publish: (team: string, userId: string, notice?: string) => Promise<void> } {
+): { publish: (team: string, userId: string, notice?: UserText) => Promise<void> } {
   const pickKey = (team: string, user: string) => `slack:home:${team}:${user}`;
   const isAdmin = (userId: string) => deps.admins.includes(userId);
 
@@ -281,15 +110,9 @@ export function registerHomeTab(
       .publish({ user_id: userId, view: view as never })
       .catch((err) => deps.logger.warn({ err: slackErrorCode(err) ?? String(err) }, 'views.publish failed'));
   };
-  const publish = async (team: string, userId: string, notice?: string) => {
+  const publish = async (team: string, userId: string, notice?: UserText) => {
     const locale = await deps.localeOf(userId);
-    if (deps.isAllowed && !deps.isAllowed(userId)) {
-      const blocks = [
-        { type: 'header', text: { type: 'plain_text', text: t(locale, 'home.title') } },
-        section(t(locale, 'error.user-not-allowed')),
-      ];
-      return send(userId, { type: 'home', blocks });
-    }
+    if (deps.isAllowed && !deps.isAllowed(userId)) return send(userId, refusedHomeView(locale));
     const choices = await choicesFor(userId);
     const picked = (await deps.meta.get(pickKey(team, userId))) as string | undefined;
     // A remembered pick of a channel the user has since left shows nothing of it.
@@ -298,13 +121,12 @@ export function registerHomeTab(
     const view = buildHomeView(locale, channel, settings, notice, choices);
     if (deps.usage && isAdmin(userId)) {
       const usage = await deps.usage(userId, locale).catch(() => undefined);
-      if (usage) view.blocks.push({ type: 'divider' }, section(truncate(neutraliseMentions(usage), 2900)));
+      if (usage) view.blocks.push(...usageBlocks(locale, usage));
     }
     await send(userId, view);
   };
   /** Refuses a pick or change of a channel the user is not in: a note on the panel, nothing applied. */
-  const refuse = async (team: string, userId: string) =>
-    publish(team, userId, t(await deps.localeOf(userId), 'home.not-member'));
+  const refuse = async (team: string, userId: string) => publish(team, userId, phrase('home.not-member'));
 
   app.event('app_home_opened', async ({ event, body }) => {
     if (event.tab !== 'home') return;
@@ -321,7 +143,8 @@ export function registerHomeTab(
       userId,
       locale,
     });
-    await publish(team, userId, say(locale, reply.text));
+    // Said by the view in the user's locale, the one the command ran in.
+    await publish(team, userId, reply.text);
   };
 
   app.action(HOME_CHANNEL, async ({ ack, action, body }) => {

@@ -7,11 +7,12 @@ import type { App } from '@slack/bolt';
 import type { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import { isUserAllowed } from '../../src/core/allowed-channels.js';
-import { t } from '../../src/i18n/translate.js';
+import { phrase } from '../../src/i18n/phrase.js';
 import type { Logger } from '../../src/logger.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
 import type { ButtonRelay } from './button-relay.js';
 import { slackContextSource } from './context-source.js';
+import { suggestedPrompts } from './notes.js';
 import { channelId, conversationId, messageId } from './ids.js';
 import type { SlackSurfaceState } from './surface-state.js';
 import {
@@ -30,14 +31,6 @@ import type { SlackTurnSink } from './turn-sink.js';
 const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
 /** A thread message that asks to stop the running turn (English or Chinese, nothing else in it). */
 const STOP_REQUEST = /^\s*(?:stop|停止|停)[\s.!。！]*$/i;
-/** Suggested prompts in a new assistant thread (Slack allows at most 4); the messages are commands. */
-function suggestedPrompts(locale: Locale) {
-  return [
-    { title: t(locale, 'suggested.help.title'), message: 'help' },
-    { title: t(locale, 'suggested.search.title'), message: t(locale, 'suggested.search.message') },
-    { title: t(locale, 'suggested.agent.title'), message: 'mode agent' },
-  ];
-}
 
 export interface MessageEventsOptions {
   core: ScoutCore;
@@ -72,7 +65,7 @@ export function registerMessageEvents(app: App, options: MessageEventsOptions): 
     log.error({ err, channel: trigger.channel }, 'store unavailable: Slack message not handled');
     const locale = await localeOf(trigger.userId);
     await sinkFor(team, trigger, locale)
-      .reply(t(locale, 'error.store'))
+      .reply(phrase('error.store'))
       .catch((replyErr) => log.warn({ err: replyErr }, 'store-unavailable reply failed'));
   };
 
@@ -93,7 +86,7 @@ export function registerMessageEvents(app: App, options: MessageEventsOptions): 
       const outcome = await relay.handle(conversation, 'stop', trigger.userId, stop);
       if (outcome === 'done' || outcome === 'relayed') return;
       const notice = outcome === 'forbidden' ? 'stop.not-yours' : 'stop.nothing-running';
-      return sinkFor(team, trigger, locale).reply(t(locale, notice));
+      return sinkFor(team, trigger, locale).reply(phrase(notice));
     }
     try {
       // Only a thread Scout opened is answered without a mention afterwards.

@@ -12,13 +12,13 @@ import type { Source } from '../../src/render/events.js';
 import type { AnswerControls } from '../../src/render/message-writer.js';
 import type { StepView } from '../../src/render/view.js';
 import { stepLabel } from '../../src/render/step-text.js';
-import { t } from '../../src/i18n/translate.js';
 import type { Locale } from '../../src/surface.js';
 import { neutraliseMentions, truncate } from './markdown.js';
 import {
   renderClosingBlocks,
   renderStreamedMessage,
   type SlackPayload,
+  streamStopHint,
   type TaskCard,
 } from './render-blocks.js';
 import {
@@ -166,7 +166,7 @@ export class SlackAnswerStream implements AnswerStream<SlackPayload, string, Tas
    * it runs, so the stream says how to stop it — "stop" written in the thread (slack-surface.ts).
    */
   stopHint(): string {
-    return t(this.target.locale, 'stop.stream-hint');
+    return streamStopHint(this.target.locale);
   }
 
   refusal(error: unknown): StreamRefusal | undefined {

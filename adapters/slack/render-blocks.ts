@@ -294,6 +294,14 @@ export function renderStreamedMessage(
   return { text: text || ' ', blocks: [...cards, ...tail] };
 }
 
+/**
+ * The line a native stream starts with: Slack's stream methods take no buttons until it ends, so
+ * it says how to stop it — "stop" written in the thread (native-stream.ts, slack-surface.ts).
+ */
+export function streamStopHint(locale: Locale): string {
+  return t(locale, 'stop.stream-hint');
+}
+
 function taskCardBlock(task: TaskCard, details: boolean, sources: boolean): Block {
   return {
     type: 'task_card',

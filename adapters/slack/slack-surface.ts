@@ -4,7 +4,8 @@
  * at once (`processBeforeResponse: false`) and handled afterwards; Slack's retried deliveries are
  * dropped by `event_id`, the app_mention + message double delivery by message id (in the core).
  * The events that start turns are wired in message-events.ts; commands, buttons and the Home tab in
- * commands.ts, actions.ts and home-tab.ts.
+ * commands.ts, actions.ts and home-tab.ts. What they say is said in the user's locale by the payload
+ * builders (render-blocks.ts, notes.ts, home-view.ts) and the turn sink: this file hands phrases on.
  */
 import type { Server } from 'node:http';
 import {
@@ -18,8 +19,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
-import { say } from '../../src/i18n/say.js';
-import { t } from '../../src/i18n/translate.js';
+import { phrase } from '../../src/i18n/phrase.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { EditorClock } from '../../src/render/editor-clock.js';
 import { ChannelPacers } from '../../src/render/channel-pacer.js';
@@ -34,7 +34,8 @@ import { usageReport } from '../../src/budget/usage-report.js';
 import { registerHomeTab } from './home-tab.js';
 import { registerMessageEvents } from './message-events.js';
 import { conversationId } from './ids.js';
-import { toLocale } from '../../src/i18n/translate.js';
+import { toLocale } from '../../src/i18n/locale.js';
+import { ephemeralNote } from './notes.js';
 import type { SocketTimings } from './socket-mode/pool-options.js';
 import { SocketPool } from './socket-mode/socket-pool.js';
 import { SlackSurfaceState } from './surface-state.js';
@@ -258,11 +259,13 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       return next();
     await (args as { ack?: () => Promise<void> }).ack?.();
     await app.client.chat
-      .postEphemeral({
-        channel: action.channel.id,
-        user,
-        text: t(await localeOf(user), 'error.user-not-allowed'),
-      })
+      .postEphemeral(
+        ephemeralNote(
+          { channel: action.channel.id, user },
+          phrase('error.user-not-allowed'),
+          await localeOf(user),
+        ),
+      )
       .catch((err) => log.warn({ err: String(err) }, 'access refusal note failed'));
   });
 
@@ -273,8 +276,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     localeOf,
     admins: env.ADMIN_USERS,
     isAllowed: (userId) => isUserAllowed(config, { userId }),
-    usage: async (userId, locale) =>
-      say(locale, (await usageReport({ config, stores, userId, locale })).text),
+    usage: async (userId, locale) => (await usageReport({ config, stores, userId, locale })).text,
   });
   registerCommands(app, { core, logger: log, localeOf, onChanged: (team, user) => home.publish(team, user) });
   registerActions(app, { core, state, relay, logger: log, localeOf });

@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { describeWithShared } from '../helpers/fixtures.js';
 import { renderPlanPart, renderSteps } from '../../adapters/slack/render-blocks.js';
 import { toTaskCard } from '../../adapters/slack/native-stream.js';
-import { buildHomeView } from '../../adapters/slack/home-tab.js';
+import { buildHomeView } from '../../adapters/slack/home-view.js';
 import { emptyView } from '../../src/render/view.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { dmFixture, type SlackHarness, startSlackHarness } from './slack-harness.js';
