@@ -156,6 +156,26 @@ export function buttonPayload(
   };
 }
 
+/** A press or a choice on the App Home (a `view` container), as Slack sends it. */
+export function homeActionPayload(
+  actionId: string,
+  action: Record<string, unknown>,
+  at: { user?: string; team?: string } = {},
+): Record<string, any> {
+  const team = at.team ?? 'T00FAKE00AA';
+  return {
+    type: 'block_actions',
+    team: { id: team, domain: 'fake' },
+    user: { id: at.user ?? 'U00FAKEUSER1', username: 'tester', team_id: team },
+    api_app_id: 'A00FAKEAPP01',
+    token: 'x',
+    trigger_id: '1.2.3',
+    container: { type: 'view', view_id: 'V1' },
+    view: { id: 'V1', type: 'home', blocks: [] },
+    actions: [{ action_id: actionId, block_id: 'b', action_ts: '1', ...action }],
+  };
+}
+
 /** All text a user can see in a message: fallback text, markdown/section/context block text. */
 export function visibleText(blocks: any[]): string {
   const out: string[] = [];

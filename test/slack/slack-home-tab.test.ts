@@ -1,22 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SlackHarness, startSlackHarness, visibleText } from './slack-harness.js';
+import { type SlackHarness, startSlackHarness, visibleText, homeActionPayload } from './slack-harness.js';
 
 const team = 'T00FAKE00AA';
 const user = 'U00FAKEUSER1';
 
-function homeAction(actionId: string, action: Record<string, unknown>) {
-  return {
-    type: 'block_actions',
-    team: { id: team, domain: 'fake' },
-    user: { id: user, username: 'tester', team_id: team },
-    api_app_id: 'A00FAKEAPP01',
-    token: 'x',
-    trigger_id: '1.2.3',
-    container: { type: 'view', view_id: 'V1' },
-    view: { id: 'V1', type: 'home', blocks: [] },
-    actions: [{ action_id: actionId, block_id: 'b', action_ts: '1', ...action }],
-  };
-}
+const homeAction = (actionId: string, action: Record<string, unknown>) =>
+  homeActionPayload(actionId, action, { team, user });
 
 describe('Slack App Home settings panel', () => {
   let s: SlackHarness;

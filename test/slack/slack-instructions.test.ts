@@ -12,6 +12,7 @@ import {
   startSlackHarness,
   threadFixture,
   visibleText,
+  homeActionPayload,
 } from './slack-harness.js';
 
 /** Every ping Slack (or a Discord-minded paste) could carry. */
@@ -123,25 +124,13 @@ describeWithShared('Slack: /instructions', () => {
       event: { type: 'app_home_opened', user, channel: 'D1', tab: 'home', event_ts: '1.1' },
     });
     await s.slack.waitFor(() => s.slack.callsTo('views.publish').length === 1, 3000, 'home view');
-    await s.action({
-      type: 'block_actions',
-      team: { id: team, domain: 'fake' },
-      user: { id: user, username: 'tester', team_id: team },
-      api_app_id: 'A00FAKEAPP01',
-      token: 'x',
-      trigger_id: '1.2.3',
-      container: { type: 'view', view_id: 'V1' },
-      view: { id: 'V1', type: 'home', blocks: [] },
-      actions: [
-        {
-          action_id: 'scout_home_channel',
-          block_id: 'b',
-          action_ts: '1',
-          type: 'conversations_select',
-          selected_conversation: 'C0INSTRUCT',
-        },
-      ],
-    });
+    await s.action(
+      homeActionPayload(
+        'scout_home_channel',
+        { type: 'conversations_select', selected_conversation: 'C0INSTRUCT' },
+        { team, user },
+      ),
+    );
     await s.slack.waitFor(() => s.slack.callsTo('views.publish').length === 2, 3000, 'settings view');
     const view = s.slack.callsTo('views.publish')[1]!.args.view;
     const text = visibleText(view.blocks);

@@ -5,25 +5,20 @@
  * them in the locale Slack reports for the user.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buttonPayload, type SlackHarness, startSlackHarness, visibleText } from './slack-harness.js';
+import {
+  buttonPayload,
+  type SlackHarness,
+  startSlackHarness,
+  visibleText,
+  homeActionPayload,
+} from './slack-harness.js';
 
 const team = 'T00FAKE00AA';
 const user = 'U00FAKEUSER1';
 const zh = { fake: { userLocales: { [user]: 'zh-CN' } } };
 
-function homeAction(actionId: string, action: Record<string, unknown>) {
-  return {
-    type: 'block_actions',
-    team: { id: team, domain: 'fake' },
-    user: { id: user, username: 'tester', team_id: team },
-    api_app_id: 'A00FAKEAPP01',
-    token: 'x',
-    trigger_id: '1.2.3',
-    container: { type: 'view', view_id: 'V1' },
-    view: { id: 'V1', type: 'home', blocks: [] },
-    actions: [{ action_id: actionId, block_id: 'b', action_ts: '1', ...action }],
-  };
-}
+const homeAction = (actionId: string, action: Record<string, unknown>) =>
+  homeActionPayload(actionId, action, { team, user });
 
 describe('Slack notes outside a turn, in the user’s locale', () => {
   let s: SlackHarness | undefined;
