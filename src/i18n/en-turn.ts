@@ -6,7 +6,6 @@
 export const EN_TURN = {
   'notice.history-trimmed': 'Earlier messages were left out to fit the model’s context window.',
   'context.reading': 'Reading the conversation…',
-  'context.files-only-question': 'Please look at the attached files.',
   'context.read.messages': 'Read {count} earlier messages',
   'context.read.message': 'Read 1 earlier message',
   'context.read.files': 'Read {names}',

@@ -9,7 +9,6 @@ import type { EN_TURN } from './en-turn.js';
 export const ZH_TURN = {
   'notice.history-trimmed': '为适应模型的上下文窗口，较早的消息已被省略。',
   'context.reading': '正在读取对话…',
-  'context.files-only-question': '请看一下附件。',
   'context.read.messages': '已读取之前的 {count} 条消息',
   'context.read.message': '已读取之前的 1 条消息',
   'context.read.files': '已读取 {names}',
