@@ -340,9 +340,14 @@ export interface TaggedThread {
  * Web API call that wrote *this thread's* answer message. Another turn's stream never stands in:
  * with many turns at once, some stream always ends just before any final write, which read as a
  * few milliseconds where the truth was seconds. Threads whose answer never ended, or whose answer
- * stream was not recorded, are left out (the scenarios count them as errors).
+ * stream was not recorded, are left out (the scenarios count them as errors). `methods` narrows
+ * which writes count as the end (lastTokenToStop).
  */
-export function lastTokenToFinal(snapshot: FakesSnapshot, turns: TaggedThread[]): number[] {
+export function lastTokenToFinal(
+  snapshot: FakesSnapshot,
+  turns: TaggedThread[],
+  methods: ReadonlySet<string> = MESSAGE_WRITES,
+): number[] {
   const writes = groupBy(
     snapshot.slack.filter((c) => MESSAGE_WRITES.has(c.method)),
     (c) => c.thread,
@@ -357,10 +362,25 @@ export function lastTokenToFinal(snapshot: FakesSnapshot, turns: TaggedThread[])
     const calls = writes.get(thread) ?? [];
     const lastToken = answerEnd.get(tag);
     if (lastToken === undefined || !calls.some((c) => c.hasEnd)) continue;
-    const final = Math.max(...calls.map((c) => c.at));
+    // Only `methods` count as the end (all message writes by default); the thread has one of them.
+    const counted = calls.filter((c) => methods.has(c.method));
+    if (counted.length === 0) continue;
+    const final = Math.max(...counted.map((c) => c.at));
     out.push(Math.max(0, final - lastToken));
   }
   return out;
+}
+
+/** The native stream's last call: where a streamed final's text is complete (scenario 6's breakdown). */
+export const STREAM_STOP: ReadonlySet<string> = new Set(['chat.stopStream']);
+
+/**
+ * Last token → the thread's `chat.stopStream`, per thread (threads that never streamed are left
+ * out): the first part of a streamed final. What follows it (Scout's closing `chat.update`, which
+ * takes the stop hint away) is the rest of last token → final.
+ */
+export function lastTokenToStop(snapshot: FakesSnapshot, turns: TaggedThread[]): number[] {
+  return lastTokenToFinal(snapshot, turns, STREAM_STOP);
 }
 
 /** Calls per method, most frequent first. */

@@ -13,13 +13,15 @@
  * and
  * last token → final message, per thread: from the fake model writing the last token of that
  * thread's own answer stream to the last Web API call that writes that thread's answer message
- * (post, update, append or stop stream; metrics.ts lastTokenToFinal).
+ * (post, update, append or stop stream; metrics.ts lastTokenToFinal), and the part of it up to the
+ * thread's chat.stopStream (Scout's final is the stop and then a closing chat.update; the peer's is
+ * the stop alone).
  */
 import { type BotKind, type BotProcess, type BotStart, ensureBuilt, startBot } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, mib, ms, type ScenarioResult, type TargetCheck } from '../context.js';
 import type { FakesHandle } from '../fakes/fakes-client.js';
 import type { FakesSnapshot } from '../fakes/fakes.js';
-import { lastTokenToFinal, sleep, summarize, type TaggedThread } from '../metrics.js';
+import { lastTokenToFinal, lastTokenToStop, sleep, summarize, type TaggedThread } from '../metrics.js';
 
 const BOTS: BotKind[] = ['scout', 'peer'];
 /** A turn is over when its answer's last word reached Slack and no Web API call came for this long. */
@@ -46,6 +48,8 @@ export interface LevelRun {
   /** (RSS peak during the turns − idle RSS before them) / turns: what a turn in flight holds. */
   inFlightBytesPerTurn: number;
   lastTokenToFinalMs: ReturnType<typeof summarize>;
+  /** Last token → the thread's chat.stopStream: the final's first write (the peer's only one). */
+  lastTokenToStopMs: ReturnType<typeof summarize>;
   wallMs: number;
   violations: string[];
 }
@@ -139,6 +143,7 @@ export async function runLevel(
       runPeakRssBytes,
       inFlightBytesPerTurn: Math.max(0, runPeakRssBytes - idleRssBytes) / count,
       lastTokenToFinalMs: summarize(lastTokenToFinal(snapshot, tagged)),
+      lastTokenToStopMs: summarize(lastTokenToStop(snapshot, tagged)),
       wallMs,
       violations: snapshot.violations,
     };
@@ -229,6 +234,10 @@ export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult>
         [
           `${at} last token → final p50 / p95`,
           `${ms(scout.lastTokenToFinalMs.p50, 0)} / ${ms(p95(scout), 0)} vs ${ms(peer.lastTokenToFinalMs.p50, 0)} / ${ms(p95(peer), 0)}`,
+        ],
+        [
+          `${at} last token → stream stop p50 / p95`,
+          `${ms(scout.lastTokenToStopMs.p50, 0)} / ${ms(scout.lastTokenToStopMs.p95, 0)} vs ${ms(peer.lastTokenToStopMs.p50, 0)} / ${ms(peer.lastTokenToStopMs.p95, 0)}`,
         ],
       );
       if (level > 1)

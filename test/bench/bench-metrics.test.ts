@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { unionMs } from '../../bench/client-timing.js';
 import type { LlmRecord } from '../../bench/fakes/fake-llm.js';
 import type { SlackCall } from '../../bench/fakes/fakes.js';
-import { editStats, lastTokenToFinal } from '../../bench/metrics.js';
+import { editStats, lastTokenToFinal, lastTokenToStop } from '../../bench/metrics.js';
 import { lateAcks } from '../../bench/scenarios/mass-agent-turns.js';
 
 const call = (method: string, at: number, extra: Partial<SlackCall> = {}): SlackCall => ({
@@ -137,6 +137,8 @@ describe('bench metrics', () => {
       { tag: 'bench-tc-2', thread: 'C1:3.0' },
     ];
     expect(lastTokenToFinal(snapshot, turns)).toEqual([2_300, 250]);
+    // The final's first part: up to each thread's own stream stop (the closing edit comes after).
+    expect(lastTokenToStop(snapshot, turns)).toEqual([2_200, 200]);
   });
 
   it("counts acknowledgements past Slack's 3 s as failures (scenario 12)", () => {
