@@ -18,7 +18,9 @@
  *   place right after the stop by an ordinary edit that keeps the task cards;
  * - a stream carries no buttons: while it runs, its top says how to stop it (the adapter's
  *   `stopHint`, e.g. "reply stop"); streamed text cannot be taken back, so the final message is put
- *   in place by an ordinary edit right after the stop, without the hint;
+ *   in place by an ordinary edit right after the stop, without the hint. That edit is promised only
+ *   where the platform's edit window can afford it (`claimStopHint`, stop-hints.ts): otherwise the
+ *   stream starts without the hint, so no finished answer waits for the window still saying it;
  * - a stream that cannot go on (expired) turns into an ordinary message for the rest of this turn;
  *   a platform that refuses streaming before anything showed gets the ordinary path for this turn
  *   (the adapter remembers a workspace-wide refusal); a refused channel is the renderer's refusal.
@@ -28,6 +30,7 @@ import type { WriteKind } from './pace-rules.js';
 import type { Source } from './events.js';
 import type { EditorClock } from './editor-clock.js';
 import type { AnswerControls, MessageWriter } from './message-writer.js';
+import type { ClaimStopHint, HintTicket } from './stop-hints.js';
 import { ThrottledEditor } from './throttled-editor.js';
 import type { StepView } from './view.js';
 
@@ -94,6 +97,8 @@ export interface StreamHeadOptions<P, R, T> {
   clock?: EditorClock;
   /** The channel's pace (channel-pacer.ts) for the task-cards-only calls. */
   pace?: (kind: WriteKind, urgent: boolean) => PaceRequest;
+  /** May the stream about to start show its stop hint (absent: always)? The ticket is released here. */
+  claimStopHint?: ClaimStopHint;
   onError?: (error: unknown, call: 'post' | 'edit') => void;
   /** Streaming was refused: the renderer draws the steps its ordinary way from now on when `!shown`. */
   onRefused: (scope: StreamRefusal, shown: boolean) => void;
@@ -123,6 +128,8 @@ export class StreamHead<P, R, T> {
   #textStarted = false;
   /** The stream shows the stop hint: its final content needs the edit that takes it away. */
   #hinted = false;
+  /** The hint's claim on the platform's edits, until its closing edit has a slot or the turn ends. */
+  #hintTicket: HintTicket | undefined;
   /** What the platform shows: the key of each task card (steps only ever append), and the text. */
   readonly #sentTasks: string[] = [];
   #sentText = '';
@@ -251,10 +258,16 @@ export class StreamHead<P, R, T> {
     const text = stream.text(content.markdown, content.final);
     if (ref === undefined) {
       const chunks = this.#chunks(content.tasks, text);
-      const hint = stream.stopHint?.();
+      const hint = this.#hint();
       // The hint leads the streamed text; what the answer streams later is appended after it.
       const opening = hint ? { ...chunks, text: `${hint}\n\n${chunks.text}` } : chunks;
-      const started = await guard(() => stream.start(opening));
+      let started: R;
+      try {
+        started = await guard(() => stream.start(opening));
+      } catch (err) {
+        this.releaseHint();
+        throw err;
+      }
       this.#hinted = Boolean(hint);
       this.#commit(content.tasks, text);
       this.#sentSource = content.markdown.length;
@@ -299,11 +312,28 @@ export class StreamHead<P, R, T> {
    */
   async #editAfterStream(ref: R, content: HeadContent<T>): Promise<R> {
     const slot = await this.#o.pace?.('edit', true).slot;
+    // The closing edit holds a slot of its own now (counted by the pacer): the hint's claim is spent.
+    this.releaseHint();
     try {
       return await this.#asMessage(ref, content);
     } finally {
       slot?.done();
     }
+  }
+
+  /** Gives back the stop hint's claim, if any (its closing edit has a slot, or the turn is over). */
+  releaseHint(): void {
+    this.#hintTicket?.release();
+    this.#hintTicket = undefined;
+  }
+
+  /** The stop hint for a stream about to start, where the platform can afford its closing edit. */
+  #hint(): string | undefined {
+    const hint = this.#o.stream.stopHint?.();
+    if (!hint || !this.#o.claimStopHint) return hint;
+    this.releaseHint();
+    this.#hintTicket = this.#o.claimStopHint();
+    return this.#hintTicket ? hint : undefined;
   }
 
   /** The head as an ordinary message (its stream is over, or never started), task cards kept. */

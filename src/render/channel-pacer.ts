@@ -124,6 +124,13 @@ class Lane {
     );
   }
 
+  /** Urgent writes that could start now, after those already waiting (see ChannelPacer.room). */
+  room(): number {
+    const now = this.clock.now();
+    const free = Math.min(...this.rules.map((r) => r.room(now, this.#inFlight)));
+    return Math.max(0, free - this.#urgent.length);
+  }
+
   acquire(urgent: boolean, rank: Rank): PaceRequest {
     const waiter: Waiter = { grant: () => {}, rank: 0 };
     const slot = new Promise<PaceSlot>((resolve) => {
@@ -227,6 +234,15 @@ export class ChannelPacer implements ChannelPace {
     return lane ? lane.acquire(urgent, rank) : FREE;
   }
 
+  /**
+   * How many urgent writes of `kind` the channel's window still allows now, after the urgent ones
+   * already waiting (Infinity for a kind it does not pace). Not a reservation: a turn asks it before
+   * it promises writes it will make later (a stream's closing edit, answer-stream.ts).
+   */
+  room(kind: WriteKind): number {
+    return this.#lane(kind)?.room() ?? Number.POSITIVE_INFINITY;
+  }
+
   async run<T>(kind: WriteKind, call: () => Promise<T>, urgent = false, rank?: Rank): Promise<T> {
     const slot = await this.acquire(kind, urgent, rank).slot;
     try {
@@ -301,6 +317,11 @@ export class ChannelPacers {
       acquire: (kind, urgent) => this.#pacer(key, limits).acquire(kind, urgent, rank),
       run: (kind, call, urgent) => this.#pacer(key, limits).run(kind, call, urgent, rank),
     };
+  }
+
+  /** `ChannelPacer.room` of the channel `key` under `limits`. */
+  room(key: string, limits: ChannelLimits, kind: WriteKind): number {
+    return this.#pacer(key, limits).room(kind);
   }
 
   #pacer(key: string, limits: ChannelLimits): ChannelPacer {

@@ -71,6 +71,11 @@ export const DEFAULT_CHANNEL_LIMITS: ChannelLimits = {
 export interface RuleState {
   /** How long a write may not start yet: 0 now, Infinity until a write in flight ends. */
   waitMs(now: number, inFlight: number, urgent: boolean): number;
+  /**
+   * How many urgent writes could start at `now`, one after the other without waiting (Infinity
+   * where the rule holds none): what a turn may still promise the platform's window.
+   */
+  room(now: number, inFlight: number): number;
   /** A write ended at `end`. */
   record(end: number): void;
   /** Nothing recorded still counts. */
@@ -103,6 +108,10 @@ function windowState({ max, perMs, reserve }: PaceWindow): RuleState {
       if (leaving > ends.length) return Number.POSITIVE_INFINITY;
       return ends[leaving - 1]! + perMs - now;
     },
+    room(now, inFlight) {
+      prune(now);
+      return Math.max(0, max - inFlight - ends.length);
+    },
     record: (end) => ends.push(end),
     idle(now) {
       prune(now);
@@ -124,6 +133,11 @@ function rateState({ burst, everyMs, reserve }: PaceRate): RuleState {
       const emptyAt = Math.max(due, now) + inFlight * everyMs;
       return Math.max(0, emptyAt - (allowed - 1) * everyMs - now);
     },
+    room(now, inFlight) {
+      // The bucket's free units now, less the writes in flight (each counts as made now).
+      const used = (Math.max(due, now) - now) / everyMs + inFlight;
+      return Math.max(0, Math.floor(burst - used));
+    },
     record(end) {
       due = Math.max(due, end) + everyMs;
     },
@@ -141,5 +155,9 @@ export function stateOf(rule: PaceRule): RuleState | undefined {
         ? rateState(rule)
         : undefined;
   if (!state || !rule.ordinaryOnly) return state;
-  return { ...state, waitMs: (now, inFlight, urgent) => (urgent ? 0 : state.waitMs(now, inFlight, urgent)) };
+  return {
+    ...state,
+    waitMs: (now, inFlight, urgent) => (urgent ? 0 : state.waitMs(now, inFlight, urgent)),
+    room: () => Number.POSITIVE_INFINITY,
+  };
 }
