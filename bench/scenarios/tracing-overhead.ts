@@ -18,7 +18,7 @@ import { headlineRate, type LevelRun, ratio, runLevel } from './peer.js';
 type Tracing = 'off' | 'on';
 
 /** How long the bench waits, after the measured turns, for every turn's span before stopping the bot. */
-const ROOT_WAIT_MS = 30_000;
+const ROOT_WAIT_MS = 10_000;
 
 export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult> {
   const { options, fakes } = ctx;

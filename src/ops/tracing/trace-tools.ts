@@ -18,8 +18,15 @@ export function traceTools(
   capture?: (text: string) => string,
 ): (registry: ToolRegistry, parent: Context, searchUnder?: SearchUnder) => ToolRegistry {
   return (registry, parent, searchUnder) => {
-    const serverOf = (name: string): string | undefined =>
-      registry.list?.().find((tool) => tool.name === name)?.server;
+    // Read at the turn's first call (MCP servers' tools are listed once the turn has prepared
+    // them), not by listing every tool again on every call.
+    let servers: Map<string, string | undefined> | undefined;
+    const serverOf = (name: string): string | undefined => {
+      // A name not seen yet (a server's tools changed mid-turn): listed again.
+      if (!servers?.has(name))
+        servers = new Map((registry.list?.() ?? []).map((tool) => [tool.name, tool.server]));
+      return servers.get(name);
+    };
     return {
       // The registry's members are plain closures: copied as they are, only `execute` is watched.
       ...registry,
