@@ -5,8 +5,9 @@
  * streamed 300-word answer, to a recording sink) in alternating blocks. Spans go over OTLP/HTTP
  * protobuf to a receiver in a child process, so its decoding is not counted. The figure is the median
  * of the blocks' paired differences, on − off, in CPU ms per turn; the whole process is counted
- * (fakes included), so the difference, not the ratio, is the result. BLOCK (turns per block, 50) and
- * BLOCKS (per side, 20) are read from the environment.
+ * (fakes included), so the difference, not the ratio, is the result. BLOCK (turns per block, 50),
+ * BLOCKS (per side, 20) and CONCURRENT (set: a block's turns run at once, as in scenario 17; unset: one
+ * after another) are read from the environment.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -34,6 +35,8 @@ const env = {
   ...fakeEnv(llm, search),
   DEFAULT_MODE: 'agent',
   AGENT_READ_RESULTS: '0',
+  // One simulated user sends a whole block at once: no cap on their running answers.
+  MAX_TURNS_PER_USER: '0',
   OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port.toString().trim()}`,
   OTEL_BSP_SCHEDULE_DELAY: '1000',
 };
@@ -67,7 +70,8 @@ async function turn(scout: Scout): Promise<void> {
 
 async function block(scout: Scout): Promise<number> {
   const before = process.cpuUsage();
-  for (let i = 0; i < BLOCK; i++) await turn(scout);
+  if (process.env.CONCURRENT) await Promise.all(Array.from({ length: BLOCK }, () => turn(scout)));
+  else for (let i = 0; i < BLOCK; i++) await turn(scout);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / BLOCK;
 }
@@ -85,7 +89,9 @@ for (let i = 0; i < BLOCKS; i++) {
 }
 const diffs = cpu.on.map((v, i) => v - (cpu.off[i] ?? Number.NaN));
 const fmt = (xs: number[]) => xs.map((v) => v.toFixed(2)).join(' ');
-console.log(`Node ${process.version}, ${BLOCKS} blocks of ${BLOCK} turns per side, CPU ms per turn`);
+console.log(
+  `Node ${process.version}, ${BLOCKS} blocks of ${BLOCK} turns per side${process.env.CONCURRENT ? ' (concurrent)' : ''}, CPU ms per turn`,
+);
 console.log(`off: ${fmt(cpu.off)}\non:  ${fmt(cpu.on)}`);
 console.log(
   `medians off ${median(cpu.off).toFixed(2)} / on ${median(cpu.on).toFixed(2)}; traces cost ${median(diffs).toFixed(2)} ms per turn (median of paired blocks)`,
