@@ -1,6 +1,5 @@
 import pino, { type Logger } from 'pino';
 import { redactSecrets } from './llm/redact.js';
-import { traceLogFields } from './ops/tracing/log-fields.js';
 
 export type { Logger };
 
@@ -88,8 +87,6 @@ export function createLogger(
     destination?: pino.DestinationStream;
     /** Configured keys and tokens (see `secretsOf`), removed wherever they appear in an error. */
     secrets?: readonly string[];
-    /** Tracing is on: every line written while a traced turn runs carries its `trace_id`. */
-    traceIds?: boolean;
   } = {},
 ): Logger {
   const secrets = options.secrets ?? [];
@@ -97,7 +94,6 @@ export function createLogger(
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: (err: unknown) => scrub(pino.stdSerializers.err(err as Error), secrets) },
-    ...(options.traceIds ? { mixin: traceLogFields } : {}),
     hooks: {
       logMethod(args, method) {
         const clean = args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg, secrets) : arg));

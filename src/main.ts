@@ -141,7 +141,6 @@ async function main(): Promise<number> {
             level,
             pretty: consoleOnly || undefined,
             secrets: [...secretsOf(config.env), ...mcpSecrets(config.mcpServers)],
-            traceIds: tracingOn,
           }),
         ),
     import('./core/build-scout.js'),

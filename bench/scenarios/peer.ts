@@ -102,6 +102,8 @@ export async function runLevel(
   kind: BotKind,
   level: number,
   start: BotStart = {},
+  /** Runs after the measured turns, before the bot is stopped (not measured). */
+  beforeStop?: () => Promise<void>,
 ): Promise<LevelRun> {
   const { options, fakes } = ctx;
   const bot = await startBot(kind, fakes, start);
@@ -130,6 +132,7 @@ export async function runLevel(
     const ended = new Set(snapshot.slack.filter((c) => c.hasEnd && c.thread).map((c) => c.thread!));
     const callsByMethod: Record<string, number> = {};
     for (const call of snapshot.slack) callsByMethod[call.method] = (callsByMethod[call.method] ?? 0) + 1;
+    await beforeStop?.();
     return {
       bot: kind,
       turns: count,

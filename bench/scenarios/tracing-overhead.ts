@@ -17,6 +17,9 @@ import { headlineRate, type LevelRun, ratio, runLevel } from './peer.js';
 
 type Tracing = 'off' | 'on';
 
+/** How long the bench waits, after the measured turns, for every turn's span before stopping the bot. */
+const ROOT_WAIT_MS = 10_000;
+
 export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult> {
   const { options, fakes } = ctx;
   await ensureBuilt();
@@ -30,6 +33,7 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
     runs: Record<Tracing, LevelRun[]>;
     traces: number[];
     orphans: number[];
+    waits: number[];
   }> = [];
   try {
     for (const level of options.agentConcurrency) {
@@ -37,6 +41,8 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
       const traces: number[] = [];
       /** Traces whose spans arrived without their turn's span (cut off at shutdown). */
       const orphans: number[] = [];
+      /** How long after the measured window the last turn's span arrived (NaN: not within ROOT_WAIT_MS). */
+      const waits: number[] = [];
       for (let round = 1; round <= options.agentRounds; round++) {
         for (const tracing of ['off', 'on'] as const) {
           ctx.log(`  [16] traces ${tracing}: ${level} concurrent agent turns (round ${round})`);
@@ -45,7 +51,29 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
             tracing === 'on'
               ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '1000' }
               : {};
-          runs[tracing].push(await runLevel(ctx, 'scout', level, { mode: 'agent', env }));
+          // Before the bot is stopped (after the measured window): every turn's span, the warm-up's
+          // included. A turn's span ends only when its delivery has, which may be after the last
+          // Slack call the window waits for; a bot still finishing a turn 5 s after SIGTERM is
+          // killed, and its last spans with it.
+          const allRooted = async () => {
+            const started = performance.now();
+            const rooted = (spans: typeof received) =>
+              spans.slice(before).filter((s) => s.parentSpanId === '').length >= level + 1;
+            const received = receiver.spans();
+            await receiver.waitFor(rooted, ROOT_WAIT_MS).then(
+              () => waits.push(performance.now() - started),
+              () => waits.push(Number.NaN),
+            );
+          };
+          runs[tracing].push(
+            await runLevel(
+              ctx,
+              'scout',
+              level,
+              { mode: 'agent', env },
+              tracing === 'on' ? allRooted : undefined,
+            ),
+          );
           if (tracing === 'on') {
             const spans = receiver.spans().slice(before);
             const roots = spans.filter((s) => s.parentSpanId === '').length;
@@ -58,7 +86,7 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
           }
         }
       }
-      levels.push({ level, runs, traces, orphans });
+      levels.push({ level, runs, traces, orphans, waits });
       const cpu = (t: Tracing) => runs[t].map((r) => r.cpuPerTurnMs);
       const median = (t: Tracing) => summarize(cpu(t)).p50;
       for (const tracing of ['off', 'on'] as const)
@@ -76,6 +104,10 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
         // Warm-up turn included: level + 1 traces per round.
         [`N=${level} traces received per round (turns + warm-up)`, traces.join(' / ')],
         [`N=${level} traces without their turn's span per round`, orphans.join(' / ')],
+        [
+          `N=${level} last turn's span arrived after the window (each round)`,
+          waits.map((w) => (Number.isFinite(w) ? ms(w) : `not in ${ROOT_WAIT_MS / 1000} s`)).join(' / '),
+        ],
       );
       const cost = ratio(median('on'), median('off'));
       rows.push([`N=${level} CPU per turn, on / off (medians)`, `${((cost - 1) * 100).toFixed(1)} %`]);

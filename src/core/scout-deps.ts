@@ -15,13 +15,28 @@ export interface TurnObserver {
   onTurnEnd?(info: { mode: Mode; outcome: 'ok' | 'error' | 'cancelled'; ms: number; error?: unknown }): void;
   /**
    * Runs a turn inside the observer (traces: the turn's span is the parent of everything the turn
-   * does); it may hand the turn a watched message and sink.
+   * does); it may hand the turn a watched message and sink, and a scope.
    */
   aroundTurn?(
     message: IncomingMessage,
     sink: TurnSink,
-    run: (message: IncomingMessage, sink: TurnSink) => Promise<void>,
+    run: (message: IncomingMessage, sink: TurnSink, scope?: TurnScope) => Promise<void>,
   ): Promise<void>;
+}
+
+/**
+ * What an observer hands the one turn it runs (traces: the turn's span, passed explicitly rather than
+ * through an async context, whose promise hooks cost every promise of the process on Node 20). The
+ * turn sees its model clients, tool registry and search service through these wrappers
+ * (src/core/turn-scope.ts), writes its log lines with `logFields`, and tells the scope when it
+ * starts and ends.
+ */
+export interface TurnScope extends Pick<TurnObserver, 'onTurnStart' | 'onTurnEnd'> {
+  wrapLlm?(client: LlmClient): LlmClient;
+  wrapTools?(registry: ToolRegistry): ToolRegistry;
+  wrapSearch?(service: SearchService): SearchService;
+  /** Fields on every line the turn's logger writes (traces: its trace and span id). */
+  logFields?: Record<string, string>;
 }
 
 export interface ScoutDeps {

@@ -33,6 +33,7 @@ import { saveTurn } from './save-turn.js';
 import { PLAN_CONFIRM_TIMEOUT_MS, toolConfirmation, planConfirmation } from './turn-confirmations.js';
 import { withInstructions } from '../prompts/operator-instructions.js';
 import { filesOnlyQuestion, gatherTurnInput } from './turn-input.js';
+import { scopedDeps, type TurnScope } from './turn-scope.js';
 import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
 import { SettingsService } from './settings-service.js';
@@ -186,8 +187,8 @@ export class Scout implements ScoutCore {
       const admission = await this.budget.admit(message, locale);
       if (admission.refusal) return await replyPrivately(sink, admission.refusal);
       try {
-        const turn = (turnMessage: IncomingMessage, turnSink: TurnSink) =>
-          this.runTurn(turnMessage, turnSink, locale, log, admission.meter);
+        const turn = (turnMessage: IncomingMessage, turnSink: TurnSink, scope?: TurnScope) =>
+          this.runTurn(turnMessage, turnSink, locale, log, admission.meter, scope);
         const observer = this.deps.observer;
         await (observer?.aroundTurn
           ? observer.aroundTurn({ ...message, text }, sink, turn)
@@ -207,9 +208,13 @@ export class Scout implements ScoutCore {
     message: IncomingMessage,
     sink: TurnSink,
     locale: Locale,
-    log: Logger,
+    turnLog: Logger,
     meter: TurnMeter,
+    scope?: TurnScope,
   ): Promise<void> {
+    // An observer's scope (traces) wraps what the turn uses and labels its log lines.
+    const deps = scope ? scopedDeps(this.deps, scope) : this.deps;
+    const log = scope?.logFields ? turnLog.child(scope.logFields) : turnLog;
     const controller = new AbortController();
     this.turns.add(controller);
     const view = emptyView();
@@ -223,7 +228,7 @@ export class Scout implements ScoutCore {
     };
     // Behind an earlier answer (or a dead holder's lease running out): say so instead of silence.
     const lock = await acquireTurnLock(
-      this.deps.stores.locks,
+      deps.stores.locks,
       message.conversationId,
       controller.signal,
       (waiting) => emit({ type: 'status', text: waiting ? phrase('notice.waiting') : null }),
@@ -244,18 +249,18 @@ export class Scout implements ScoutCore {
     this.running.set(message.conversationId, controller);
     const started = Date.now();
     // Chat has no time limit of its own: a rate-limit wait longer than the agent's limit fails fast.
-    withDeadline(controller.signal, started + this.deps.config.env.AGENT_MAX_EXECUTION_TIME * 1000);
+    withDeadline(controller.signal, started + deps.config.env.AGENT_MAX_EXECUTION_TIME * 1000);
     let mode: Mode = 'chat';
     let outcome: 'ok' | 'error' | 'cancelled' = 'ok';
     let failure: unknown;
     try {
       const settings = await this.settings.get(message.channelId);
       mode = settings.mode;
-      this.deps.observer?.onTurnStart?.({ mode, conversationId: message.conversationId });
+      deps.observer?.onTurnStart?.({ mode, conversationId: message.conversationId });
       const { question, read, window, instructions } = await gatherTurnInput({
         message,
         settings,
-        deps: this.deps,
+        deps,
         contextCache: this.contextCache,
         meter,
         locale,
@@ -264,8 +269,8 @@ export class Scout implements ScoutCore {
         log,
       });
       if (window.notSaved) view.notSaved = true;
-      const tool = meter.wrapLlm(this.deps.llm(settings.toolModel));
-      const answer = settings.answerModel ? meter.wrapLlm(this.deps.llm(settings.answerModel)) : tool;
+      const tool = meter.wrapLlm(deps.llm(settings.toolModel));
+      const answer = settings.answerModel ? meter.wrapLlm(deps.llm(settings.answerModel)) : tool;
       const context: TurnContext = {
         message: { ...message, text: question },
         settings,
@@ -276,17 +281,17 @@ export class Scout implements ScoutCore {
         emit,
         signal: controller.signal,
         llm: { tool, answer },
-        tools: meter.wrapTools(channelTools(this.deps.tools, settings.toolRules, question)),
-        search: this.deps.search,
-        prompts: withInstructions(this.deps.prompts, instructions),
-        config: this.deps.config,
+        tools: meter.wrapTools(channelTools(deps.tools, settings.toolRules, question)),
+        search: deps.search,
+        prompts: withInstructions(deps.prompts, instructions),
+        config: deps.config,
         logger: log,
       };
       const confirmPlan = planConfirmation(sink, {
         conversationId: message.conversationId,
         turnSignal: controller.signal,
         awaiting: this.awaitingPlan,
-        timeoutMs: this.deps.planConfirmMs ?? PLAN_CONFIRM_TIMEOUT_MS,
+        timeoutMs: deps.planConfirmMs ?? PLAN_CONFIRM_TIMEOUT_MS,
       });
       if (confirmPlan) context.confirmPlan = confirmPlan;
       const confirmTool = toolConfirmation(sink, {
@@ -299,22 +304,22 @@ export class Scout implements ScoutCore {
       });
       if (confirmTool) context.confirmTool = confirmTool;
       // Tool servers start on the first turn that may call tools; one that fails is a notice.
-      if (mode !== 'chat' && this.deps.tools.prepare) {
-        const notices = await this.deps.tools.prepare(controller.signal);
+      if (mode !== 'chat' && deps.tools.prepare) {
+        const notices = await deps.tools.prepare(controller.signal);
         for (const [index, text] of notices.entries()) emitNotice(emit, `notice-tools-${index}`, text);
       }
-      const result = await this.deps.modes[mode](context);
+      const result = await deps.modes[mode](context);
       if (view.error) outcome = 'error';
       if (controller.signal.aborted) outcome = 'cancelled';
       if (result.answer) {
-        const saved = await saveTurn(this.deps.stores, this.contextCache, {
+        const saved = await saveTurn(deps.stores, this.contextCache, {
           message,
           additions: [
             ...(read.forHistory ? [read.forHistory] : []),
             { role: 'user', content: question },
             { role: 'assistant', content: result.answer },
           ],
-          ttlMs: this.deps.config.env.SESSION_TTL,
+          ttlMs: deps.config.env.SESSION_TTL,
           log,
         });
         if (!saved) {
@@ -344,7 +349,7 @@ export class Scout implements ScoutCore {
       view.done = true;
       ended = true;
       try {
-        this.deps.observer?.onTurnEnd?.({ mode, outcome, ms: Date.now() - started, error: failure });
+        deps.observer?.onTurnEnd?.({ mode, outcome, ms: Date.now() - started, error: failure });
       } catch (err) {
         log.warn({ err }, 'turn observer failed');
       }

@@ -138,20 +138,21 @@ export function createToolRegistry(tools: Tool[], options: ToolRegistryOptions):
         const names = [...byName.keys()].join(', ') || 'none';
         return { isError: true, text: `Unknown tool "${name}". Available tools: ${names}.` };
       }
+      const callLog = context.logFields ? log.child(context.logFields) : log;
       const parsed = parseArguments(tool, rawArguments);
       if ('error' in parsed) {
-        log.info({ tool: name, error: parsed.error }, 'tool call rejected: invalid arguments');
+        callLog.info({ tool: name, error: parsed.error }, 'tool call rejected: invalid arguments');
         return { isError: true, text: parsed.error };
       }
       // Asked before the time limit starts: a person deciding is not the tool being slow.
       if (tool.needsApproval) {
         const refusal = await askApproval(tool, parsed.input, context);
         if (refusal) {
-          log.info({ tool: name }, 'tool call not approved');
+          callLog.info({ tool: name }, 'tool call not approved');
           return { isError: true, text: refusal };
         }
       }
-      return runWithTimeout(tool, parsed.input, context, tool.timeoutMs ?? defaultTimeoutMs, log);
+      return runWithTimeout(tool, parsed.input, context, tool.timeoutMs ?? defaultTimeoutMs, callLog);
     },
   };
 }

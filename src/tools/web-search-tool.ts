@@ -42,7 +42,7 @@ export function createWebSearchTool(
     timeoutMs: options.timeoutMs,
     async run({ query }, context) {
       try {
-        const { results, cached } = await search.search(query, {
+        const { results, cached } = await (context.search ?? search).search(query, {
           sessionKey: context.sessionKey,
           signal: context.signal,
           limit: options.limit,

@@ -97,7 +97,7 @@ describe('OpenTelemetry traces', { timeout: 30_000 }, () => {
     Object.assign(process.env, all);
     const config = loadConfig(all);
     const log = new LogLines();
-    const logger: Logger = createLogger({ level: 'debug', destination: log, traceIds: true });
+    const logger: Logger = createLogger({ level: 'debug', destination: log });
     const tracing = await startTracing(config, logger);
     const scout = await buildScout({ config, logger, stores, ...tracing.instrument() });
     setup = { scout, tracing, config, log };
@@ -232,6 +232,38 @@ describe('OpenTelemetry traces', { timeout: 30_000 }, () => {
     const attributeNames = spans.flatMap((sp) => Object.keys(sp.attributes));
     expect(attributeNames).not.toContain('gen_ai.input.messages');
     expect(attributeNames).not.toContain('scout.question');
+  });
+
+  it('keeps concurrent turns apart: every call of a turn hangs under that turn, passed without an async context', async () => {
+    const s = await start({ OTEL_CAPTURE_CONTENT: 'true' });
+    const markers = ['Aldebaran', 'Betelgeuse'];
+    await Promise.all(markers.map((marker) => agentTurn(s, `${QUESTION} (${marker})`)));
+    await s.tracing.shutdown();
+
+    const spans = receiver.spans();
+    const turns = roots(spans);
+    expect(turns.length).toBe(2);
+    for (const turn of turns) {
+      const [own, other] = String(turn.attributes['scout.question']).includes(markers[0]!)
+        ? markers
+        : [...markers].reverse();
+      const inTurn = spans.filter((sp) => sp.traceId === turn.traceId);
+      for (const sp of inTurn)
+        if (sp !== turn) expect(inTurn.some((p) => p.spanId === sp.parentSpanId)).toBe(true);
+      const calls = inTurn.filter((sp) => sp.name === 'chat test-model');
+      expect(calls.length).toBeGreaterThanOrEqual(1);
+      for (const call of calls) {
+        const input = String(call.attributes['gen_ai.input.messages']);
+        expect(input).toContain(own);
+        expect(input).not.toContain(other);
+      }
+      expect(childrenOf(spans, turn).map((c) => c.name)).toContain('deliver');
+      for (const searchSpan of inTurn.filter((sp) => sp.name === 'search tavily'))
+        expect(inTurn.find((p) => p.spanId === searchSpan.parentSpanId)?.name).toBe(
+          'execute_tool web_search',
+        );
+    }
+    expect(spans.filter((sp) => sp.name === 'search tavily').length).toBeGreaterThanOrEqual(1);
   });
 
   it('puts message text on spans only when OTEL_CAPTURE_CONTENT is on, still without keys', async () => {

@@ -1,6 +1,6 @@
 /**
  * Two turn observers as one (metrics and traces): both hear every start and end; `aroundTurn`
- * nests, the first observer's outside.
+ * nests, the first observer's outside, and the turn gets the innermost scope given.
  */
 import type { TurnObserver } from '../../core/scout-deps.js';
 
@@ -17,7 +17,9 @@ export function combineObservers(outer: TurnObserver, inner: TurnObserver): Turn
   };
   if (outer.aroundTurn || inner.aroundTurn) {
     combined.aroundTurn = (message, sink, run) => {
-      const innerRun: typeof run = inner.aroundTurn ? (m, s) => inner.aroundTurn!(m, s, run) : run;
+      const innerRun: typeof run = inner.aroundTurn
+        ? (m, s, outerScope) => inner.aroundTurn!(m, s, (m2, s2, scope) => run(m2, s2, scope ?? outerScope))
+        : run;
       return outer.aroundTurn ? outer.aroundTurn(message, sink, innerRun) : innerRun(message, sink);
     };
   }

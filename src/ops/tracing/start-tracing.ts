@@ -1,9 +1,9 @@
 /**
  * OpenTelemetry traces, loaded (by dynamic import) only when OTEL_EXPORTER_OTLP_ENDPOINT or
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set. The official SDK: a tracer provider with an OTLP/HTTP
- * exporter (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) behind a batch processor,
- * and the AsyncLocalStorage context manager that makes the running turn's span the parent of
- * everything the turn does. The exporter reads the standard variables itself (endpoint, headers,
+ * exporter (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) behind a batch processor.
+ * No context manager: each turn's span is handed to what the turn does explicitly (trace-turn.ts),
+ * and nothing is registered globally. The exporter reads the standard variables itself (endpoint, headers,
  * timeout, compression), the processor the OTEL_BSP_* ones, the sampler OTEL_TRACES_SAMPLER, the
  * resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
  *
@@ -11,8 +11,6 @@
  * bounded queue (spans past it are dropped), each export has a time limit, and the failure is logged
  * once (export-reporter.ts). Shutdown flushes what is queued, for at most FLUSH_BOUND_MS.
  */
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   defaultResource,
   detectResources,
@@ -27,7 +25,6 @@ import { redactSecrets } from '../../llm/redact.js';
 import { type Logger, secretsOf } from '../../logger.js';
 import { mcpSecrets } from '../../mcp/mcp-config.js';
 import { ReportingExporter } from './export-reporter.js';
-import { setTraceLogLookup } from './log-fields.js';
 import { combineObservers } from './combine-observers.js';
 import { traceLlm } from './trace-llm.js';
 import { traceSearch } from './trace-search.js';
@@ -42,7 +39,7 @@ export const MAX_CAPTURED_CHARS = 16_000;
 export type Instrumentation = Pick<BuildOptions, 'observer' | 'wrapLlm' | 'wrapSearch' | 'wrapTools'>;
 
 export interface Tracing {
-  /** The hooks for buildScout, traced, around those given (metrics). */
+  /** The hooks for buildScout: those given (metrics), with turns traced. */
   instrument(base?: Instrumentation): Instrumentation;
   /** Flushes queued spans (bounded) and stops. */
   shutdown(): Promise<void>;
@@ -72,16 +69,7 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
     resource,
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
-  trace.setGlobalTracerProvider(provider);
   const tracer = provider.getTracer('scout');
-  setTraceLogLookup(() => {
-    const span = trace.getSpan(context.active());
-    if (!span) return undefined;
-    const { traceId, spanId } = span.spanContext();
-    return { trace_id: traceId, span_id: spanId };
-  });
 
   const secrets = [...secretsOf(env), ...mcpSecrets(config.mcpServers)];
   // Content goes on spans only when asked for, bounded and scrubbed of keys like log lines are.
@@ -89,14 +77,12 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
     ? (text: string) =>
         redactSecrets(text.length > MAX_CAPTURED_CHARS ? text.slice(0, MAX_CAPTURED_CHARS) : text, secrets)
     : undefined;
-  const wrapLlm = traceLlm({
-    tracer,
-    prices: loadPriceTable(env.PRICE_TABLE),
-    ...(capture ? { capture } : {}),
-  });
-  const wrapSearch = traceSearch(tracer, capture);
-  const wrapTools = traceTools(tracer, capture);
-  const observer = traceTurns(tracer, capture);
+  const tracers = {
+    llm: traceLlm({ tracer, prices: loadPriceTable(env.PRICE_TABLE), ...(capture ? { capture } : {}) }),
+    search: traceSearch(tracer, capture),
+    tools: traceTools(tracer, capture),
+  };
+  const observer = traceTurns(tracer, tracers, capture);
   log.info(
     {
       protocol: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL,
@@ -107,13 +93,9 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
 
   return {
     instrument(base = {}) {
-      return {
-        observer: base.observer ? combineObservers(base.observer, observer) : observer,
-        // Traced outside the metrics wrapper: the span covers what the metrics count.
-        wrapLlm: base.wrapLlm ? (client) => wrapLlm(base.wrapLlm!(client)) : wrapLlm,
-        wrapSearch: base.wrapSearch ? (service) => wrapSearch(base.wrapSearch!(service)) : wrapSearch,
-        wrapTools: base.wrapTools ? (registry) => wrapTools(base.wrapTools!(registry)) : wrapTools,
-      };
+      // Each turn's scope wraps the clients, tools and search outside the metrics wrappers: the
+      // spans cover what the metrics count.
+      return { ...base, observer: base.observer ? combineObservers(base.observer, observer) : observer };
     },
     async shutdown() {
       let timer: NodeJS.Timeout | undefined;
@@ -131,9 +113,6 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
       if ((await Promise.race([flushed, bound])) === 'cut')
         log.warn({ boundMs: FLUSH_BOUND_MS }, 'trace flush cut off at shutdown: the last spans are dropped');
       clearTimeout(timer);
-      setTraceLogLookup(undefined);
-      trace.disable();
-      context.disable();
     },
   };
 }

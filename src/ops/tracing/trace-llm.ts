@@ -1,10 +1,10 @@
 /**
- * Wraps an LlmClient so every model call is a span under the running turn, named and attributed by
+ * Wraps an LlmClient so every model call is a span under the turn's (`parent`), named and attributed by
  * the GenAI semantic conventions: operation, provider, requested and answering model, tokens in,
  * out, cached, cache-written and reasoning, finish reason, and the estimated cost. The messages go
  * on the span only when content capture is switched on (OTEL_CAPTURE_CONTENT).
  */
-import { type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { type Context, type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { LlmError } from '../../errors.js';
 import { estimateCost, type PriceTable } from '../../llm/pricing.js';
 import { watchedStream } from '../../llm/watched-stream.js';
@@ -64,27 +64,31 @@ function outputJson(
   return JSON.stringify([{ role: 'assistant', parts, finish_reason: reason }]);
 }
 
-export function traceLlm(options: TraceLlmOptions): (client: LlmClient) => LlmClient {
+export function traceLlm(options: TraceLlmOptions): (client: LlmClient, parent: Context) => LlmClient {
   const { tracer, prices, capture } = options;
-  return (client) => {
+  return (client, parent) => {
     const config = client.config;
     const provider = providerName(config.provider);
     const name = `chat ${config.model}`;
 
     const start = (request: LlmRequest): Span => {
-      const span = tracer.startSpan(name, {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          [GEN_AI.operation]: 'chat',
-          [GEN_AI.provider]: provider,
-          [GEN_AI.system]: provider,
-          [GEN_AI.requestModel]: config.model,
-          [GEN_AI.temperature]: config.temperature,
-          ...(config.maxTokens !== undefined ? { [GEN_AI.maxTokens]: config.maxTokens } : {}),
-          ...(config.topP !== undefined ? { [GEN_AI.topP]: config.topP } : {}),
-          ...(request.json || request.jsonSchema ? { [GEN_AI.outputType]: 'json' } : {}),
+      const span = tracer.startSpan(
+        name,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            [GEN_AI.operation]: 'chat',
+            [GEN_AI.provider]: provider,
+            [GEN_AI.system]: provider,
+            [GEN_AI.requestModel]: config.model,
+            [GEN_AI.temperature]: config.temperature,
+            ...(config.maxTokens !== undefined ? { [GEN_AI.maxTokens]: config.maxTokens } : {}),
+            ...(config.topP !== undefined ? { [GEN_AI.topP]: config.topP } : {}),
+            ...(request.json || request.jsonSchema ? { [GEN_AI.outputType]: 'json' } : {}),
+          },
         },
-      });
+        parent,
+      );
       if (capture) span.setAttribute(GEN_AI.inputMessages, capture(messagesJson(request.messages)));
       return span;
     };
@@ -112,7 +116,6 @@ export function traceLlm(options: TraceLlmOptions): (client: LlmClient) => LlmCl
       return watchedStream(
         () => client.stream(request),
         () => {
-          // Not made the active span: the provider's client makes no spans of its own.
           const span = start(request);
           let usage: Usage | undefined;
           let reason: string | undefined;

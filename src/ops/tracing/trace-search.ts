@@ -1,9 +1,9 @@
 /**
- * Wraps the SearchService so every web search is a span under the running turn (under the
- * web_search tool's span in the agent): provider, whether the session cache answered, how many
- * results. The query is message text: on the span only with content capture on.
+ * Wraps the SearchService so every web search is a span under `parent` (the turn's span in chat
+ * mode, the web_search tool call's in the agent): provider, whether the session cache answered,
+ * how many results. The query is message text: on the span only with content capture on.
  */
-import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { type Context, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ScoutError } from '../../errors.js';
 import type { SearchService } from '../../search/types.js';
 import { ERROR_TYPE, SCOUT } from './genai.js';
@@ -11,14 +11,14 @@ import { ERROR_TYPE, SCOUT } from './genai.js';
 export function traceSearch(
   tracer: Tracer,
   capture?: (text: string) => string,
-): (service: SearchService) => SearchService {
-  return (service) => {
+): (service: SearchService, parent: Context) => SearchService {
+  return (service, parent) => {
     const provider = service.providerName;
     return {
       available: service.available,
       providerName: service.providerName,
-      search(query, options) {
-        return tracer.startActiveSpan(
+      async search(query, options) {
+        const span = tracer.startSpan(
           `search ${provider}`,
           {
             kind: SpanKind.CLIENT,
@@ -27,23 +27,22 @@ export function traceSearch(
               ...(capture ? { [SCOUT.searchQuery]: capture(query) } : {}),
             },
           },
-          async (span) => {
-            try {
-              const outcome = await service.search(query, options);
-              span.setAttributes({
-                [SCOUT.searchCached]: outcome.cached,
-                [SCOUT.searchResults]: outcome.results.length,
-              });
-              return outcome;
-            } catch (err) {
-              span.setStatus({ code: SpanStatusCode.ERROR });
-              span.setAttribute(ERROR_TYPE, err instanceof ScoutError ? err.code : 'unknown');
-              throw err;
-            } finally {
-              span.end();
-            }
-          },
+          parent,
         );
+        try {
+          const outcome = await service.search(query, options);
+          span.setAttributes({
+            [SCOUT.searchCached]: outcome.cached,
+            [SCOUT.searchResults]: outcome.results.length,
+          });
+          return outcome;
+        } catch (err) {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          span.setAttribute(ERROR_TYPE, err instanceof ScoutError ? err.code : 'unknown');
+          throw err;
+        } finally {
+          span.end();
+        }
       },
       clearSession: (sessionKey) => service.clearSession(sessionKey),
     };

@@ -1,18 +1,42 @@
 /**
- * One trace per turn: the core's `aroundTurn` hook runs the turn inside an `invoke_agent` span, so
- * every model call, tool call, search and MCP call the turn makes becomes its child. The hook also
+ * One trace per turn: the core's `aroundTurn` hook runs the turn inside an `invoke_agent` span and
+ * hands it a scope (src/core/turn-scope.ts) whose model clients, tool registry and search service
+ * make their spans under it, so every model call, tool call, search and MCP call the turn makes
+ * becomes its child. The parent is passed explicitly, never through an async context: on Node 20 an
+ * AsyncLocalStorage puts promise hooks on every promise of the process, which cost more than the
+ * spans themselves (docs/performance.md, scenario 17). The hook also
  * hands the turn a watched context source (reading the thread and its files: `read_context` spans)
  * and a watched sink (the final delivery to the platform: a `deliver` span; waiting for Approve /
  * Run: `wait_for_user` spans). The turn span carries surface, mode, outcome, tokens and cost; the
  * question and answer only with content capture on.
  */
-import { type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import {
+  type Context,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
 import type { MessageContextSource } from '../../context/types.js';
 import type { TurnObserver } from '../../core/scout-deps.js';
+import type { TurnScope } from '../../core/turn-scope.js';
+import type { LlmClient } from '../../llm/types.js';
+import type { SearchService } from '../../search/types.js';
+import type { ToolRegistry } from '../../tools/types.js';
 import type { TurnView } from '../../render/view.js';
 import type { IncomingMessage, TurnSink } from '../../surface.js';
 import { errorKind } from '../metrics-observer.js';
 import { ERROR_TYPE, GEN_AI, SCOUT } from './genai.js';
+import type { SearchUnder } from './trace-tools.js';
+
+/** The wrappers that put a turn's model, tool and search calls under a parent span. */
+export interface TurnTracers {
+  llm(client: LlmClient, parent: Context): LlmClient;
+  search(service: SearchService, parent: Context): SearchService;
+  tools(registry: ToolRegistry, parent: Context, searchUnder?: SearchUnder): ToolRegistry;
+}
 
 const SURFACES = new Set(['slack', 'discord', 'console']);
 
@@ -27,18 +51,20 @@ function failed(span: Span, type: string): void {
   span.setAttribute(ERROR_TYPE, type);
 }
 
-export function traceTurns(tracer: Tracer, capture?: (text: string) => string): TurnObserver {
-  /**
-   * A child span of the running turn around `work`; `after` reads its result onto the span. Not made
-   * the active span: nothing under these has spans of its own, and each activation costs a context.
-   */
+export function traceTurns(
+  tracer: Tracer,
+  tracers: TurnTracers,
+  capture?: (text: string) => string,
+): TurnObserver {
+  /** A child span of the turn's (`parent`) around `work`; `after` reads its result onto the span. */
   async function spanned<T>(
+    parent: Context,
     name: string,
     attributes: Record<string, string | number>,
     work: () => Promise<T>,
     after?: (span: Span, result: T) => void,
   ): Promise<T> {
-    const span = tracer.startSpan(name, { attributes });
+    const span = tracer.startSpan(name, { attributes }, parent);
     try {
       const result = await work();
       after?.(span, result);
@@ -51,12 +77,13 @@ export function traceTurns(tracer: Tracer, capture?: (text: string) => string): 
     }
   }
 
-  function watchContext(source: MessageContextSource): MessageContextSource {
+  function watchContext(source: MessageContextSource, parent: Context): MessageContextSource {
     const watched: MessageContextSource = {
       messageId: source.messageId,
       attachments: source.attachments,
       download: (attachment, options) =>
         spanned(
+          parent,
           'read_context file',
           {
             [SCOUT.contextKind]: 'file',
@@ -72,6 +99,7 @@ export function traceTurns(tracer: Tracer, capture?: (text: string) => string): 
     if (source.earlier) {
       watched.earlier = (options) =>
         spanned(
+          parent,
           'read_context thread',
           { [SCOUT.contextKind]: 'thread' },
           () => source.earlier?.(options) ?? Promise.resolve([]),
@@ -81,7 +109,7 @@ export function traceTurns(tracer: Tracer, capture?: (text: string) => string): 
     return watched;
   }
 
-  function watchSink(sink: TurnSink, surface: string, turnSpan: Span): TurnSink {
+  function watchSink(sink: TurnSink, surface: string, turnSpan: Span, parent: Context): TurnSink {
     let updates = 0;
     const summarize = (view: TurnView) => {
       const stats = view.stats;
@@ -102,18 +130,22 @@ export function traceTurns(tracer: Tracer, capture?: (text: string) => string): 
       },
       done(view) {
         summarize(view);
-        return spanned('deliver', { [SCOUT.surface]: surface, [SCOUT.deliveryUpdates]: updates }, () =>
-          sink.done(view),
+        return spanned(
+          parent,
+          'deliver',
+          { [SCOUT.surface]: surface, [SCOUT.deliveryUpdates]: updates },
+          () => sink.done(view),
         );
       },
       reply: (text, options) =>
-        spanned('deliver reply', { [SCOUT.surface]: surface }, () => sink.reply(text, options)),
+        spanned(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => sink.reply(text, options)),
     };
     // Optional members stay optional: the core asks only surfaces that have them.
     if (sink.confirmPlan) {
       const confirm = sink.confirmPlan.bind(sink);
       watched.confirmPlan = (plan, signal) =>
         spanned(
+          parent,
           'wait_for_user plan',
           {},
           () => confirm(plan, signal),
@@ -124,6 +156,7 @@ export function traceTurns(tracer: Tracer, capture?: (text: string) => string): 
       const confirm = sink.confirmTool.bind(sink);
       watched.confirmTool = (request, signal) =>
         spanned(
+          parent,
           'wait_for_user tool',
           { [GEN_AI.toolName]: request.tool },
           () => confirm(request, signal),
@@ -134,9 +167,9 @@ export function traceTurns(tracer: Tracer, capture?: (text: string) => string): 
   }
 
   return {
-    aroundTurn(message: IncomingMessage, sink: TurnSink, run) {
+    async aroundTurn(message: IncomingMessage, sink: TurnSink, run) {
       const surface = surfaceOf(message.channelId);
-      return tracer.startActiveSpan(
+      const span = tracer.startSpan(
         'invoke_agent Scout',
         {
           kind: SpanKind.INTERNAL,
@@ -148,28 +181,38 @@ export function traceTurns(tracer: Tracer, capture?: (text: string) => string): 
             ...(capture ? { [SCOUT.question]: capture(message.text) } : {}),
           },
         },
-        async (span) => {
-          const watched = message.context ? { ...message, context: watchContext(message.context) } : message;
-          try {
-            await run(watched, watchSink(sink, surface, span));
-          } catch (err) {
-            failed(span, errorKind(err));
-            throw err;
-          } finally {
-            span.end();
-          }
-        },
+        ROOT_CONTEXT,
       );
-    },
-    // Called inside the turn, so the active span is the turn's.
-    onTurnStart(info) {
-      trace.getActiveSpan()?.setAttribute(SCOUT.mode, info.mode);
-    },
-    onTurnEnd(info) {
-      const span = trace.getActiveSpan();
-      if (!span) return;
-      span.setAttribute(SCOUT.outcome, info.outcome);
-      if (info.outcome === 'error') failed(span, errorKind(info.error));
+      const parent = trace.setSpan(ROOT_CONTEXT, span);
+      const { traceId, spanId } = span.spanContext();
+      // The search the turn's scope wrapped: tool calls trace it again under their own spans.
+      let search: SearchService | undefined;
+      const scope: TurnScope = {
+        wrapLlm: (client) => tracers.llm(client, parent),
+        wrapSearch(service) {
+          search = service;
+          return tracers.search(service, parent);
+        },
+        wrapTools: (registry) =>
+          tracers.tools(registry, parent, (under) => search && tracers.search(search, under)),
+        logFields: { trace_id: traceId, span_id: spanId },
+        onTurnStart: (info) => span.setAttribute(SCOUT.mode, info.mode),
+        onTurnEnd(info) {
+          span.setAttribute(SCOUT.outcome, info.outcome);
+          if (info.outcome === 'error') failed(span, errorKind(info.error));
+        },
+      };
+      const watched = message.context
+        ? { ...message, context: watchContext(message.context, parent) }
+        : message;
+      try {
+        await run(watched, watchSink(sink, surface, span, parent), scope);
+      } catch (err) {
+        failed(span, errorKind(err));
+        throw err;
+      } finally {
+        span.end();
+      }
     },
   };
 }
