@@ -39,7 +39,6 @@ const NOT_AT_START = [
   // Traces load only with OTEL_EXPORTER_OTLP_ENDPOINT set (issue 29).
   '@opentelemetry/api',
   '@opentelemetry/sdk-trace-base',
-  '@opentelemetry/context-async-hooks',
   '@opentelemetry/resources',
   '@opentelemetry/exporter-trace-otlp-proto',
   '@opentelemetry/exporter-trace-otlp-http',
