@@ -141,6 +141,11 @@ export function traceTurns(
         spanned(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => sink.reply(text, options)),
     };
     // Optional members stay optional: the core asks only surfaces that have them.
+    if (sink.replyPrivately) {
+      const privately = sink.replyPrivately.bind(sink);
+      watched.replyPrivately = (text) =>
+        spanned(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => privately(text));
+    }
     if (sink.confirmPlan) {
       const confirm = sink.confirmPlan.bind(sink);
       watched.confirmPlan = (plan, signal) =>
