@@ -5,7 +5,7 @@
  * nothing, and posts signed `app_mention` events to it as Slack would.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build, bundleEntry, entry, isStale } from '../scripts/build.mjs';
@@ -26,6 +26,8 @@ export interface BotProcess {
   pid: number;
   /** User + system CPU of the bot process so far (10 ms resolution). */
   cpuMs(): number;
+  /** User + system CPU per thread name (/proc/<pid>/task/*: main thread, V8 workers, libuv pool…). */
+  cpuByThreadMs(): Record<string, number>;
   /** Resident memory now, and the most it has held since it started. */
   rssBytes(): number;
   peakRssBytes(): number;
@@ -60,6 +62,23 @@ function procCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
+}
+
+function procThreadCpuMs(pid: number): Record<string, number> {
+  const byName: Record<string, number> = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpu = ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
+    byName[name] = (byName[name] ?? 0) + cpu;
+  }
+  return byName;
 }
 
 async function waitUntilUp(child: ChildProcess, url: string, output: () => string): Promise<void> {
@@ -128,7 +147,9 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
       : fileURLToPath(new URL('./peer/chat-sdk-bot.mjs', import.meta.url));
   // BENCH_CPU_PROF=<dir>: Scout writes a V8 CPU profile there when it exits (where its time went).
   const profile = kind === 'scout' && process.env.BENCH_CPU_PROF;
-  const execArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  // BENCH_NODE_FLAGS: more of Node's/V8's flags for Scout (space-separated; e.g. `--trace-gc`, `--no-maglev`).
+  const extraFlags = kind === 'scout' ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
+  const execArgs = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...extraFlags];
   const child = spawn(process.execPath, [...execArgs, script], {
     env: { ...common, ...(kind === 'scout' ? scoutEnv : { SLACK_BOT_USER_ID: BENCH_BOT_USER }) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,6 +169,7 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
     kind,
     pid,
     cpuMs: () => procCpuMs(pid),
+    cpuByThreadMs: () => procThreadCpuMs(pid),
     rssBytes: () => procStatus(pid, 'VmRSS'),
     peakRssBytes: () => procStatus(pid, 'VmHWM'),
     async mention(tag, index) {

@@ -38,6 +38,8 @@ export interface LevelRun {
   turns: number;
   errors: number;
   cpuPerTurnMs: number;
+  /** CPU per turn by thread name (the main thread, V8's workers, libuv's pool…), over the same window. */
+  cpuPerTurnByThreadMs: Record<string, number>;
   slackCallsPerTurn: number;
   callsByMethod: Record<string, number>;
   startRssBytes: number;
@@ -111,12 +113,16 @@ export async function runLevel(
     await sleep(SETTLE_MS);
     const startRssBytes = bot.rssBytes();
     await fakes.reset();
-    await turns(bot, fakes, 1, false);
+    // BENCH_WARMUP_TURNS=<n>: n concurrent warm-up turns instead of one (how much of a figure is a
+    // fresh process's first turns: lazy compilation, JIT tiers, first-use initialisation).
+    const warmup = Number(process.env.BENCH_WARMUP_TURNS ?? '1') || 1;
+    await turns(bot, fakes, warmup, warmup > 1);
     await sleep(SETTLE_MS);
     const idleRssBytes = bot.rssBytes();
     await fakes.reset();
     const count = level === 1 ? options.peerSequentialTurns : level;
     const cpuBefore = bot.cpuMs();
+    const threadsBefore = bot.cpuByThreadMs();
     const started = performance.now();
     let runPeakRssBytes = bot.rssBytes();
     const sampler = setInterval(() => {
@@ -129,6 +135,9 @@ export async function runLevel(
     // The quiet wait is in both bots' figures alike (timers only, no work).
     const wallMs = performance.now() - started - QUIET_MS;
     const cpuMs = bot.cpuMs() - cpuBefore;
+    const cpuPerTurnByThreadMs: Record<string, number> = {};
+    for (const [name, used] of Object.entries(bot.cpuByThreadMs()))
+      cpuPerTurnByThreadMs[name] = (used - (threadsBefore[name] ?? 0)) / count;
     const ended = new Set(snapshot.slack.filter((c) => c.hasEnd && c.thread).map((c) => c.thread!));
     const callsByMethod: Record<string, number> = {};
     for (const call of snapshot.slack) callsByMethod[call.method] = (callsByMethod[call.method] ?? 0) + 1;
@@ -138,6 +147,7 @@ export async function runLevel(
       turns: count,
       errors: threads.filter((t) => !ended.has(t)).length + snapshot.slack.filter((c) => !c.ok).length,
       cpuPerTurnMs: cpuMs / count,
+      cpuPerTurnByThreadMs,
       slackCallsPerTurn: snapshot.slack.length / count,
       callsByMethod,
       startRssBytes,

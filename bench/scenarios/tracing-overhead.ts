@@ -74,6 +74,16 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
               tracing === 'on' ? allRooted : undefined,
             ),
           );
+          const last = runs[tracing].at(-1)!;
+          ctx.log(
+            `  [16] traces ${tracing}: ${ms(last.cpuPerTurnMs)} per turn; by thread: ${Object.entries(
+              last.cpuPerTurnByThreadMs,
+            )
+              .filter(([, v]) => v > 0)
+              .sort((a, b) => b[1] - a[1])
+              .map(([name, v]) => `${name} ${v.toFixed(2)}`)
+              .join(', ')}`,
+          );
           if (tracing === 'on') {
             const spans = receiver.spans().slice(before);
             const roots = spans.filter((s) => s.parentSpanId === '').length;
@@ -109,6 +119,14 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
           waits.map((w) => (Number.isFinite(w) ? ms(w) : `not in ${ROOT_WAIT_MS / 1000} s`)).join(' / '),
         ],
       );
+      // Where the CPU went, per thread (main = JavaScript; V8Worker = GC helpers and background JIT).
+      const byThread = (t: Tracing, name: string) =>
+        summarize(runs[t].map((r) => r.cpuPerTurnByThreadMs[name] ?? 0)).p50;
+      for (const name of ['main', 'V8Worker'])
+        rows.push([
+          `N=${level} CPU per turn on the ${name} thread, off / on (medians)`,
+          `${ms(byThread('off', name))} / ${ms(byThread('on', name))}`,
+        ]);
       const cost = ratio(median('on'), median('off'));
       rows.push([`N=${level} CPU per turn, on / off (medians)`, `${((cost - 1) * 100).toFixed(1)} %`]);
       targets.push({
