@@ -51,7 +51,7 @@ export function emptyView(): TurnView {
  * Folds one event into the view (mutates and returns it: a turn has one view and the fold runs for
  * every streamed token, so copying would be wasted work).
  */
-export function foldEvent(view: TurnView, event: TurnEvent, locale: Locale = 'en'): TurnView {
+export function foldEvent(view: TurnView, event: TurnEvent, locale: Locale): TurnView {
   switch (event.type) {
     case 'step-start': {
       const existing = view.steps.find((s) => s.id === event.id);

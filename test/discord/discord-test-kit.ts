@@ -97,7 +97,7 @@ export class ScriptedCore implements ScoutCore {
     this.received.push(message);
     const view = emptyView();
     for (const event of this.script(message)) {
-      foldEvent(view, event);
+      foldEvent(view, event, 'en');
       sink.update(view);
       await new Promise((resolve) => setTimeout(resolve, 2));
     }

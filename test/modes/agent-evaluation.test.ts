@@ -135,7 +135,9 @@ describe('agent evaluation by default', () => {
     await createAgentExecutor({ function_call_llm: llm, ...limits() }).run(turn.ctx);
 
     // What the steps message labels each phase with (the renderer adds the role's icon).
-    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [foldEvent(emptyView(), e).phase] : []));
+    const phases = turn.events.flatMap((e) =>
+      e.type === 'phase' ? [foldEvent(emptyView(), e, 'en').phase] : [],
+    );
     expect(phases).toEqual(['🔧 openai/only-model', '✍️ openai/only-model']);
     expect(stepsOf(turn.view, 'model-switch')).toHaveLength(0);
     const closing = turn.view.steps.find((s) => s.id === 'final-evaluation');

@@ -63,7 +63,9 @@ describe('plan summary', () => {
     expect(modelSwitch?.body).toContain('The plan has run — switching to the answer model');
     expect(modelSwitch?.body).toContain('openai/planner-model → answer model: openai/answer-model');
     // What the steps message labels each phase with (the renderer adds the role's icon).
-    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [foldEvent(emptyView(), e).phase] : []));
+    const phases = turn.events.flatMap((e) =>
+      e.type === 'phase' ? [foldEvent(emptyView(), e, 'en').phase] : [],
+    );
     expect(phases).toEqual(['🗺️ openai/planner-model', '✍️ openai/answer-model']);
     expect(result.answer).toContain('**References**');
   });

@@ -79,7 +79,9 @@ describe('agent mode over real HTTP', () => {
     expect(modelSwitch?.body).toContain('openai/tool-model');
     expect(modelSwitch?.body).toContain('openai/answer-model');
     // What the steps message labels each phase with (the renderer adds the role's icon).
-    const phases = turn.events.flatMap((e) => (e.type === 'phase' ? [foldEvent(emptyView(), e).phase] : []));
+    const phases = turn.events.flatMap((e) =>
+      e.type === 'phase' ? [foldEvent(emptyView(), e, 'en').phase] : [],
+    );
     expect(phases).toEqual(['🔧 openai/tool-model', '✍️ openai/answer-model']);
 
     const trace = result.trace as AgentTrace;

@@ -37,7 +37,7 @@ function failedSearchTurn(locale: Locale): TurnView {
     { type: 'error', message: t(locale, 'error.unexpected') },
   ];
   const view = emptyView();
-  for (const event of events) foldEvent(view, event);
+  for (const event of events) foldEvent(view, event, 'en');
   view.done = true;
   return view;
 }

@@ -115,19 +115,23 @@ describe('the string catalog', () => {
 describe('renderViewAsText', () => {
   function view() {
     const v = emptyView();
-    foldEvent(v, { type: 'phase', role: 'function_call', label: 'deepseek/deepseek-chat' });
-    foldEvent(v, { type: 'step-start', id: 't', kind: 'thinking', title: 'Thinking' });
-    foldEvent(v, { type: 'step-update', id: 't', append: 'I should search for the release date.' });
-    foldEvent(v, { type: 'step-finish', id: 't', status: 'done', title: 'Thought for 2 s' });
-    foldEvent(v, { type: 'step-start', id: 's', kind: 'search', title: 'Searching "node 24 release"' });
-    foldEvent(v, {
-      type: 'step-start',
-      id: 'n',
-      kind: 'notice',
-      title: 'Search limit reached',
-      status: 'info',
-    });
-    foldEvent(v, { type: 'step-finish', id: 'n', status: 'info', body: 'Used 5 of 5 searches.' });
+    foldEvent(v, { type: 'phase', role: 'function_call', label: 'deepseek/deepseek-chat' }, 'en');
+    foldEvent(v, { type: 'step-start', id: 't', kind: 'thinking', title: 'Thinking' }, 'en');
+    foldEvent(v, { type: 'step-update', id: 't', append: 'I should search for the release date.' }, 'en');
+    foldEvent(v, { type: 'step-finish', id: 't', status: 'done', title: 'Thought for 2 s' }, 'en');
+    foldEvent(v, { type: 'step-start', id: 's', kind: 'search', title: 'Searching "node 24 release"' }, 'en');
+    foldEvent(
+      v,
+      {
+        type: 'step-start',
+        id: 'n',
+        kind: 'notice',
+        title: 'Search limit reached',
+        status: 'info',
+      },
+      'en',
+    );
+    foldEvent(v, { type: 'step-finish', id: 'n', status: 'info', body: 'Used 5 of 5 searches.' }, 'en');
     return v;
   }
 

@@ -25,8 +25,8 @@ describe('Slack cuts', () => {
     for (let shift = 0; shift < 4; shift++) {
       const view = emptyView();
       const title = `${'x'.repeat(shift)}${'😀'.repeat(200)}`;
-      foldEvent(view, { type: 'step-start', id: 's', kind: 'search', title, body: '🚀'.repeat(5_000) });
-      foldEvent(view, { type: 'step-finish', id: 's', status: 'done', collapse: false });
+      foldEvent(view, { type: 'step-start', id: 's', kind: 'search', title, body: '🚀'.repeat(5_000) }, 'en');
+      foldEvent(view, { type: 'step-finish', id: 's', status: 'done', collapse: false }, 'en');
       for (const containers of [true, false]) {
         const payload = renderSteps(view, { locale: 'en', conversationId: 'c', containers, expanded: true });
         for (const text of strings(payload)) expect(wellFormed(text), text.slice(-8)).toBe(true);

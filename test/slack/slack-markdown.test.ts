@@ -32,15 +32,19 @@ describe('Block Kit rendering limits', () => {
   it('keeps a turn with 80 long steps under 50 blocks and the size limits', () => {
     const view = emptyView();
     for (let i = 0; i < 80; i++) {
-      foldEvent(view, {
-        type: 'step-start',
-        id: `s${i}`,
-        kind: 'search',
-        title: `Search ${'x'.repeat(300)}`,
-      });
-      foldEvent(view, { type: 'step-finish', id: `s${i}`, status: 'done', body: 'y'.repeat(5000) });
+      foldEvent(
+        view,
+        {
+          type: 'step-start',
+          id: `s${i}`,
+          kind: 'search',
+          title: `Search ${'x'.repeat(300)}`,
+        },
+        'en',
+      );
+      foldEvent(view, { type: 'step-finish', id: `s${i}`, status: 'done', body: 'y'.repeat(5000) }, 'en');
     }
-    foldEvent(view, { type: 'phase', label: '🔧 model' });
+    foldEvent(view, { type: 'phase', label: '🔧 model' }, 'en');
     for (const containers of [true, false]) {
       const payload = renderSteps(view, {
         locale: 'en',
