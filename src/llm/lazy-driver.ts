@@ -30,7 +30,7 @@ export function lazyDriver(
       await loading;
     },
     // Once loaded, the SDK driver's own stream is returned: no extra layer per chunk.
-    attempt: (request, io): AsyncIterable<StreamPart> =>
+    attempt: (request, io): AsyncIterable<StreamPart[]> =>
       loaded ? loaded.attempt(request, io) : firstAttempt(request, io),
     // Before the SDK loaded, no SDK error can exist: only a failed import, a transport failure.
     mapError: (err) => loaded?.mapError(err) ?? (err instanceof LlmError ? err : networkFailure(err, ctx)),

@@ -41,8 +41,11 @@ export interface RecoveryPlan {
 export interface ProviderDriver {
   /** The model id sent to the API (DeepSeek aliases resolved). */
   readonly apiModel: string;
-  /** One HTTP attempt, streamed; yields parts ending with `finish` (latency filled in here). Throws SDK errors. */
-  attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart>;
+  /**
+   * One HTTP attempt, streamed; yields parts ending with `finish` (latency filled in here), those
+   * of one network chunk together (one async step per chunk, not per part). Throws SDK errors.
+   */
+  attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart[]>;
   /** Maps any SDK/network failure to an LlmError (auth, rate_limited, …). */
   mapError(error: unknown): LlmError;
   /** A chance to repair the request once after a final error (DeepSeek reasoning_content). */
@@ -111,48 +114,50 @@ export function createStreamingClient(
             });
             let received = false; // this attempt got a part: the connection worked
             try {
-              for await (const part of driver.attempt(current, {
+              for await (const parts of driver.attempt(current, {
                 signal: guard.signal,
                 touch: guard.touch,
               })) {
-                received = true;
-                const reason = stopped(guard);
-                if (reason) throw reason;
-                if (part.type === 'text') {
-                  committed = true;
-                  // Tool-call markup the model wrote as text is never shown raw.
-                  const text = markup.push(part.text);
-                  if (!text) continue;
-                  if (!answered && text.trim() !== '') answered = true;
-                  yield text === part.text ? part : { type: 'text', text };
-                  continue;
-                }
-                if (part.type === 'reasoning') committed = true;
-                else if (part.type === 'tool-call') {
-                  committed = true;
-                  toolCalls++;
-                } else if (part.type === 'usage') usage = part.usage;
-                else if (part.type === 'finish') {
-                  const rest = markup.end();
-                  if (rest) {
-                    if (rest.trim() !== '') answered = true;
-                    yield { type: 'text', text: rest };
+                for (const part of parts) {
+                  received = true;
+                  const reason = stopped(guard);
+                  if (reason) throw reason;
+                  if (part.type === 'text') {
+                    committed = true;
+                    // Tool-call markup the model wrote as text is never shown raw.
+                    const text = markup.push(part.text);
+                    if (!text) continue;
+                    if (!answered && text.trim() !== '') answered = true;
+                    yield text === part.text ? part : { type: 'text', text };
+                    continue;
                   }
-                  if (markup.dropped > 0)
-                    logger.info(
-                      { llm: label, blocks: markup.dropped },
-                      'dropped tool-call markup written as text',
-                    );
-                  const latencyMs = Math.round(performance.now() - started);
-                  if (!answered && toolCalls === 0) {
-                    final = withUsage(noAnswer(part.reason), usage);
-                    throw final;
+                  if (part.type === 'reasoning') committed = true;
+                  else if (part.type === 'tool-call') {
+                    committed = true;
+                    toolCalls++;
+                  } else if (part.type === 'usage') usage = part.usage;
+                  else if (part.type === 'finish') {
+                    const rest = markup.end();
+                    if (rest) {
+                      if (rest.trim() !== '') answered = true;
+                      yield { type: 'text', text: rest };
+                    }
+                    if (markup.dropped > 0)
+                      logger.info(
+                        { llm: label, blocks: markup.dropped },
+                        'dropped tool-call markup written as text',
+                      );
+                    const latencyMs = Math.round(performance.now() - started);
+                    if (!answered && toolCalls === 0) {
+                      final = withUsage(noAnswer(part.reason), usage);
+                      throw final;
+                    }
+                    logger.debug({ llm: label, reason: part.reason, latencyMs }, 'LLM call finished');
+                    yield { ...part, latencyMs };
+                    continue;
                   }
-                  logger.debug({ llm: label, reason: part.reason, latencyMs }, 'LLM call finished');
-                  yield { ...part, latencyMs };
-                  continue;
+                  yield part;
                 }
-                yield part;
               }
             } catch (err) {
               if (err === final) throw err;

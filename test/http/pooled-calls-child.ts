@@ -9,7 +9,8 @@ import { postEventStream } from '../../src/llm/openai/post-event-stream.js';
 const url = `${process.argv[2]}/v1/chat/completions`;
 for (let n = 0; n < 2; n++) {
   const stream = await postEventStream(url, 'sk-test', '{}', new AbortController().signal);
-  for await (const data of stream.events(() => {})) if (data.startsWith('[DONE]')) break;
+  for await (const batch of stream.events(() => {}))
+    if (batch.some((data) => data.startsWith('[DONE]'))) break;
 }
 const answer = await leanFetch(url, { method: 'POST', body: '{}', redirect: 'error' });
 await answer.text();

@@ -40,7 +40,7 @@ describe('postEventStream decoding', () => {
       new AbortController().signal,
     );
     const events: string[] = [];
-    for await (const data of stream.events(() => {})) events.push(data);
+    for await (const batch of stream.events(() => {})) events.push(...batch);
     expect(events).toEqual([JSON.stringify({ text: '搜索🔎é' }), '[DONE]']);
   });
 });

@@ -138,6 +138,18 @@ describe('retry policy (openai SDK)', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('keeps a stream whose chunks come steadily, each within the idle limit, past the limit in all', async () => {
+    // Eight chunks 100 ms apart: 800 ms in all, never 250 ms without one.
+    fake.enqueue({
+      ...textReply('one two three four five six seven eight', { pieces: 8 }),
+      chunkDelayMs: 100,
+    });
+    const client = clientFor('openai', 'gpt-4.1-mini', fake.baseUrl, { timeoutMs: 250 });
+    const response = await client.complete(ask);
+    expect(response.text).toBe('one two three four five six seven eight');
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('bounds the whole stream duration separately', async () => {
     fake.enqueue({ ...textReply('a long long answer that keeps coming'), chunkDelayMs: 60 });
     const client = clientFor('openai', 'gpt-4.1-mini', fake.baseUrl, { timeoutMs: 1_000, maxStreamMs: 150 });

@@ -99,7 +99,7 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
 
   return {
     apiModel: config.model,
-    async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
+    async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart[]> {
       if (!client) {
         throw new LlmError(
           'auth',
@@ -116,13 +116,15 @@ export function createAnthropicDriver(config: ModelConfig, options: AnthropicDri
         const stream = await client.messages.create(params, { signal: io.signal });
         for await (const event of stream) {
           io.touch();
-          yield* mapper.push(event);
+          const parts = mapper.push(event);
+          if (parts.length > 0) yield parts;
         }
       } catch (err) {
         // message_start already said how many input tokens were read: keep them for the footer.
         throw withUsage(mapAnthropicError(err, ctx), mapper.usageSoFar);
       }
-      yield* mapper.end();
+      const last = mapper.end();
+      if (last.length > 0) yield last;
       // The body has ended, but fetch (undici) puts the connection back in its pool a few ticks
       // later: without this one turn of the event loop, an agent's next call, which starts at once,
       // would open a second connection. Measured in test/llm/keep-alive.test.ts.

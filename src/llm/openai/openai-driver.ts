@@ -109,7 +109,7 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
 
   return {
     apiModel,
-    async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart> {
+    async *attempt(request: LlmRequest, io: AttemptIo): AsyncIterable<StreamPart[]> {
       if (!apiKey) {
         throw new LlmError(
           'auth',
@@ -126,20 +126,40 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
         // Our own streaming POST (node:http + eventsource-parser: half the SDK's CPU per stream). An
         // error chunk also carries the usage so far (OpenRouter), which is kept.
         const response = await postEventStream(url, apiKey, JSON.stringify(body), io.signal);
-        for await (const data of response.events(io.touch)) {
-          if (data.startsWith('[DONE]')) break;
-          const chunk: unknown = JSON.parse(data);
-          const error = errorOf(chunk);
-          if (error !== undefined) {
-            mapper.takeUsage(chunk);
-            throw new APIError(undefined, error as object, undefined, response.headers);
+        for await (const batch of response.events(io.touch)) {
+          // The parts of one network chunk go on together (usually one token's).
+          let parts: StreamPart[] = [];
+          let failure: { error: unknown } | undefined;
+          let finished = false;
+          for (const data of batch) {
+            if (data.startsWith('[DONE]')) {
+              finished = true;
+              break;
+            }
+            try {
+              const chunk: unknown = JSON.parse(data);
+              const error = errorOf(chunk);
+              if (error !== undefined) {
+                mapper.takeUsage(chunk);
+                throw new APIError(undefined, error as object, undefined, response.headers);
+              }
+              const more = mapper.push(chunk);
+              parts = parts.length === 0 ? more : parts.concat(more);
+            } catch (err) {
+              failure = { error: err };
+              break;
+            }
           }
-          yield* mapper.push(chunk);
+          // What came before a failure in the same chunk is still handed on, as it was read.
+          if (parts.length > 0) yield parts;
+          if (failure) throw failure.error;
+          if (finished) break;
         }
       } catch (err) {
         throw withUsage(mapOpenAIError(err, ctx), mapper.usageSoFar);
       }
-      yield* mapper.end();
+      const last = mapper.end();
+      if (last.length > 0) yield last;
     },
     mapError: (err) => mapOpenAIError(err, ctx),
     recover(error: LlmError, request: LlmRequest): RecoveryPlan | undefined {
