@@ -13,6 +13,14 @@ import { postSigned } from '../test/helpers/fake-slack-api.js';
 import { BENCH_TAVILY_KEY } from './fakes/fake-search.js';
 import { BENCH_BOT_USER } from './fakes/fakes.js';
 
+/** The Node flags of package.json's start script (`node <flags> scripts/start.mjs`), what users run. */
+const START_FLAGS: string[] = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return pkg.scripts.start.split(' ').filter((arg) => arg.startsWith('--'));
+})();
+
 export const BOT_SIGNING_SECRET = 'bench-signing-secret';
 const TEAM = 'T00FAKE00AA';
 /** Linux reports CPU time in clock ticks of 1/100 s. */
@@ -149,7 +157,12 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
   const profile = kind === 'scout' && process.env.BENCH_CPU_PROF;
   // BENCH_NODE_FLAGS: more of Node's/V8's flags for Scout (space-separated; e.g. `--trace-gc`, `--no-maglev`).
   const extraFlags = kind === 'scout' ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
-  const execArgs = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...extraFlags];
+  const execArgs = [
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+    // Scout runs with the flags `npm start` and the Docker image give it; the peer with Node's own.
+    ...(kind === 'scout' ? START_FLAGS : []),
+    ...extraFlags,
+  ];
   const child = spawn(process.execPath, [...execArgs, script], {
     env: { ...common, ...(kind === 'scout' ? scoutEnv : { SLACK_BOT_USER_ID: BENCH_BOT_USER }) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -172,7 +172,7 @@ describe('the Docker image starts what npm start runs', () => {
     };
     const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1];
     expect(cmd && (JSON.parse(cmd) as string[]).join(' ')).toBe(pkg.scripts.start);
-    const script = pkg.scripts.start.split(' ')[1]!;
+    const script = pkg.scripts.start.split(' ').find((arg) => arg.endsWith('.mjs'))!;
     const loaded = [
       script,
       ...[
