@@ -75,7 +75,8 @@ export function createStreamingClient(
 
   /** Why the guard stopped the stream, if it did (the SDKs end an aborted stream quietly). */
   function stopped(guard: StreamGuard): LlmError | undefined {
-    // Asked for every chunk: nothing is allocated unless the guard did stop the stream.
+    // Asked for every chunk: one field read, nothing allocated, unless the guard did stop the stream.
+    if (!guard.halted) return undefined;
     if (guard.timedOut === undefined && !guard.cancelledByCaller) return undefined;
     const details = { provider: config.provider, model: config.model };
     if (guard.timedOut === 'idle') {
