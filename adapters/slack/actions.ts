@@ -4,6 +4,7 @@
  * logged) and the plan's Run / Cancel. Stop and Run / Cancel are for the person who asked, or an admin.
  */
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { SlackListeners } from './listener-router.js';
 import type { Logger } from '../../src/logger.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
 import {
@@ -33,7 +34,7 @@ export interface ActionDeps {
 
 type ButtonBody = BlockAction<ButtonAction>;
 
-export function registerActions(app: App, deps: ActionDeps): void {
+export function registerActions(listeners: SlackListeners, deps: ActionDeps): void {
   const { core, state, logger } = deps;
 
   /** A note for the presser alone, in their locale, in the thread of the message they pressed. */
@@ -46,7 +47,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
       .catch((err) => logger.warn({ err: slackErrorCode(err) }, 'ephemeral reply failed'));
   };
 
-  app.action<ButtonBody>(ACTION_STOP, async ({ ack, action, body, client }) => {
+  listeners.action<ButtonBody>(ACTION_STOP, async ({ ack, action, body, client }) => {
     await ack();
     const conversation = action.value ?? '';
     const presser = body.user.id;
@@ -56,7 +57,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
     else if (outcome === 'none') await ephemeral(body, client, phrase('stop.nothing-running'));
   });
 
-  app.action<ButtonBody>(ACTION_TOGGLE, async ({ ack, body, client }) => {
+  listeners.action<ButtonBody>(ACTION_TOGGLE, async ({ ack, body, client }) => {
     await ack();
     const channel = body.channel?.id;
     const ts = body.message?.ts;
@@ -84,7 +85,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
     [ACTION_FEEDBACK_UP, 'up'],
     [ACTION_FEEDBACK_DOWN, 'down'],
   ] as const) {
-    app.action<ButtonBody>(actionId, async ({ ack, action, body, client }) => {
+    listeners.action<ButtonBody>(actionId, async ({ ack, action, body, client }) => {
       await ack();
       logger.info(
         { conversation: action.value, user: body.user.id, rating, message: body.message?.ts },
@@ -101,7 +102,7 @@ export function registerActions(app: App, deps: ActionDeps): void {
     [ACTION_TOOL_APPROVE, true, 'tool-approval.not-yours'],
     [ACTION_TOOL_DENY, false, 'tool-approval.not-yours'],
   ] as const) {
-    app.action<ButtonBody>(actionId, async ({ ack, action, body, client }) => {
+    listeners.action<ButtonBody>(actionId, async ({ ack, action, body, client }) => {
       await ack();
       const conversation = action.value ?? '';
       const presser = body.user.id;

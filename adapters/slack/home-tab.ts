@@ -31,6 +31,7 @@ import {
   usageBlocks,
 } from './home-view.js';
 import { channelId } from './ids.js';
+import type { SlackListeners } from './listener-router.js';
 import type { Block } from './render-blocks.js';
 import { slackErrorCode } from './slack-client.js';
 
@@ -69,6 +70,7 @@ function toolArgs(
 
 export function registerHomeTab(
   app: App,
+  listeners: SlackListeners,
   deps: HomeDeps,
 ): { publish: (team: string, userId: string, notice?: UserText) => Promise<void> } {
   const pickKey = (team: string, user: string) => `slack:home:${team}:${user}`;
@@ -128,7 +130,7 @@ export function registerHomeTab(
   /** Refuses a pick or change of a channel the user is not in: a note on the panel, nothing applied. */
   const refuse = async (team: string, userId: string) => publish(team, userId, phrase('home.not-member'));
 
-  app.event('app_home_opened', async ({ event, body }) => {
+  listeners.event('app_home_opened', async ({ event, body }) => {
     if (event.tab !== 'home') return;
     await publish(body.team_id, event.user);
   });
@@ -147,7 +149,7 @@ export function registerHomeTab(
     await publish(team, userId, reply.text);
   };
 
-  app.action(HOME_CHANNEL, async ({ ack, action, body }) => {
+  listeners.action(HOME_CHANNEL, async ({ ack, action, body }) => {
     await ack();
     // conversations_select (admins) or static_select of the user's channels (everyone else).
     const a = action as { selected_conversation?: string; selected_option?: { value: string } };
@@ -182,7 +184,7 @@ export function registerHomeTab(
     },
   };
   for (const [actionId, handle] of Object.entries(handlers)) {
-    app.action(actionId, async ({ ack, action, body }) => {
+    listeners.action(actionId, async ({ ack, action, body }) => {
       await ack();
       await handle(selected(action), body.team?.id ?? body.user.team_id ?? '', body.user.id);
     });

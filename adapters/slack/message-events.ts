@@ -12,6 +12,7 @@ import type { Logger } from '../../src/logger.js';
 import type { Locale, ScoutCore } from '../../src/surface.js';
 import type { ButtonRelay } from './button-relay.js';
 import { slackContextSource } from './context-source.js';
+import type { SlackListeners } from './listener-router.js';
 import { suggestedPrompts } from './notes.js';
 import { channelId, conversationId, messageId } from './ids.js';
 import type { SlackSurfaceState } from './surface-state.js';
@@ -51,7 +52,11 @@ export interface MessageEventsOptions {
   accepting: () => boolean;
 }
 
-export function registerMessageEvents(app: App, options: MessageEventsOptions): void {
+export function registerMessageEvents(
+  app: App,
+  listeners: SlackListeners,
+  options: MessageEventsOptions,
+): void {
   const { core, config, log, state, relay, answered, names, localeOf, sinkFor, inFlight } = options;
   const env = config.env;
   let botUserId: string | undefined;
@@ -146,7 +151,7 @@ export function registerMessageEvents(app: App, options: MessageEventsOptions): 
   // The event is already acknowledged here; the store look-ups (dedupe, answered threads) run inside
   // `dispatch` so that idle() also waits for an event still being checked — with Redis that check
   // takes a round trip, and idle() used to resolve before the turn had even started.
-  app.event('app_mention', async ({ event, body, context }) => {
+  listeners.event('app_mention', async ({ event, body, context }) => {
     if (!options.accepting()) return;
     dispatch(async () => {
       botUserId ??= context.botUserId;
@@ -163,7 +168,7 @@ export function registerMessageEvents(app: App, options: MessageEventsOptions): 
     });
   });
 
-  app.event('message', async ({ event, body, context }) => {
+  listeners.event('message', async ({ event, body, context }) => {
     if (!options.accepting()) return;
     dispatch(async () => {
       const team = body.team_id;
@@ -185,7 +190,7 @@ export function registerMessageEvents(app: App, options: MessageEventsOptions): 
     });
   });
 
-  app.event('assistant_thread_started', async ({ event }) => {
+  listeners.event('assistant_thread_started', async ({ event }) => {
     const thread = (
       event as { assistant_thread?: { channel_id: string; thread_ts: string; user_id: string } }
     ).assistant_thread;

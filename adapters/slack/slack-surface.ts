@@ -34,6 +34,7 @@ import { registerCommands } from './commands.js';
 import { usageReport } from '../../src/budget/usage-report.js';
 import { registerHomeTab } from './home-tab.js';
 import { registerMessageEvents } from './message-events.js';
+import { routeListeners } from './listener-router.js';
 import { conversationId } from './ids.js';
 import { toLocale } from '../../src/i18n/locale.js';
 import { ephemeralNote } from './notes.js';
@@ -234,7 +235,9 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       },
     );
 
-  registerMessageEvents(app, {
+  // One Bolt listener each for Scout's actions and events (listener-router.ts says why).
+  const listeners = routeListeners(app);
+  registerMessageEvents(app, listeners, {
     core,
     config,
     log,
@@ -273,7 +276,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
       .catch((err) => log.warn({ err: String(err) }, 'access refusal note failed'));
   });
 
-  const home = registerHomeTab(app, {
+  const home = registerHomeTab(app, listeners, {
     core,
     meta: stores.meta,
     logger: log,
@@ -283,7 +286,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     usage: async (userId, locale) => (await usageReport({ config, stores, userId, locale })).text,
   });
   registerCommands(app, { core, logger: log, localeOf, onChanged: (team, user) => home.publish(team, user) });
-  registerActions(app, { core, state, relay, logger: log, localeOf });
+  registerActions(listeners, { core, state, relay, logger: log, localeOf });
   app.error(async (err) => {
     log.error({ err }, 'bolt error');
   });

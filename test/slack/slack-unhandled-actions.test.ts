@@ -1,0 +1,30 @@
+/**
+ * A press Scout has no handler for (a link button in an answer, a button of an older Scout version
+ * still on screen) is acknowledged at once and does nothing: unacknowledged, Slack would show the
+ * presser a warning sign, and the HTTP request would hang until Bolt gives up on it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { buttonPayload, type SlackHarness, startSlackHarness } from './slack-harness.js';
+
+describe('Slack: presses nobody handles', () => {
+  let s: SlackHarness;
+  afterEach(async () => {
+    await s.close();
+  });
+
+  it('acknowledges a link button and an unknown action at once, and calls nothing', async () => {
+    s = await startSlackHarness();
+    const at = { channel: 'C00FAKECHAN1', ts: '1700000000.000100' };
+    const link = buttonPayload('scout_source_link', '', at);
+    link.actions[0].url = 'https://example.com/';
+    for (const payload of [link, buttonPayload('scout_retired_button_v1', 'x', at)]) {
+      const started = performance.now();
+      const res = await s.action(payload);
+      expect(res.status).toBe(200);
+      // Bolt answers an unacknowledged request only after ~3 s; an ack is immediate.
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    await s.surface.idle();
+    expect(s.slack.calls.filter((c) => c.method.startsWith('chat.')).map((c) => c.method)).toEqual([]);
+  });
+});
