@@ -21,7 +21,9 @@ import type {
 type ActionListener<A extends BlockAction> = (
   args: SlackActionMiddlewareArgs<A> & AllMiddlewareArgs,
 ) => Promise<void>;
-type EventListener<E extends string> = (args: SlackEventMiddlewareArgs<E> & AllMiddlewareArgs) => Promise<void>;
+type EventListener<E extends string> = (
+  args: SlackEventMiddlewareArgs<E> & AllMiddlewareArgs,
+) => Promise<void>;
 
 export interface SlackListeners {
   /** The handler of a block action (a button or menu) with this `action_id`. */
