@@ -34,6 +34,7 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
     traces: number[];
     orphans: number[];
     waits: number[];
+    exports: string[];
   }> = [];
   try {
     for (const level of options.agentConcurrency) {
@@ -43,10 +44,14 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
       const orphans: number[] = [];
       /** How long after the measured window the last turn's span arrived (NaN: not within ROOT_WAIT_MS). */
       const waits: number[] = [];
+      /** Per "on" round: the exporter's TCP connections and export requests ("1 / 9"). */
+      const exports: string[] = [];
       for (let round = 1; round <= options.agentRounds; round++) {
         for (const tracing of ['off', 'on'] as const) {
           ctx.log(`  [16] traces ${tracing}: ${level} concurrent agent turns (round ${round})`);
           const before = receiver.spans().length;
+          const connectionsBefore = receiver.connections();
+          const requestsBefore = receiver.requests.length;
           const env: Record<string, string> =
             tracing === 'on'
               ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '1000' }
@@ -88,6 +93,9 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
             const spans = receiver.spans().slice(before);
             const roots = spans.filter((s) => s.parentSpanId === '').length;
             traces.push(roots);
+            exports.push(
+              `${receiver.connections() - connectionsBefore} / ${receiver.requests.length - requestsBefore}`,
+            );
             orphans.push(new Set(spans.map((s) => s.traceId)).size - roots);
             const rooted = new Set(spans.filter((s) => s.parentSpanId === '').map((s) => s.traceId));
             const cut = spans.filter((s) => !rooted.has(s.traceId));
@@ -96,7 +104,7 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
           }
         }
       }
-      levels.push({ level, runs, traces, orphans, waits });
+      levels.push({ level, runs, traces, orphans, waits, exports });
       const cpu = (t: Tracing) => runs[t].map((r) => r.cpuPerTurnMs);
       const median = (t: Tracing) => summarize(cpu(t)).p50;
       for (const tracing of ['off', 'on'] as const)
@@ -114,6 +122,7 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
         // Warm-up turn included: level + 1 traces per round.
         [`N=${level} traces received per round (turns + warm-up)`, traces.join(' / ')],
         [`N=${level} traces without their turn's span per round`, orphans.join(' / ')],
+        [`N=${level} exporter connections / export requests per round`, exports.join(', ')],
         [
           `N=${level} last turn's span arrived after the window (each round)`,
           waits.map((w) => (Number.isFinite(w) ? ms(w) : `not in ${ROOT_WAIT_MS / 1000} s`)).join(' / '),

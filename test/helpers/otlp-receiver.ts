@@ -81,6 +81,8 @@ export interface OtlpReceiver {
   refuseWith: number | undefined;
   /** Every span received so far, in arrival order. */
   spans(): ReceivedSpan[];
+  /** TCP connections accepted so far (an exporter that keeps its connection alive opens one). */
+  connections(): number;
   /** Resolves once `predicate` holds for the spans received (polling), or rejects after `ms`. */
   waitFor(predicate: (spans: ReceivedSpan[]) => boolean, ms?: number): Promise<ReceivedSpan[]>;
   close(): Promise<void>;
@@ -175,6 +177,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const receiver: OtlpReceiver = {
@@ -182,6 +188,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     requests,
     refuseWith: undefined,
     spans: () => [...received],
+    connections: () => connections,
     async waitFor(predicate, ms = 10_000) {
       const deadline = Date.now() + ms;
       while (!predicate(received)) {
