@@ -148,9 +148,24 @@ export function decodeTraceRequest(contentType: string, body: Buffer): ReceivedS
   return flatten(RequestType.toObject(message, { longs: Number, bytes: Uint8Array as never }) as Json);
 }
 
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+export interface OtlpReceiverOptions {
+  /**
+   * Decode exports only when spans are asked for (`spans()`, `waitFor`), not as they arrive, and accept
+   * every body. The bench uses it: its receiver shares a 2-core machine with the bot it measures, where
+   * a real collector runs elsewhere, so decoding must not compete with the bot during the window.
+   */
+  lazy?: boolean;
+}
+
+export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Promise<OtlpReceiver> {
   const requests: ReceivedRequest[] = [];
   const received: ReceivedSpan[] = [];
+  /** Accepted exports not decoded yet (lazy mode). */
+  const pending: ReceivedRequest[] = [];
+  const decodeQueued = () => {
+    for (const { contentType, body } of pending.splice(0))
+      received.push(...decodeTraceRequest(contentType, body));
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -166,11 +181,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         res.writeHead(receiver.refuseWith).end();
         return;
       }
-      try {
-        received.push(...decodeTraceRequest(contentType, body));
-      } catch {
-        res.writeHead(400).end();
-        return;
+      if (options.lazy) pending.push({ contentType, headers: req.headers, body });
+      else {
+        try {
+          received.push(...decodeTraceRequest(contentType, body));
+        } catch {
+          res.writeHead(400).end();
+          return;
+        }
       }
       // An empty ExportTraceServiceResponse: full success.
       if (contentType.includes('json')) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -187,11 +205,18 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     endpoint: `http://127.0.0.1:${port}`,
     requests,
     refuseWith: undefined,
-    spans: () => [...received],
+    spans: () => {
+      decodeQueued();
+      return [...received];
+    },
     connections: () => connections,
     async waitFor(predicate, ms = 10_000) {
       const deadline = Date.now() + ms;
-      while (!predicate(received)) {
+      const met = () => {
+        decodeQueued();
+        return predicate(received);
+      };
+      while (!met()) {
         if (Date.now() > deadline)
           throw new Error(
             `OTLP receiver: condition not met in ${ms} ms; spans: ${received.map((s) => s.name).join(', ')}`,
