@@ -137,6 +137,12 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
           `N=${level} CPU per turn on the ${name} thread, off / on (medians)`,
           `${ms(byThread('off', name))} / ${ms(byThread('on', name))}`,
         ]);
+      // Rounds spread more than the effect on a shared 2-core machine: each round's on − off too.
+      const paired = runs.on.map((r, i) => r.cpuPerTurnMs - (runs.off[i]?.cpuPerTurnMs ?? Number.NaN));
+      rows.push([
+        `N=${level} CPU per turn, on − off in each round (median)`,
+        `${paired.map((d) => d.toFixed(1)).join(' / ')} ms (${ms(summarize(paired).p50)})`,
+      ]);
       const cost = ratio(median('on'), median('off'));
       rows.push([`N=${level} CPU per turn, on / off (medians)`, `${((cost - 1) * 100).toFixed(1)} %`]);
       targets.push({
