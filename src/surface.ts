@@ -140,6 +140,12 @@ export interface ScoutCore {
   firstDelivery(key: string, ttlMs?: number): Promise<boolean>;
   /** Settings of a channel, for settings panels (Slack App Home). */
   getSettings(channelId: string): Promise<ChannelSettings>;
+  /**
+   * True when a daily usage limit would refuse this asker's turn now (nothing is taken or counted;
+   * `handleMessage` still decides). For adapters that make something public before the core sees
+   * the message: Discord does not open a thread for a turn that will be refused.
+   */
+  overDailyLimit?(asker: { userId: string; channelId: string }): Promise<boolean>;
   readonly locale: Locale;
 }
 

@@ -95,6 +95,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         registry,
         getSettings: (channelId) => core.getSettings(channelId),
         isAllowed: (channelId) => isChannelAllowed(config, channelId),
+        ...(core.overDailyLimit ? { overDailyLimit: core.overDailyLimit.bind(core) } : {}),
         logger,
         onEmptyContent: (m) => hint.warn({ channel: m.channelId }),
       });

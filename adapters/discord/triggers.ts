@@ -40,6 +40,8 @@ export interface TriggerDeps {
    * message: a channel Scout may not answer in must not get an empty thread either.
    */
   isAllowed?(channelId: string): boolean;
+  /** The core's check of the daily usage limits (a refused turn must not leave an empty thread). */
+  overDailyLimit?(asker: { userId: string; channelId: string }): Promise<boolean>;
   logger: Logger;
   /** Called when a follow-up arrives with no content: the Message Content intent is probably off. */
   onEmptyContent?(message: Message): void;
@@ -123,7 +125,11 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
   if (!mentioned) return undefined;
   const place = placeOf(channel);
   const settings = await deps.getSettings(channelKey(place));
-  if (settings.replyInThread) {
+  // An asker over a daily limit gets a private message and no turn: a thread opened for it would
+  // stay empty in the channel, named after their question.
+  const refused = async () =>
+    (await deps.overDailyLimit?.({ userId: message.author.id, channelId: channelKey(place) })) ?? false;
+  if (settings.replyInThread && !(await refused())) {
     // An image-only mention names its thread after the file, not "Scout".
     const thread = await openThread(message, text || message.attachments.first()?.name || '', deps.logger);
     if (thread) {

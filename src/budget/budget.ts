@@ -80,6 +80,23 @@ export class Budget {
     return { limits, maxTurns: env.MAX_TURNS_PER_USER };
   }
 
+  /**
+   * Whether a daily limit refuses this asker now, checked without taking a slot or counting
+   * anything: for a surface that would otherwise make something public before the core admits the
+   * turn (Discord opens a thread). A store failure answers false; `admit` then decides, by
+   * BUDGET_FAIL_MODE.
+   */
+  async overDailyLimit(asker: Asker): Promise<boolean> {
+    const { limits } = this.limitsFor(asker.userId);
+    if (Object.keys(limits).length === 0) return false;
+    try {
+      return (await this.stores.usage.admit({ ...asker, limits })).refused !== undefined;
+    } catch (err) {
+      this.warn(err);
+      return false;
+    }
+  }
+
   /** `locale` formats the numbers of a refusal (token counts); the sink says its words. */
   async admit(asker: Asker, locale: Locale): Promise<Admission> {
     const meter = new TurnMeter();

@@ -73,6 +73,10 @@ export class Scout implements ScoutCore {
     return this.settings.get(channelId);
   }
 
+  overDailyLimit(asker: { userId: string; channelId: string }): Promise<boolean> {
+    return this.budget.overDailyLimit(asker);
+  }
+
   async firstDelivery(key: string, ttlMs = MESSAGE_DEDUPE_TTL_MS): Promise<boolean> {
     return this.deps.stores.dedupe.firstSeen(key, ttlMs);
   }

@@ -16,6 +16,7 @@ import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 import {
   closeE2E,
   type E2E,
+  finishedIn,
   fixtureMessage,
   meta,
   slashCommand,
@@ -217,6 +218,26 @@ describeWithShared('a usage limit on Discord', () => {
     expect(e.fake.callsTo('POST /users/@me/channels').map((c) => c.body.recipient_id)).toEqual([asker]);
     expect(String(dm.body.content)).toContain('resets at 00:00 UTC');
     expect(e.fake.messagesIn(meta.channelId)).toEqual([]);
+    // Not even an empty thread named after the question on the asker's message.
+    expect(e.fake.callsTo('POST /channels/:channel/messages/:message/threads')).toEqual([]);
     expect(e.harness.llm.requests).toHaveLength(0);
+  });
+
+  it('an asker under the limit still gets the thread, and the answer in it', async () => {
+    e = await startE2E({
+      PRICE_TABLE: PRICES,
+      BUDGET_USER_DAILY_USD: '0.05',
+      DISCORD_GUILD_ID: meta.guildId,
+    });
+    e.harness.llm.fallback = () => textReply('An answer under the limit.');
+    await e.harness.stores.usage.add(today(), [
+      { dim: 'u', field: usageField(meta.userId, 'usd'), by: 0.02 },
+    ]);
+    const mention = fixtureMessage('gatewayMention');
+    e.fake.dispatch('MESSAGE_CREATE', mention);
+    await finishedIn(e, mention.id);
+    expect(e.fake.callsTo('POST /channels/:channel/messages/:message/threads')).toHaveLength(1);
+    const thread = e.fake.messagesIn(mention.id).map((m) => m.content);
+    expect(thread.join('\n')).toContain('An answer under the limit.');
   });
 });
