@@ -187,17 +187,22 @@ describeWithShared('a usage limit on Discord', () => {
     e = undefined;
   });
 
-  it('the refused asker is told by DM which limit and when it resets; nothing public, no turn', async () => {
-    e = await startE2E({
+  /** The real core on a fake Discord, the fixture user having spent $0.02 today, with this daily limit. */
+  async function spentTwoCentsOf(limitUsd: string, answer: string): Promise<E2E> {
+    const world = await startE2E({
       PRICE_TABLE: PRICES,
-      BUDGET_USER_DAILY_USD: '0.01',
+      BUDGET_USER_DAILY_USD: limitUsd,
       DISCORD_GUILD_ID: meta.guildId,
     });
-    e.harness.llm.fallback = () => textReply('An answer.');
-    // Already $0.02 today: over the $0.01 limit.
-    await e.harness.stores.usage.add(today(), [
+    world.harness.llm.fallback = () => textReply(answer);
+    await world.harness.stores.usage.add(today(), [
       { dim: 'u', field: usageField(meta.userId, 'usd'), by: 0.02 },
     ]);
+    return world;
+  }
+
+  it('the refused asker is told by DM which limit and when it resets; nothing public, no turn', async () => {
+    e = await spentTwoCentsOf('0.01', 'An answer.');
     const before = e.fake.callsTo('POST /channels/:channel/messages').length;
     e.fake.dispatch('MESSAGE_CREATE', fixtureMessage('gatewayMention'));
     const asker = meta.userId;
@@ -224,15 +229,7 @@ describeWithShared('a usage limit on Discord', () => {
   });
 
   it('an asker under the limit still gets the thread, and the answer in it', async () => {
-    e = await startE2E({
-      PRICE_TABLE: PRICES,
-      BUDGET_USER_DAILY_USD: '0.05',
-      DISCORD_GUILD_ID: meta.guildId,
-    });
-    e.harness.llm.fallback = () => textReply('An answer under the limit.');
-    await e.harness.stores.usage.add(today(), [
-      { dim: 'u', field: usageField(meta.userId, 'usd'), by: 0.02 },
-    ]);
+    e = await spentTwoCentsOf('0.05', 'An answer under the limit.');
     const mention = fixtureMessage('gatewayMention');
     e.fake.dispatch('MESSAGE_CREATE', mention);
     await finishedIn(e, mention.id);
