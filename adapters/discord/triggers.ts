@@ -127,9 +127,8 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
   const settings = await deps.getSettings(channelKey(place));
   // An asker over a daily limit gets a private message and no turn: a thread opened for it would
   // stay empty in the channel, named after their question.
-  const refused = async () =>
-    (await deps.overDailyLimit?.({ userId: message.author.id, channelId: channelKey(place) })) ?? false;
-  if (settings.replyInThread && !(await refused())) {
+  const asker = { userId: message.author.id, channelId: channelKey(place) };
+  if (settings.replyInThread && !(await deps.overDailyLimit?.(asker))) {
     // An image-only mention names its thread after the file, not "Scout".
     const thread = await openThread(message, text || message.attachments.first()?.name || '', deps.logger);
     if (thread) {

@@ -35,30 +35,24 @@ export interface SlackListeners {
 export function routeListeners(app: App): SlackListeners {
   const actions = new Map<string, ActionListener<BlockAction>>();
   const events = new Map<string, EventListener<string>>();
-  let actionsRouted = false;
-  let eventsRouted = false;
+  app.action<BlockAction>({ type: 'block_actions' }, async (args) => {
+    const handler = actions.get(args.action.action_id);
+    // A press nobody handles (a link button, say) is still acknowledged: unacknowledged,
+    // Slack shows the presser a warning sign.
+    if (handler) await handler(args);
+    else await args.ack();
+  });
+  app.event(/.*/, async (args) => {
+    await events.get(args.event.type)?.(args);
+  });
   return {
     action(actionId, listener) {
       if (actions.has(actionId)) throw new Error(`Slack action ${actionId} has two handlers`);
       actions.set(actionId, listener as unknown as ActionListener<BlockAction>);
-      if (actionsRouted) return;
-      actionsRouted = true;
-      app.action<BlockAction>({ type: 'block_actions' }, async (args) => {
-        const handler = actions.get(args.action.action_id);
-        // A press nobody handles (a link button, say) is still acknowledged: unacknowledged,
-        // Slack shows the presser a warning sign.
-        if (handler) await handler(args);
-        else await args.ack();
-      });
     },
     event(type, listener) {
       if (events.has(type)) throw new Error(`Slack event ${type} has two handlers`);
       events.set(type, listener as unknown as EventListener<string>);
-      if (eventsRouted) return;
-      eventsRouted = true;
-      app.event(/.*/, async (args) => {
-        await events.get(args.event.type)?.(args);
-      });
     },
   };
 }
