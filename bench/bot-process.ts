@@ -120,6 +120,8 @@ export interface BotStart {
   entry?: string;
   /** More of Scout's variables, applied last (scenario 12: one search per turn, long time limits). */
   env?: Record<string, string>;
+  /** Ends the channel ids of its mentions ("PEER" by default): two bots on one fake Slack keep apart. */
+  channelTag?: string;
 }
 
 export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {}): Promise<BotProcess> {
@@ -186,7 +188,7 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
     rssBytes: () => procStatus(pid, 'VmRSS'),
     peakRssBytes: () => procStatus(pid, 'VmHWM'),
     async mention(tag, index) {
-      const channel = `C${String(Math.floor(index / 50)).padStart(8, '0')}PEER`;
+      const channel = `C${String(Math.floor(index / 50)).padStart(8, '0')}${start.channelTag ?? 'PEER'}`;
       const ts = `${1_768_000_000 + index}.${String(++events).padStart(6, '0')}`;
       const body = JSON.stringify({
         token: 'x',

@@ -25,11 +25,11 @@ import { lastTokenToFinal, lastTokenToStop, sleep, summarize, type TaggedThread 
 
 const BOTS: BotKind[] = ['scout', 'peer'];
 /** A turn is over when its answer's last word reached Slack and no Web API call came for this long. */
-const QUIET_MS = 1_500;
+export const QUIET_MS = 1_500;
 const POLL_MS = 250;
 const TURN_TIMEOUT_MS = 120_000;
 /** Lets start-up allocations settle before the idle reading. */
-const SETTLE_MS = 2_000;
+export const SETTLE_MS = 2_000;
 /** RSS is sampled this often while the turns run (VmHWM also holds start-up's peak). */
 const RSS_SAMPLE_MS = 50;
 
@@ -59,7 +59,7 @@ export interface LevelRun {
 let runs = 0;
 
 /** Waits until every thread shows its answer's last word and Slack has been quiet for QUIET_MS. */
-async function settled(fakes: FakesHandle, threads: string[]): Promise<FakesSnapshot> {
+export async function settled(fakes: FakesHandle, threads: string[]): Promise<FakesSnapshot> {
   const deadline = Date.now() + TURN_TIMEOUT_MS;
   let lastCount = -1;
   let quietSince = Date.now();
