@@ -25,7 +25,7 @@ import { lastTokenToFinal, lastTokenToStop, sleep, summarize, type TaggedThread 
 
 const BOTS: BotKind[] = ['scout', 'peer'];
 /** A turn is over when its answer's last word reached Slack and no Web API call came for this long. */
-export const QUIET_MS = 1_500;
+const QUIET_MS = 1_500;
 const POLL_MS = 250;
 const TURN_TIMEOUT_MS = 120_000;
 /** Lets start-up allocations settle before the idle reading. */
@@ -57,6 +57,12 @@ export interface LevelRun {
 }
 
 let runs = 0;
+
+/**
+ * BENCH_WARMUP_TURNS=<n>: n concurrent warm-up turns per bot instead of one (how much of a figure is a
+ * fresh process's first turns: lazy compilation, JIT tiers, first-use initialisation).
+ */
+export const warmupTurns = (): number => Number(process.env.BENCH_WARMUP_TURNS ?? '1') || 1;
 
 /** Waits until every thread shows its answer's last word and Slack has been quiet for QUIET_MS. */
 export async function settled(fakes: FakesHandle, threads: string[]): Promise<FakesSnapshot> {
@@ -113,9 +119,7 @@ export async function runLevel(
     await sleep(SETTLE_MS);
     const startRssBytes = bot.rssBytes();
     await fakes.reset();
-    // BENCH_WARMUP_TURNS=<n>: n concurrent warm-up turns instead of one (how much of a figure is a
-    // fresh process's first turns: lazy compilation, JIT tiers, first-use initialisation).
-    const warmup = Number(process.env.BENCH_WARMUP_TURNS ?? '1') || 1;
+    const warmup = warmupTurns();
     await turns(bot, fakes, warmup, warmup > 1);
     await sleep(SETTLE_MS);
     const idleRssBytes = bot.rssBytes();

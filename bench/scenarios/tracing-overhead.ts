@@ -20,7 +20,7 @@ import { type BotProcess, ensureBuilt, startBot } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, ms, type ScenarioResult, type TargetCheck } from '../context.js';
 import { sleep, summarize } from '../metrics.js';
 import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
-import { headlineRate, SETTLE_MS, settled } from './peer.js';
+import { headlineRate, SETTLE_MS, settled, warmupTurns } from './peer.js';
 
 type Tracing = 'off' | 'on';
 const SIDES: readonly Tracing[] = ['off', 'on'];
@@ -31,6 +31,7 @@ const ROOT_WAIT_MS = 10_000;
 interface PairRound {
   cpuPerTurnMs: Record<Tracing, number>;
   cpuPerTurnByThreadMs: Record<Tracing, Record<string, number>>;
+  /** Turns whose answer never ended, and Web API calls refused, per bot. */
   errors: Record<Tracing, number>;
   /** Slack Web API calls per turn (both bots do the same work: a difference here is not tracing's CPU). */
   slackCallsPerTurn: Record<Tracing, number>;
@@ -43,7 +44,7 @@ let bursts = 0;
 /** N mentions to each bot, interleaved (first, other, first, other…), all in flight at once. */
 async function burst(bots: Record<Tracing, BotProcess>, order: readonly Tracing[], count: number) {
   const run = ++bursts;
-  const sent = await Promise.all(
+  return Promise.all(
     Array.from({ length: count }, (_, i) =>
       order.map(async (side) => ({
         side,
@@ -51,7 +52,6 @@ async function burst(bots: Record<Tracing, BotProcess>, order: readonly Tracing[
       })),
     ).flat(),
   );
-  return sent;
 }
 
 export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult> {
@@ -103,12 +103,9 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
             });
           await sleep(SETTLE_MS);
           await fakes.reset();
-          // BENCH_WARMUP_TURNS=<n>: n concurrent warm-up turns each instead of one (a fresh process's
-          // first turns pay lazy compilation, JIT tiers and first-use set-up).
-          const warmup = Number(process.env.BENCH_WARMUP_TURNS ?? '1') || 1;
           await settled(
             fakes,
-            (await burst(bots, order, warmup)).map((t) => t.thread),
+            (await burst(bots, order, warmupTurns())).map((t) => t.thread),
           );
           await sleep(SETTLE_MS);
           await fakes.reset();
@@ -134,7 +131,12 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
           rounds.push({
             cpuPerTurnMs: perSide((side) => (bots[side].cpuMs() - cpuBefore[side]) / level),
             cpuPerTurnByThreadMs: perSide(byThread),
-            errors: perSide((side) => sent.filter((t) => t.side === side && !ended.has(t.thread)).length),
+            // As scenario 6 counts them: turns whose answer never ended, and Web API calls refused.
+            errors: perSide(
+              (side) =>
+                sent.filter((t) => t.side === side && !ended.has(t.thread)).length +
+                snapshot.slack.filter((c) => !c.ok && c.thread && sides.get(c.thread) === side).length,
+            ),
             slackCallsPerTurn: perSide(
               (side) => snapshot.slack.filter((c) => c.thread && sides.get(c.thread) === side).length / level,
             ),
