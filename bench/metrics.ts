@@ -109,6 +109,34 @@ export function summarize(values: number[]): Summary {
   };
 }
 
+/**
+ * A distribution-free confidence interval for the median of `values`: the order statistics
+ * x(k) … x(n+1−k), with k the largest rank whose binomial(n, ½) tail leaves at least `confidence`
+ * between them. No assumption about the shape of the spread: paired benchmark rounds are neither
+ * normal nor many. Undefined when there are too few values for that confidence (fewer than 6 for 95 %).
+ */
+export function medianInterval(
+  values: number[],
+  confidence = 0.95,
+): { low: number; high: number; coverage: number } | undefined {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const n = sorted.length;
+  // P(X < k) for X ~ binomial(n, ½), summed term by term (n is a few dozen at most).
+  let below = 0;
+  let term = 0.5 ** n; // P(X = 0)
+  let best: { k: number; coverage: number } | undefined;
+  for (let k = 1; 2 * k <= n; k++) {
+    // Coverage of [x(k), x(n+1−k)]: 1 − 2·P(X < k).
+    below += term;
+    term = (term * (n - (k - 1))) / k; // P(X = k) from P(X = k−1)
+    const coverage = 1 - 2 * below;
+    if (coverage >= confidence) best = { k, coverage };
+    else break;
+  }
+  if (!best) return undefined;
+  return { low: sorted[best.k - 1]!, high: sorted[n - best.k]!, coverage: best.coverage };
+}
+
 function groupBy<T>(items: T[], key: (item: T) => string | undefined): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const item of items) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { unionMs } from '../../bench/client-timing.js';
 import type { LlmRecord } from '../../bench/fakes/fake-llm.js';
 import type { SlackCall } from '../../bench/fakes/fakes.js';
-import { editStats, lastTokenToFinal, lastTokenToStop } from '../../bench/metrics.js';
+import { editStats, lastTokenToFinal, lastTokenToStop, medianInterval } from '../../bench/metrics.js';
 import { lateAcks } from '../../bench/scenarios/mass-agent-turns.js';
 
 const call = (method: string, at: number, extra: Partial<SlackCall> = {}): SlackCall => ({
@@ -143,5 +143,21 @@ describe('bench metrics', () => {
 
   it("counts acknowledgements past Slack's 3 s as failures (scenario 12)", () => {
     expect(lateAcks([20, 2_999, 3_000, 3_001, 3_600])).toBe(2);
+  });
+
+  it('gives the order-statistic interval of a median, or none when there are too few rounds', () => {
+    // Five values cannot reach 95 %: even [min, max] covers the median with 1 − 2/32 = 93.75 %.
+    expect(medianInterval([1, 2, 3, 4, 5])).toBeUndefined();
+    // Six: [min, max], 1 − 2/64.
+    expect(medianInterval([6, 1, 5, 2, 4, 3])).toEqual({ low: 1, high: 6, coverage: 1 - 2 / 64 });
+    // Ten: [x(2), x(9)], 1 − 2·(1 + 10)/1024; [x(3), x(8)] would cover only 89 %.
+    const ten = [9.5, -1, 3, 7, 2, 8, 4, 6, 5, 100];
+    expect(medianInterval(ten)).toEqual({ low: 2, high: 9.5, coverage: 1 - (2 * 11) / 1024 });
+    // A lower confidence narrows it; values that are not numbers are left out.
+    expect(medianInterval([...ten, Number.NaN], 0.85)).toEqual({
+      low: 3,
+      high: 8,
+      coverage: 1 - (2 * 56) / 1024,
+    });
   });
 });
