@@ -109,6 +109,14 @@ export function summarize(values: number[]): Summary {
   };
 }
 
+/** The median: for an even count, the mean of the two middle values (`summarize`'s p50 is the lower one). */
+export function median(values: number[]): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  return n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+}
+
 /**
  * A distribution-free confidence interval for the median of `values`: the order statistics
  * x(k) … x(n+1−k), with k the largest rank whose binomial(n, ½) tail leaves at least `confidence`

@@ -18,7 +18,7 @@
  */
 import { type BotProcess, ensureBuilt, startBot } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, ms, type ScenarioResult, type TargetCheck } from '../context.js';
-import { medianInterval, sleep, summarize } from '../metrics.js';
+import { median, medianInterval, sleep } from '../metrics.js';
 import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
 import { headlineRate, SETTLE_MS, settled, warmupTurns } from './peer.js';
 
@@ -165,8 +165,9 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
       levels.push({ level, rounds, traces, orphans, exports });
       const cpu = (side: Tracing) => rounds.map((r) => r.cpuPerTurnMs[side]);
       const paired = rounds.map((r) => r.cpuPerTurnMs.on - r.cpuPerTurnMs.off);
-      const off = summarize(cpu('off')).p50;
-      const cost = summarize(paired).p50;
+      // True medians (ten rounds: the mean of the middle two), not the lower middle value.
+      const off = median(cpu('off'));
+      const cost = median(paired);
       for (const side of SIDES)
         rows.push([
           `N=${level} traces ${side}: CPU per turn (each round)`,
@@ -200,11 +201,11 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
         rows.push([
           `N=${level} CPU per turn on the ${name} thread, on − off (median of rounds)`,
           ms(
-            summarize(
+            median(
               rounds.map(
                 (r) => (r.cpuPerTurnByThreadMs.on[name] ?? 0) - (r.cpuPerTurnByThreadMs.off[name] ?? 0),
               ),
-            ).p50,
+            ),
           ),
         ]);
       const share = off > 0 ? cost / off : Number.NaN;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { unionMs } from '../../bench/client-timing.js';
 import type { LlmRecord } from '../../bench/fakes/fake-llm.js';
 import type { SlackCall } from '../../bench/fakes/fakes.js';
-import { editStats, lastTokenToFinal, lastTokenToStop, medianInterval } from '../../bench/metrics.js';
+import { editStats, lastTokenToFinal, lastTokenToStop, median, medianInterval } from '../../bench/metrics.js';
 import { lateAcks } from '../../bench/scenarios/mass-agent-turns.js';
 
 const call = (method: string, at: number, extra: Partial<SlackCall> = {}): SlackCall => ({
@@ -143,6 +143,12 @@ describe('bench metrics', () => {
 
   it("counts acknowledgements past Slack's 3 s as failures (scenario 12)", () => {
     expect(lateAcks([20, 2_999, 3_000, 3_001, 3_600])).toBe(2);
+  });
+
+  it('takes the median of an even count as the mean of its middle two', () => {
+    expect(median([0.8, 8.2, 3.2, 4.2, 1.8])).toBe(3.2);
+    expect(median([0.8, 8.2, 3.2, 4.2])).toBeCloseTo(3.7, 12);
+    expect(median([Number.NaN])).toBeNaN();
   });
 
   it('gives the order-statistic interval of a median, or none when there are too few rounds', () => {
