@@ -75,11 +75,12 @@ export function createStreamingClient(
 
   /** Why the guard stopped the stream, if it did (the SDKs end an aborted stream quietly). */
   function stopped(guard: StreamGuard): LlmError | undefined {
-    // Asked for every chunk: nothing is allocated unless the guard did stop the stream. Its own
-    // signal first: a plain one, aborted whenever the caller's is. The caller's is often composite
-    // (AbortSignal.any), and reading its `aborted` makes Node walk its sources each time (about 1 %
-    // of a busy bot's CPU on Node 24).
-    if (!guard.signal.aborted) return undefined;
+    // Asked for every chunk: nothing is allocated unless the guard did stop the stream. The guard's
+    // own flag first: set whenever its signal is aborted, the caller's Stop included. The caller's
+    // signal is often composite (AbortSignal.any), and reading its `aborted` makes Node walk its
+    // sources each time (about 1 % of a busy bot's CPU on Node 24); even a plain signal's `aborted`
+    // is a brand-checked getter.
+    if (!guard.aborted) return undefined;
     if (guard.timedOut === undefined && !guard.cancelledByCaller) return undefined;
     const details = { provider: config.provider, model: config.model };
     if (guard.timedOut === 'idle') {
