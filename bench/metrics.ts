@@ -96,8 +96,13 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))]!;
 }
 
+/** The finite values, ascending (what every summary below reads). */
+function sortedFinite(values: number[]): number[] {
+  return values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+}
+
 export function summarize(values: number[]): Summary {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const sorted = sortedFinite(values);
   const sum = sorted.reduce((a, b) => a + b, 0);
   return {
     n: sorted.length,
@@ -111,7 +116,7 @@ export function summarize(values: number[]): Summary {
 
 /** The median: for an even count, the mean of the two middle values (`summarize`'s p50 is the lower one). */
 export function median(values: number[]): number {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const sorted = sortedFinite(values);
   const n = sorted.length;
   if (n === 0) return Number.NaN;
   return n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
@@ -127,7 +132,7 @@ export function medianInterval(
   values: number[],
   confidence = 0.95,
 ): { low: number; high: number; coverage: number } | undefined {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const sorted = sortedFinite(values);
   const n = sorted.length;
   // P(X < k) for X ~ binomial(n, ½), summed term by term (n is a few dozen at most).
   let below = 0;

@@ -208,21 +208,21 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
             ),
           ),
         ]);
-      const share = off > 0 ? cost / off : Number.NaN;
+      const share = (v: number) => (off > 0 ? v / off : Number.NaN);
+      const pct = (v: number) => `${(share(v) * 100).toFixed(1)} %`;
       // How far the median could be from the truth, given how the rounds spread (ten rounds: x(2)…x(9)).
       const interval = medianInterval(paired);
-      const pct = (v: number) => `${((v / off) * 100).toFixed(1)} %`;
       const spread = interval
         ? `${pct(interval.low)} to ${pct(interval.high)} (${(interval.coverage * 100).toFixed(1)} % interval of the median)`
         : 'too few rounds for a 95 % interval';
       rows.push(
-        [`N=${level} traces cost (median paired difference / median off)`, `${(share * 100).toFixed(1)} %`],
+        [`N=${level} traces cost (median paired difference / median off)`, pct(cost)],
         [`N=${level} traces cost, interval of the median`, spread],
       );
       targets.push({
         target: `traces on (to a loopback OTLP receiver), ${level} concurrent agent turns: under 5 % more CPU per turn`,
-        measured: `${cost.toFixed(2)} ms of ${off.toFixed(1)} ms = ${(share * 100).toFixed(1)} % (median of ${rounds.length} paired rounds; ${spread})`,
-        met: share < 0.05,
+        measured: `${cost.toFixed(2)} ms of ${off.toFixed(1)} ms = ${pct(cost)} (median of ${rounds.length} paired rounds; ${spread})`,
+        met: share(cost) < 0.05,
       });
     }
   } finally {
