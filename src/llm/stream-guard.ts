@@ -29,12 +29,8 @@ export class StreamGuard {
   private readonly onCallerAbort = () => this.abort(this.options.signal?.reason);
   /** Set when the guard (not the caller) aborted: 'idle' or 'total'. */
   timedOut: 'idle' | 'total' | undefined;
-  /**
-   * Whether the guard's signal is aborted, as a plain field: it is asked for every streamed part,
-   * and each read of `AbortSignal.aborted` brand-checks the signal (Node's validateThisAbortSignal,
-   * about 1 % of a busy bot's main thread in bench scenario 6's CPU profile).
-   */
-  aborted = false;
+  /** Set by `abort`, the only way the guard's signal is aborted. */
+  #aborted = false;
 
   constructor(private readonly options: StreamGuardOptions) {
     this.totalTimer = setTimeout(() => this.expire('total'), options.maxStreamMs);
@@ -45,8 +41,17 @@ export class StreamGuard {
 
   /** The only way the guard's signal is aborted, so that `aborted` always says so. */
   private abort(reason: unknown): void {
-    this.aborted = true;
+    this.#aborted = true;
     this.controller.abort(reason);
+  }
+
+  /**
+   * Whether the guard's signal is aborted, read from a plain field: it is asked for every streamed
+   * part, and each read of `AbortSignal.aborted` brand-checks the signal (Node's
+   * validateThisAbortSignal, about 1 % of a busy bot's main thread in bench scenario 6's CPU profile).
+   */
+  get aborted(): boolean {
+    return this.#aborted;
   }
 
   get signal(): AbortSignal {
@@ -79,11 +84,11 @@ export class StreamGuard {
     clearTimeout(this.idleTimer);
     clearTimeout(this.totalTimer);
     this.options.signal?.removeEventListener('abort', this.onCallerAbort);
-    if (!this.aborted) this.abort(DISPOSED);
+    if (!this.#aborted) this.abort(DISPOSED);
   }
 
   private expire(kind: 'idle' | 'total'): void {
-    if (this.aborted) return;
+    if (this.#aborted) return;
     this.timedOut = kind;
     this.abort(new Error(`stream ${kind} timeout`));
   }
