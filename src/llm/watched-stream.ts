@@ -9,8 +9,14 @@
 import type { StreamPart } from './types.js';
 
 export interface StreamWatcher {
-  /** Each part as it passes to the consumer. */
+  /** Each part as it passes to the consumer (of `partTypes`, where given). */
   part?(part: StreamPart): void;
+  /**
+   * The kinds of part `part` is called for; every kind when absent. Most parts are text, one per
+   * token: a watcher that reads only the usage or the finish says so and is not called for each
+   * token (traces on cost a call per token per watcher, bench scenario 17's profile).
+   */
+  partTypes?: ReadonlyArray<StreamPart['type']>;
   /** The stream failed; `end` follows. */
   error?(err: unknown): void;
   /** Once: the stream finished, failed, or its consumer stopped early (Stop, a time limit). */
@@ -58,6 +64,16 @@ export function watchedStream(
     [WATCHED]: { open: base.open, watches },
     [Symbol.asyncIterator]() {
       const watchers = watches.map((make) => make());
+      const wanting = (type: StreamPart['type']) =>
+        watchers.filter((w) => w.part !== undefined && (w.partTypes?.includes(type) ?? true));
+      // Who is told of the parts that come by the hundred (a token each); the rest are looked up.
+      const forText = wanting('text');
+      const forReasoning = wanting('reasoning');
+      const tell = (part: StreamPart) => {
+        const told =
+          part.type === 'text' ? forText : part.type === 'reasoning' ? forReasoning : wanting(part.type);
+        for (let i = 0; i < told.length; i++) told[i]!.part!(part);
+      };
       const parts = base.open()[Symbol.asyncIterator]();
       let ended = false;
       const end = () => {
@@ -70,7 +86,7 @@ export function watchedStream(
           parts.next().then(
             (result) => {
               if (result.done) end();
-              else for (const watcher of watchers) watcher.part?.(result.value);
+              else tell(result.value);
               return result;
             },
             (err: unknown) => {

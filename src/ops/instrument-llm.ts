@@ -31,6 +31,7 @@ export function instrumentLlm(metrics: ScoutMetrics): (client: LlmClient) => Llm
             part: (part) => {
               if (part.type === 'usage') usage = part.usage;
             },
+            partTypes: ['usage'],
             error: (err) => {
               countError(err);
               // A failed stream still cost what the provider reported before the failure.

@@ -75,6 +75,42 @@ describe('watchedStream', () => {
     expect(counts).toEqual({ opened: 1, closed: 0 });
   });
 
+  it('tells a watcher only the kinds of part it asks for, in wrapping order among the others', async () => {
+    const log: string[] = [];
+    const { open } = source([
+      { type: 'reasoning', text: 'r' },
+      ...PARTS.slice(0, 2),
+      { type: 'usage', usage: { inputTokens: 3, outputTokens: 2, reasoningTokens: 0 } },
+      PARTS[2]!,
+    ]);
+    const usageOnly = (name: string) => () => ({
+      ...recorder(name, log)(),
+      partTypes: ['usage', 'finish'] as const,
+    });
+    const meter = () => watchedStream(open, recorder('meter', log));
+    const metrics = () => watchedStream(meter, usageOnly('metrics'));
+    const seen: StreamPart[] = [];
+    for await (const part of watchedStream(metrics, recorder('traces', log))) seen.push(part);
+    expect(seen.map((p) => p.type)).toEqual(['reasoning', 'text', 'text', 'usage', 'finish']);
+    expect(log).toEqual([
+      'meter:reasoning',
+      'traces:reasoning',
+      'meter:a',
+      'traces:a',
+      'meter:b',
+      'traces:b',
+      'meter:usage',
+      'metrics:usage',
+      'traces:usage',
+      'meter:finish',
+      'metrics:finish',
+      'traces:finish',
+      'meter:end',
+      'metrics:end',
+      'traces:end',
+    ]);
+  });
+
   it('a stack of wrappers takes one promise step per part, like a single wrapper', async () => {
     // Counted from outside: how many microtask turns the consumer waits for each part.
     const turnsPerPart = async (stream: AsyncIterable<StreamPart>) => {

@@ -147,6 +147,8 @@ export function traceLlm(options: TraceLlmOptions): (client: LlmClient, parent: 
           };
           return {
             part: watch,
+            // Without content capture only the usage and the finish go on the span, not each token.
+            ...(capture ? {} : { partTypes: ['usage', 'finish'] as const }),
             error: (err: unknown) => {
               fail(span, err);
               if (!usage && err instanceof LlmError) usage = err.details.usage;
