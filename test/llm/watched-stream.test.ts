@@ -51,6 +51,16 @@ function stacked(open: () => AsyncIterable<StreamPart>, log: string[]) {
   return watchedStream(metrics, recorder('traces', log));
 }
 
+/** What the three stacked watchers log as the stream finishes and ends, in wrapping order. */
+const FINISHED = [
+  'meter:finish',
+  'metrics:finish',
+  'traces:finish',
+  'meter:end',
+  'metrics:end',
+  'traces:end',
+];
+
 describe('watchedStream', () => {
   it('hands every part to every watcher, innermost first, and ends each once', async () => {
     const log: string[] = [];
@@ -65,12 +75,7 @@ describe('watchedStream', () => {
       'meter:b',
       'metrics:b',
       'traces:b',
-      'meter:finish',
-      'metrics:finish',
-      'traces:finish',
-      'meter:end',
-      'metrics:end',
-      'traces:end',
+      ...FINISHED,
     ]);
     expect(counts).toEqual({ opened: 1, closed: 0 });
   });
@@ -102,12 +107,7 @@ describe('watchedStream', () => {
       'meter:usage',
       'metrics:usage',
       'traces:usage',
-      'meter:finish',
-      'metrics:finish',
-      'traces:finish',
-      'meter:end',
-      'metrics:end',
-      'traces:end',
+      ...FINISHED,
     ]);
   });
 
