@@ -3,10 +3,13 @@
  * mode, the web_search tool call's in the agent): provider, whether the session cache answered,
  * how many results. The query is message text: on the span only with content capture on.
  */
-import { type Context, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { type Context, SpanKind, type Tracer } from '@opentelemetry/api';
 import { ScoutError } from '../../errors.js';
 import type { SearchService } from '../../search/types.js';
-import { ERROR_TYPE, SCOUT } from './genai.js';
+import { SCOUT } from './genai.js';
+import { spanned } from './spanned.js';
+
+const errorCode = (err: unknown) => (err instanceof ScoutError ? err.code : 'unknown');
 
 export function traceSearch(
   tracer: Tracer,
@@ -17,8 +20,10 @@ export function traceSearch(
     return {
       available: service.available,
       providerName: service.providerName,
-      async search(query, options) {
-        const span = tracer.startSpan(
+      search: (query, options) =>
+        spanned(
+          tracer,
+          parent,
           `search ${provider}`,
           {
             kind: SpanKind.CLIENT,
@@ -26,24 +31,15 @@ export function traceSearch(
               [SCOUT.searchProvider]: provider,
               ...(capture ? { [SCOUT.searchQuery]: capture(query) } : {}),
             },
+            after: (span, outcome) =>
+              span.setAttributes({
+                [SCOUT.searchCached]: outcome.cached,
+                [SCOUT.searchResults]: outcome.results.length,
+              }),
+            errorType: errorCode,
           },
-          parent,
-        );
-        try {
-          const outcome = await service.search(query, options);
-          span.setAttributes({
-            [SCOUT.searchCached]: outcome.cached,
-            [SCOUT.searchResults]: outcome.results.length,
-          });
-          return outcome;
-        } catch (err) {
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          span.setAttribute(ERROR_TYPE, err instanceof ScoutError ? err.code : 'unknown');
-          throw err;
-        } finally {
-          span.end();
-        }
-      },
+          () => service.search(query, options),
+        ),
       clearSession: (sessionKey) => service.clearSession(sessionKey),
     };
   };

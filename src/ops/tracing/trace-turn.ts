@@ -10,15 +10,7 @@
  * Run: `wait_for_user` spans). The turn span carries surface, mode, outcome, tokens and cost; the
  * question and answer only with content capture on.
  */
-import {
-  type Context,
-  ROOT_CONTEXT,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
+import { type Context, ROOT_CONTEXT, type Span, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import type { MessageContextSource } from '../../context/types.js';
 import type { TurnObserver } from '../../core/scout-deps.js';
 import type { TurnScope } from '../../core/turn-scope.js';
@@ -28,7 +20,8 @@ import type { ToolRegistry } from '../../tools/types.js';
 import type { TurnView } from '../../render/view.js';
 import type { IncomingMessage, TurnSink } from '../../surface.js';
 import { errorKind } from '../metrics-observer.js';
-import { ERROR_TYPE, GEN_AI, SCOUT } from './genai.js';
+import { GEN_AI, SCOUT } from './genai.js';
+import { failed, spanned } from './spanned.js';
 import type { SearchUnder } from './trace-tools.js';
 
 /** The wrappers that put a turn's model, tool and search calls under a parent span. */
@@ -46,43 +39,26 @@ export function surfaceOf(channelId: string): string {
   return SURFACES.has(prefix) ? prefix : 'unknown';
 }
 
-function failed(span: Span, type: string): void {
-  span.setStatus({ code: SpanStatusCode.ERROR });
-  span.setAttribute(ERROR_TYPE, type);
-}
-
 export function traceTurns(
   tracer: Tracer,
   tracers: TurnTracers,
   capture?: (text: string) => string,
 ): TurnObserver {
   /** A child span of the turn's (`parent`) around `work`; `after` reads its result onto the span. */
-  async function spanned<T>(
+  const child = <T>(
     parent: Context,
     name: string,
     attributes: Record<string, string | number>,
     work: () => Promise<T>,
     after?: (span: Span, result: T) => void,
-  ): Promise<T> {
-    const span = tracer.startSpan(name, { attributes }, parent);
-    try {
-      const result = await work();
-      after?.(span, result);
-      return result;
-    } catch (err) {
-      failed(span, err instanceof Error ? err.name : 'unknown');
-      throw err;
-    } finally {
-      span.end();
-    }
-  }
+  ): Promise<T> => spanned(tracer, parent, name, after ? { attributes, after } : { attributes }, work);
 
   function watchContext(source: MessageContextSource, parent: Context): MessageContextSource {
     const watched: MessageContextSource = {
       messageId: source.messageId,
       attachments: source.attachments,
       download: (attachment, options) =>
-        spanned(
+        child(
           parent,
           'read_context file',
           {
@@ -98,7 +74,7 @@ export function traceTurns(
     };
     if (source.earlier) {
       watched.earlier = (options) =>
-        spanned(
+        child(
           parent,
           'read_context thread',
           { [SCOUT.contextKind]: 'thread' },
@@ -130,26 +106,23 @@ export function traceTurns(
       },
       done(view) {
         summarize(view);
-        return spanned(
-          parent,
-          'deliver',
-          { [SCOUT.surface]: surface, [SCOUT.deliveryUpdates]: updates },
-          () => sink.done(view),
+        return child(parent, 'deliver', { [SCOUT.surface]: surface, [SCOUT.deliveryUpdates]: updates }, () =>
+          sink.done(view),
         );
       },
       reply: (text, options) =>
-        spanned(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => sink.reply(text, options)),
+        child(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => sink.reply(text, options)),
     };
     // Optional members stay optional: the core asks only surfaces that have them.
     if (sink.replyPrivately) {
       const privately = sink.replyPrivately.bind(sink);
       watched.replyPrivately = (text) =>
-        spanned(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => privately(text));
+        child(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => privately(text));
     }
     if (sink.confirmPlan) {
       const confirm = sink.confirmPlan.bind(sink);
       watched.confirmPlan = (plan, signal) =>
-        spanned(
+        child(
           parent,
           'wait_for_user plan',
           {},
@@ -160,7 +133,7 @@ export function traceTurns(
     if (sink.confirmTool) {
       const confirm = sink.confirmTool.bind(sink);
       watched.confirmTool = (request, signal) =>
-        spanned(
+        child(
           parent,
           'wait_for_user tool',
           { [GEN_AI.toolName]: request.tool },
