@@ -1,7 +1,8 @@
 /**
  * A child span around one piece of a turn's work: started under `parent`, ended when the work
  * settles, marked failed (with the error's kind, never its message) when it throws. Shared by the
- * turn's own spans (context reading, delivery, waiting for the user) and the search spans.
+ * turn's own spans (context reading, delivery, waiting for the user) and the search spans; `failed`
+ * by every span that can fail (model and tool calls too).
  */
 import { type Context, type Span, type SpanOptions, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ERROR_TYPE } from './genai.js';

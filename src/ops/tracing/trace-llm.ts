@@ -4,7 +4,7 @@
  * out, cached, cache-written and reasoning, finish reason, and the estimated cost. The messages go
  * on the span only when content capture is switched on (OTEL_CAPTURE_CONTENT).
  */
-import { type Context, type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { type Context, type Span, SpanKind, type Tracer } from '@opentelemetry/api';
 import { LlmError } from '../../errors.js';
 import { estimateCost, type PriceTable } from '../../llm/pricing.js';
 import { watchedStream } from '../../llm/watched-stream.js';
@@ -17,7 +17,8 @@ import type {
   StreamPart,
   Usage,
 } from '../../llm/types.js';
-import { ERROR_TYPE, GEN_AI, SCOUT, providerName } from './genai.js';
+import { GEN_AI, SCOUT, providerName } from './genai.js';
+import { failed } from './spanned.js';
 
 export interface TraceLlmOptions {
   tracer: Tracer;
@@ -105,8 +106,7 @@ export function traceLlm(options: TraceLlmOptions): (client: LlmClient, parent: 
       if (cost !== undefined) span.setAttribute(SCOUT.costUsd, cost);
     };
     const fail = (span: Span, err: unknown) => {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.setAttribute(ERROR_TYPE, err instanceof LlmError ? err.code : 'unknown');
+      failed(span, err instanceof LlmError ? err.code : 'unknown');
       // The error's class and code, never its message: provider bodies may quote the request.
       if (err instanceof LlmError) recordUsage(span, err.details.usage);
     };

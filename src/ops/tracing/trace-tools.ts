@@ -5,10 +5,11 @@
  * carry the server's name and `mcp.method.name`. Arguments and results are content: on the span
  * only with content capture on.
  */
-import { type Context, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import { type Context, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import type { SearchService } from '../../search/types.js';
 import type { ToolRegistry } from '../../tools/types.js';
-import { ERROR_TYPE, GEN_AI, SCOUT } from './genai.js';
+import { GEN_AI, SCOUT } from './genai.js';
+import { failed } from './spanned.js';
 
 /** The search a tool call uses, traced under the call's span (absent: the tool's own). */
 export type SearchUnder = (parent: Context) => SearchService | undefined;
@@ -55,10 +56,7 @@ export function traceTools(
             ...(search ? { search } : {}),
             logFields: { trace_id: traceId, span_id: spanId },
           });
-          if (output.isError) {
-            span.setStatus({ code: SpanStatusCode.ERROR });
-            span.setAttribute(ERROR_TYPE, 'tool_error');
-          }
+          if (output.isError) failed(span, 'tool_error');
           if (capture) span.setAttribute(GEN_AI.toolResult, capture(output.text));
           return output;
         } finally {

@@ -1,0 +1,89 @@
+/**
+ * Failed model calls and tool calls on their spans, as a turn's clients and registry are wrapped:
+ * the span is marked an error with the failure's code (the model call's `LlmError` code, a tool's
+ * `tool_error`), never its message, and the caller still gets the failure or the tool's result.
+ */
+import { ROOT_CONTEXT, SpanStatusCode } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { LlmError } from '../../src/errors.js';
+import type { LlmClient } from '../../src/llm/types.js';
+import { traceLlm } from '../../src/ops/tracing/trace-llm.js';
+import { traceTools } from '../../src/ops/tracing/trace-tools.js';
+import type { ToolRegistry } from '../../src/tools/types.js';
+
+function tracing() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { exporter, tracer: provider.getTracer('test') };
+}
+
+const SECRET = 'the request quoted back: secret question';
+
+function failingClient(): LlmClient {
+  const failure = () => new LlmError('timeout', SECRET, { provider: 'openai', model: 'm' });
+  return {
+    config: { provider: 'openai', model: 'm', temperature: 0 },
+    label: 'openai/m',
+    stream: () => ({
+      async *[Symbol.asyncIterator]() {
+        yield { type: 'text' as const, text: 'partial' };
+        throw failure();
+      },
+    }),
+    complete: async () => {
+      throw failure();
+    },
+  };
+}
+
+describe('failure spans', () => {
+  it('a model stream that fails is an error span with the LlmError code', async () => {
+    const { exporter, tracer } = tracing();
+    const client = traceLlm({ tracer, prices: {} })(failingClient(), ROOT_CONTEXT);
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const part of client.stream({ messages: [] })) seen.push(part.type);
+      })(),
+    ).rejects.toBeInstanceOf(LlmError);
+    expect(seen).toEqual(['text']);
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span?.attributes['error.type']).toBe('timeout');
+    expect(JSON.stringify(span?.attributes)).not.toContain('secret');
+  });
+
+  it('a model call that fails is an error span with the LlmError code', async () => {
+    const { exporter, tracer } = tracing();
+    const client = traceLlm({ tracer, prices: {} })(failingClient(), ROOT_CONTEXT);
+    await expect(client.complete({ messages: [] })).rejects.toBeInstanceOf(LlmError);
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span?.attributes['error.type']).toBe('timeout');
+  });
+
+  it('a tool call whose result is an error is an error span, and the model still gets the result', async () => {
+    const { exporter, tracer } = tracing();
+    const registry: ToolRegistry = {
+      definitions: () => [],
+      has: () => true,
+      execute: async () => ({ text: `fetch failed: ${SECRET}`, isError: true }),
+    };
+    const traced = traceTools(tracer)(registry, ROOT_CONTEXT);
+    const output = await traced.execute('fetch_url', '{}', {
+      sessionKey: 'k',
+      signal: new AbortController().signal,
+    });
+    expect(output).toEqual({ text: `fetch failed: ${SECRET}`, isError: true });
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.name).toBe('execute_tool fetch_url');
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span?.attributes['error.type']).toBe('tool_error');
+    expect(JSON.stringify(span?.attributes)).not.toContain('secret');
+  });
+});
