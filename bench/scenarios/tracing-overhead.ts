@@ -20,7 +20,7 @@
 import { type BotProcess, ensureBuilt, startBot } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, ms, type ScenarioResult, type TargetCheck } from '../context.js';
 import { median, medianInterval, sleep } from '../metrics.js';
-import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
 import { headlineRate, SETTLE_MS, settled, warmupTurns } from './peer.js';
 
 type Tracing = 'off' | 'on';
@@ -45,6 +45,10 @@ let bursts = 0;
 /** Turns' spans among these (a turn's span has no parent). */
 const roots = (spans: ReadonlyArray<{ parentSpanId: string }>) =>
   spans.filter((s) => s.parentSpanId === '').length;
+
+/** Waits (at most ROOT_WAIT_MS) until `turns` turns' spans have arrived after the first `from` spans. */
+const tracesArrived = (receiver: OtlpReceiver, from: number, turns: number) =>
+  receiver.waitFor((spans) => roots(spans.slice(from)) >= turns, ROOT_WAIT_MS).catch(() => undefined);
 
 /** N mentions to each bot, interleaved (first, other, first, other…), all in flight at once. */
 async function burst(bots: Record<Tracing, BotProcess>, order: readonly Tracing[], count: number) {
@@ -114,9 +118,7 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
             (await burst(bots, order, warm)).map((t) => t.thread),
           );
           // The warm-up's spans are exported (at the processor's schedule) before the window opens.
-          await receiver
-            .waitFor((spans) => roots(spans.slice(warmSpans)) >= warm, ROOT_WAIT_MS)
-            .catch(() => undefined);
+          await tracesArrived(receiver, warmSpans, warm);
           await sleep(SETTLE_MS);
           await fakes.reset();
           const spansBefore = receiver.spans().length;
@@ -132,9 +134,7 @@ export async function tracingOverhead(ctx: BenchContext): Promise<ScenarioResult
           // The window closes when every measured turn's trace has arrived (the root span ends last,
           // after its delivery): exporting them is part of what traces cost, at the SDK's own
           // schedule. The untraced bot is read at the same moment.
-          await receiver
-            .waitFor((spans) => roots(spans.slice(spansBefore)) >= level, ROOT_WAIT_MS)
-            .catch(() => undefined);
+          await tracesArrived(receiver, spansBefore, level);
           const sides = new Map(sent.map((t) => [t.thread, t.side]));
           const ended = new Set(snapshot.slack.filter((c) => c.hasEnd && c.thread).map((c) => c.thread!));
           const perSide = <T>(f: (side: Tracing) => T) => ({ off: f('off'), on: f('on') });
