@@ -41,6 +41,8 @@ export interface LiveAnswerOptions<P, R> {
   pace?: (call: 'post' | 'edit', index: number, urgent: boolean) => PaceRequest;
   /** How long part `index`'s editor may hold an edit with this payload (throttled-editor.ts `hold`). */
   hold?: (index: number, payload: P) => number;
+  /** Brings the parts up to date just before an editor's call reads its payload (throttled-editor.ts). */
+  refresh?: () => void;
 }
 
 /** A payload as the part's editor sends it: numbered, so a landed send says which ranges it ended. */

@@ -102,6 +102,8 @@ export interface StreamHeadOptions<P, R, T> {
   onError?: (error: unknown, call: 'post' | 'edit') => void;
   /** Streaming was refused: the renderer draws the steps its ordinary way from now on when `!shown`. */
   onRefused: (scope: StreamRefusal, shown: boolean) => void;
+  /** Brings the task cards up to date just before a call reads them (throttled-editor.ts). */
+  refresh?: () => void;
 }
 
 type Mode = 'stream' | 'message' | 'plain';
@@ -157,6 +159,7 @@ export class StreamHead<P, R, T> {
       ...(options.clock ? { clock: options.clock } : {}),
       key: (content) => this.key(content),
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.refresh ? { refresh: options.refresh } : {}),
       ...(options.pace ? { pace: (call, urgent) => options.pace!(this.kind(call), urgent) } : {}),
     });
   }

@@ -280,6 +280,7 @@ export class LiveAnswer<P = string, R = unknown> {
       },
       edit: (ref, sent) => this.#send(part, sent, () => this.#opts.edit(ref, sent.payload)),
       ...(hold ? { hold: (sent: Sent<P>) => hold(index, sent.payload) } : {}),
+      ...(this.#opts.refresh ? { refresh: this.#opts.refresh } : {}),
       intervalMs: this.#opts.intervalMs,
       clock: this.#opts.clock,
       key: (sent) => key(sent.payload),

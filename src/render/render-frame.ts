@@ -11,8 +11,14 @@
  */
 import type { StepView, TurnView } from './view.js';
 
-/** A tenth of the edit interval: text reaches the editor at most this late, renders ≤ 10 per edit. */
-export const FRAMES_PER_EDIT_INTERVAL = 10;
+/**
+ * Growing text renders at most this often per edit interval. An editor about to send renders what
+ * grew since the last frame first (`catchUp`), so no call carries stale text; the frames only hand
+ * editors the text that makes them schedule a call (and a native stream's content pacing its
+ * measure). Ten frames per interval cost about a seventh of a streamed chat turn's CPU (bench
+ * scenario 11, docs/performance.md).
+ */
+export const FRAMES_PER_EDIT_INTERVAL = 2;
 
 export class RenderFrame {
   readonly #render: () => void;
@@ -46,6 +52,14 @@ export class RenderFrame {
   now(): void {
     if (this.#immediate) clearImmediate(this.#immediate);
     this.#run();
+  }
+
+  /**
+   * Runs a render that is waiting for its frame or tick, now (an editor is about to send: it goes
+   * with the newest text). Nothing waiting, nothing done.
+   */
+  catchUp(): void {
+    if (this.#timer !== undefined || this.#immediate !== undefined) this.now();
   }
 
   /** No more renders (the final render is the caller's). */

@@ -47,6 +47,12 @@ export interface ThrottledEditorOptions<P, R> {
    * that becomes worth sending goes at once; `flush` and `setNow` never wait for it.
    */
   hold?: (payload: P) => number;
+  /**
+   * Brings the payload up to date just before a call reads it (the turn renders the text that grew
+   * since its last frame, and `set`s it here). Growing text is then rendered a few times per
+   * interval instead of on every frame, and each call still carries everything so far.
+   */
+  refresh?: () => void;
 }
 
 /**
@@ -91,6 +97,8 @@ export class ThrottledEditor<P, R = unknown> {
   #flushing = 0;
   /** The call waiting for a slot of the channel's pacer. */
   #waiting: PaceRequest | undefined;
+  /** `refresh` is running: a `set` it makes must not start a second call. */
+  #refreshing = false;
 
   constructor(options: ThrottledEditorOptions<P, R>) {
     this.#opts = options;
@@ -205,7 +213,7 @@ export class ThrottledEditor<P, R = unknown> {
 
   #schedule(): void {
     // One call at a time: the call in flight reschedules when it ends.
-    if (this.#disposed || this.#inFlight || this.#timer !== undefined) return;
+    if (this.#disposed || this.#inFlight || this.#timer !== undefined || this.#refreshing) return;
     if (!this.#hasUnsent()) {
       this.#expedited = false; // nothing to send: `setNow` does not carry over to a later change
       return;
@@ -248,7 +256,22 @@ export class ThrottledEditor<P, R = unknown> {
     this.#timerAt = Number.POSITIVE_INFINITY;
   }
 
+  /** Lets `refresh` bring the latest payload up to date; it never breaks the call. */
+  #refresh(): void {
+    if (!this.#opts.refresh) return;
+    this.#refreshing = true;
+    try {
+      this.#opts.refresh();
+    } catch {
+      // A render that throws leaves the payload as it was: the call goes with that.
+    } finally {
+      this.#refreshing = false;
+    }
+  }
+
   #start(): void {
+    // A paced call brings its payload up to date once it has its slot (in #paced).
+    if (!this.#opts.pace) this.#refresh();
     const latest = this.#latest;
     if (!latest) return;
     this.#expedited = false;
@@ -284,6 +307,7 @@ export class ThrottledEditor<P, R = unknown> {
         this.#waiting = undefined;
       }
     }
+    if (!this.#disposed) this.#refresh();
     const latest = this.#latest;
     if (this.#disposed || !latest || latest.key === this.#sentKey) {
       slot?.cancel();

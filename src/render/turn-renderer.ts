@@ -83,12 +83,16 @@ export class TurnRenderer<P, R> {
         { err: describeDeliveryError(err), call },
         'turn write not delivered: the message shows an older state',
       );
+    // Growing text renders a few times per edit interval (the frame); a call about to be sent
+    // renders what grew since then first, so it carries the newest text all the same.
+    const refresh = () => this.#frame.catchUp();
     this.#steps = new ThrottledEditor<P, R>({
       post: writer.post,
       edit: writer.edit,
       intervalMs: options.intervalMs,
       clock: options.clock,
       pace: (call, urgent) => pace.acquire(call, urgent),
+      refresh,
       onError,
       onGiveUp,
     });
@@ -104,6 +108,7 @@ export class TurnRenderer<P, R> {
           pace: (kind, urgent) => pace.acquire(kind, urgent),
           ...(options.claimStopHint ? { claimStopHint: options.claimStopHint } : {}),
           onError,
+          refresh,
           // Refused before anything streamed: the steps now need their ordinary message.
           onRefused: (_scope, shown) => {
             if (!shown) this.#frame.request(true);
@@ -134,6 +139,7 @@ export class TurnRenderer<P, R> {
       clock: options.clock,
       transform: (markdown, place) => this.#partPayload(markdown, place),
       key: (part) => ('head' in part ? head!.key(part.head) : JSON.stringify(part.payload)),
+      refresh,
       onError,
     });
     this.#frame = new RenderFrame(
