@@ -7,7 +7,9 @@
  * - a visible change (a step appears or changes status or title, the status line or phase changes,
  *   the first answer text, the final answer, an error) renders on the next turn of the event loop;
  * - growing text (answer tokens, streamed reasoning) renders at most once per frame, the first one
- *   at once when no frame is running (leading edge), the rest at the frame's end (trailing edge).
+ *   at once when no frame is running (leading edge), the rest at the frame's end (trailing edge);
+ * - an editor about to send asks for a render of what grew since the last frame (`catchUp`), so the
+ *   frames can be long without any call carrying stale text.
  */
 import type { StepView, TurnView } from './view.js';
 
@@ -15,8 +17,8 @@ import type { StepView, TurnView } from './view.js';
  * Growing text renders at most this often per edit interval. An editor about to send renders what
  * grew since the last frame first (`catchUp`), so no call carries stale text; the frames only hand
  * editors the text that makes them schedule a call (and a native stream's content pacing its
- * measure). Ten frames per interval cost about a seventh of a streamed chat turn's CPU (bench
- * scenario 11, docs/performance.md).
+ * measure). Ten frames per interval, as before, cost about a seventh of a streamed chat turn's CPU
+ * (bench scenario 11, docs/performance.md).
  */
 export const FRAMES_PER_EDIT_INTERVAL = 2;
 
