@@ -106,7 +106,8 @@ export function summarize(values: number[]): Summary {
   const sum = sorted.reduce((a, b) => a + b, 0);
   return {
     n: sorted.length,
-    p50: percentile(sorted, 50),
+    // The true median (the two middle values' mean for an even count), not the nearest rank below it.
+    p50: median(sorted),
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     mean: sorted.length ? sum / sorted.length : Number.NaN,
@@ -114,7 +115,7 @@ export function summarize(values: number[]): Summary {
   };
 }
 
-/** The median: for an even count, the mean of the two middle values (`summarize`'s p50 is the lower one). */
+/** The median: for an even count, the mean of the two middle values (`summarize`'s p50 too). */
 export function median(values: number[]): number {
   const sorted = sortedFinite(values);
   const n = sorted.length;

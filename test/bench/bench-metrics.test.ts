@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { unionMs } from '../../bench/client-timing.js';
 import type { LlmRecord } from '../../bench/fakes/fake-llm.js';
 import type { SlackCall } from '../../bench/fakes/fakes.js';
-import { editStats, lastTokenToFinal, lastTokenToStop, median, medianInterval } from '../../bench/metrics.js';
+import {
+  editStats,
+  lastTokenToFinal,
+  lastTokenToStop,
+  median,
+  medianInterval,
+  summarize,
+} from '../../bench/metrics.js';
 import { lateAcks } from '../../bench/scenarios/mass-agent-turns.js';
 
 const call = (method: string, at: number, extra: Partial<SlackCall> = {}): SlackCall => ({
@@ -149,6 +156,9 @@ describe('bench metrics', () => {
     expect(median([0.8, 8.2, 3.2, 4.2, 1.8])).toBe(3.2);
     expect(median([0.8, 8.2, 3.2, 4.2])).toBeCloseTo(3.7, 12);
     expect(median([Number.NaN])).toBeNaN();
+    // Every summary's p50 is that median too (six rounds: not the lower middle value, 3.2).
+    expect(summarize([0.8, 8.2, 3.2, 4.2, 1.8, 5.0]).p50).toBeCloseTo(3.7, 12);
+    expect(summarize([0.8, 8.2, 3.2]).p50).toBe(3.2);
   });
 
   it('gives the order-statistic interval of a median, or none when there are too few rounds', () => {
