@@ -68,16 +68,16 @@ export class Budget {
     return env.BUDGET_EXEMPT_ADMINS && env.ADMIN_USERS.includes(userId);
   }
 
-  /** The limits that apply to this user (none for an exempt admin). */
-  limitsFor(userId: string): { limits: AdmitRequest['limits']; maxTurns: number } {
-    if (this.exempt(userId)) return { limits: {}, maxTurns: 0 };
+  /** The limits that apply to this user (none for an exempt admin); `daily`: any daily limit at all. */
+  limitsFor(userId: string): { limits: AdmitRequest['limits']; daily: boolean; maxTurns: number } {
+    if (this.exempt(userId)) return { limits: {}, daily: false, maxTurns: 0 };
     const env = this.config.env;
     const limits: AdmitRequest['limits'] = {};
     if (env.BUDGET_USER_DAILY_USD !== undefined) limits.userUsd = env.BUDGET_USER_DAILY_USD;
     if (env.BUDGET_USER_DAILY_TOKENS !== undefined) limits.userTokens = env.BUDGET_USER_DAILY_TOKENS;
     if (env.BUDGET_CHANNEL_DAILY_USD !== undefined) limits.channelUsd = env.BUDGET_CHANNEL_DAILY_USD;
     if (env.BUDGET_CHANNEL_DAILY_TOKENS !== undefined) limits.channelTokens = env.BUDGET_CHANNEL_DAILY_TOKENS;
-    return { limits, maxTurns: env.MAX_TURNS_PER_USER };
+    return { limits, daily: Object.keys(limits).length > 0, maxTurns: env.MAX_TURNS_PER_USER };
   }
 
   /**
@@ -87,8 +87,8 @@ export class Budget {
    * BUDGET_FAIL_MODE.
    */
   async overDailyLimit(asker: Asker): Promise<boolean> {
-    const { limits } = this.limitsFor(asker.userId);
-    if (Object.keys(limits).length === 0) return false;
+    const { limits, daily } = this.limitsFor(asker.userId);
+    if (!daily) return false;
     try {
       return (await this.stores.usage.admit({ ...asker, limits })).refused !== undefined;
     } catch (err) {
@@ -100,7 +100,7 @@ export class Budget {
   /** `locale` formats the numbers of a refusal (token counts); the sink says its words. */
   async admit(asker: Asker, locale: Locale): Promise<Admission> {
     const meter = new TurnMeter();
-    const { limits, maxTurns } = this.limitsFor(asker.userId);
+    const { limits, daily, maxTurns } = this.limitsFor(asker.userId);
     const token = randomUUID();
     const request: AdmitRequest = {
       ...asker,
@@ -110,7 +110,7 @@ export class Budget {
     let day = Math.floor(Date.now() / DAY_MS);
     let held = false;
     // Nothing to check: no store round trip before the turn.
-    if (request.slot || Object.keys(limits).length > 0) {
+    if (request.slot || daily) {
       try {
         const outcome = await this.stores.usage.admit(request);
         day = outcome.day;
