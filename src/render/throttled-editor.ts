@@ -259,19 +259,25 @@ export class ThrottledEditor<P, R = unknown> {
   /** Lets `refresh` bring the latest payload up to date; it never breaks the call. */
   #refresh(): void {
     if (!this.#opts.refresh) return;
+    const outer = this.#refreshing;
     this.#refreshing = true;
     try {
       this.#opts.refresh();
     } catch {
       // A render that throws leaves the payload as it was: the call goes with that.
     } finally {
-      this.#refreshing = false;
+      this.#refreshing = outer;
     }
   }
 
   #start(): void {
     // A paced call brings its payload up to date once it has its slot (in #paced).
-    if (!this.#opts.pace) this.#refresh();
+    if (!this.#opts.pace && !this.#refreshing) {
+      this.#refresh();
+      // What the refresh did may leave nothing to do here: a call it started (a flush), the editor
+      // disposed, or a payload the platform already shows.
+      if (this.#inFlight || this.#disposed || !this.#hasUnsent()) return;
+    }
     const latest = this.#latest;
     if (!latest) return;
     this.#expedited = false;

@@ -8,7 +8,8 @@ import { silentLogger } from '../../src/logger.js';
 import { ChannelPacers } from '../../src/render/channel-pacer.js';
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
-import { emptyView } from '../../src/render/view.js';
+import type { AnswerStream, StreamChunks } from '../../src/render/answer-stream.js';
+import { emptyView, type StepView } from '../../src/render/view.js';
 import { fakePlatform } from './fake-platform.js';
 
 const INTERVAL_MS = 1_000;
@@ -24,30 +25,89 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function renderer(calls: Array<{ at: number; call: string }>, frameMs = FRAME_MS) {
+interface Card {
+  id: string;
+  body: string;
+}
+
+/**
+ * A turn renderer over a recording writer (and, with `stream`, a recording native stream whose task
+ * cards show the steps). `steps`: the steps message shows each step's body.
+ */
+function renderer(
+  calls: Array<{ at: number; call: string }>,
+  options: { frameMs?: number; steps?: boolean; stream?: boolean } = {},
+) {
   let n = 0;
+  const record = (call: string) => calls.push({ at: Date.now(), call });
+  const stream: AnswerStream<string, string, Card> = {
+    async start(chunks: StreamChunks<Card>) {
+      record(`start ${JSON.stringify(chunks)}`);
+      return `s${++n}`;
+    },
+    async append(ref, chunks) {
+      record(`append ${ref} ${JSON.stringify(chunks)}`);
+    },
+    async stop(ref, chunks) {
+      record(`stop ${ref} ${JSON.stringify(chunks)}`);
+    },
+    task: (step: StepView) => ({ id: step.id, body: step.body }),
+    text: (markdown) => markdown,
+    message: (markdown: string) => `message ${markdown}`,
+    refusal: () => undefined,
+    refused: () => {},
+  };
   return new TurnRenderer<string, string>({
     writer: {
       async post(payload) {
-        calls.push({ at: Date.now(), call: `post ${payload}` });
+        record(`post ${payload}`);
         return `m${++n}`;
       },
       async edit(ref, payload) {
-        calls.push({ at: Date.now(), call: `edit ${ref} ${payload}` });
+        record(`edit ${ref} ${payload}`);
       },
     },
     build: {
-      steps: () => undefined,
+      steps: (view) =>
+        options.steps ? `steps ${view.steps.map((step) => step.body).join(' | ')}` : undefined,
       answerPart: (markdown) => `part ${markdown}`,
       planPart: (markdown) => markdown,
     },
+    ...(options.stream ? { stream } : {}),
     limits: { answerChars: 1_000 },
     channel: { key: 'C1', pacers: new ChannelPacers() },
     locale: 'en',
     logger: silentLogger,
     intervalMs: INTERVAL_MS,
-    renderFrameMs: frameMs,
+    renderFrameMs: options.frameMs ?? FRAME_MS,
   });
+}
+
+/**
+ * Gives a word every 50 ms for 5 s (frames 600 ms apart: most calls fall between two frames) and
+ * returns the calls made meanwhile whose payload shows the words (`shows`).
+ */
+async function streamWords(
+  calls: Array<{ at: number; call: string }>,
+  give: (words: string) => void,
+  shows: (call: string) => boolean,
+) {
+  const words: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    words.push(`w${i}`);
+    give(words.join(' '));
+    await vi.advanceTimersByTimeAsync(50);
+  }
+  return calls.filter((c) => shows(c.call));
+}
+
+/** Each call carries every word given before it (one every 50 ms from the start), and no more. */
+function expectNewest(sent: Array<{ at: number; call: string }>) {
+  expect(sent.length).toBeGreaterThanOrEqual(3);
+  for (const call of sent) {
+    const given = Math.ceil((call.at - 1_000_000) / 50);
+    expect(call.call).toMatch(new RegExp(`\\bw${given - 1}\\b(?! w)`));
+  }
 }
 
 describe('TurnRenderer: each call carries the newest text', () => {
@@ -55,30 +115,70 @@ describe('TurnRenderer: each call carries the newest text', () => {
     const calls: Array<{ at: number; call: string }> = [];
     const turn = renderer(calls);
     const view = emptyView();
-    const words: string[] = [];
-    // A word every 50 ms for 5 s: with frames 600 ms apart, most edits fall between two frames.
-    for (let i = 0; i < 100; i++) {
-      words.push(`w${i}`);
-      view.answer = words.join(' ');
-      turn.update(view);
-      await vi.advanceTimersByTimeAsync(50);
-    }
-    const edits = calls.filter((c) => c.call.startsWith('edit'));
-    expect(edits.length).toBeGreaterThanOrEqual(3);
-    for (const edit of edits) {
-      // The words given before the call (one every 50 ms from the start): all of them, no more.
-      const given = Math.ceil((edit.at - 1_000_000) / 50);
-      expect(edit.call).toMatch(new RegExp(`\\bw${given - 1}$`));
-    }
+    const edits = await streamWords(
+      calls,
+      (words) => {
+        view.answer = words;
+        turn.update(view);
+      },
+      (call) => call.startsWith('edit'),
+    );
+    expectNewest(edits);
     const done = turn.done({ ...view, answerFinal: true, done: true });
     await vi.runAllTimersAsync();
     await done;
     expect(calls.at(-1)?.call).toContain('w99');
   });
 
+  it('the steps message: each edit carries the step text that grew after the last frame', async () => {
+    const calls: Array<{ at: number; call: string }> = [];
+    const turn = renderer(calls, { steps: true });
+    const view = emptyView();
+    view.steps.push({
+      id: 't1',
+      kind: 'thinking',
+      title: 'Thinking',
+      body: '',
+      status: 'running',
+      collapsed: false,
+    });
+    const edits = await streamWords(
+      calls,
+      (words) => {
+        view.steps[0]!.body = words; // streamed reasoning: growing text, not a visible change
+        turn.update(view);
+      },
+      (call) => call.startsWith('edit m1 steps'),
+    );
+    expectNewest(edits);
+  });
+
+  it('a native stream’s task cards: each append carries the step text that grew after the last frame', async () => {
+    const calls: Array<{ at: number; call: string }> = [];
+    const turn = renderer(calls, { stream: true });
+    const view = emptyView();
+    view.steps.push({
+      id: 't1',
+      kind: 'thinking',
+      title: 'Thinking',
+      body: '',
+      status: 'running',
+      collapsed: false,
+    });
+    const appends = await streamWords(
+      calls,
+      (words) => {
+        view.steps[0]!.body = words;
+        turn.update(view);
+      },
+      (call) => call.startsWith('append'),
+    );
+    expectNewest(appends);
+  });
+
   it('the first answer text is posted at once, whatever the frame', async () => {
     const calls: Array<{ at: number; call: string }> = [];
-    const turn = renderer(calls, 60_000);
+    const turn = renderer(calls, { frameMs: 60_000 });
     const view = emptyView();
     view.answer = 'First words';
     turn.update(view);
@@ -113,6 +213,41 @@ describe('ThrottledEditor refresh', () => {
     expect(platform.calls.map((c) => c.payload)).toEqual(['v1', 'v3']);
     expect(platform.maxInFlight).toBe(1);
     expect(refreshes).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a refresh that flushes the same editor: one call at a time, the payload sent once', async () => {
+    const platform = fakePlatform({ latencyMs: 100 });
+    let flushed: Promise<void> | undefined;
+    const editor: ThrottledEditor<string, number> = new ThrottledEditor<string, number>({
+      post: platform.post,
+      edit: platform.edit,
+      intervalMs: INTERVAL_MS,
+      refresh: () => {
+        // What a retired part does when its message cannot be deleted: blank it, and land that.
+        editor.set('blank');
+        flushed ??= editor.flush();
+      },
+    });
+    editor.set('v1');
+    await vi.advanceTimersByTimeAsync(200);
+    editor.set('v2');
+    await vi.runAllTimersAsync();
+    await flushed;
+    expect(platform.calls.map((c) => c.payload)).toEqual(['blank']);
+    expect(platform.maxInFlight).toBe(1);
+  });
+
+  it('a refresh that disposes the editor: no call is made', async () => {
+    const platform = fakePlatform({ latencyMs: 10 });
+    const editor: ThrottledEditor<string, number> = new ThrottledEditor<string, number>({
+      post: platform.post,
+      edit: platform.edit,
+      intervalMs: INTERVAL_MS,
+      refresh: () => editor.dispose(),
+    });
+    editor.set('never');
+    await vi.runAllTimersAsync();
+    expect(platform.calls).toEqual([]);
   });
 
   it('a refresh that throws leaves the call to go with the payload it had', async () => {
