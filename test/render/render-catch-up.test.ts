@@ -101,6 +101,33 @@ async function streamWords(
   return calls.filter((c) => shows(c.call));
 }
 
+/** A turn whose one step streams its reasoning (growing text, not a visible change), word by word. */
+async function thinkAloud(
+  calls: Array<{ at: number; call: string }>,
+  options: { steps?: boolean; stream?: boolean },
+  shows: (call: string) => boolean,
+) {
+  const turn = renderer(calls, options);
+  const view = emptyView();
+  const step: StepView = {
+    id: 't1',
+    kind: 'thinking',
+    title: 'Thinking',
+    body: '',
+    status: 'running',
+    collapsed: false,
+  };
+  view.steps.push(step);
+  return streamWords(
+    calls,
+    (words) => {
+      step.body = words;
+      turn.update(view);
+    },
+    shows,
+  );
+}
+
 /** Each call carries every word given before it (one every 50 ms from the start), and no more. */
 function expectNewest(sent: Array<{ at: number; call: string }>) {
   expect(sent.length).toBeGreaterThanOrEqual(3);
@@ -132,51 +159,14 @@ describe('TurnRenderer: each call carries the newest text', () => {
 
   it('the steps message: each edit carries the step text that grew after the last frame', async () => {
     const calls: Array<{ at: number; call: string }> = [];
-    const turn = renderer(calls, { steps: true });
-    const view = emptyView();
-    view.steps.push({
-      id: 't1',
-      kind: 'thinking',
-      title: 'Thinking',
-      body: '',
-      status: 'running',
-      collapsed: false,
-    });
-    const edits = await streamWords(
-      calls,
-      (words) => {
-        view.steps[0]!.body = words; // streamed reasoning: growing text, not a visible change
-        turn.update(view);
-      },
-      (call) => call.startsWith('edit m1 steps'),
-    );
-    expectNewest(edits);
+    expectNewest(await thinkAloud(calls, { steps: true }, (call) => call.startsWith('edit m1 steps')));
   });
 
   it('a native stream’s task cards: each append carries the step text that grew after the last frame', async () => {
     const calls: Array<{ at: number; call: string }> = [];
-    const turn = renderer(calls, { stream: true });
-    const view = emptyView();
-    view.steps.push({
-      id: 't1',
-      kind: 'thinking',
-      title: 'Thinking',
-      body: '',
-      status: 'running',
-      collapsed: false,
-    });
-    const appends = await streamWords(
-      calls,
-      (words) => {
-        view.steps[0]!.body = words;
-        turn.update(view);
-      },
-      (call) => call.startsWith('append'),
-    );
-    expectNewest(appends);
+    expectNewest(await thinkAloud(calls, { stream: true }, (call) => call.startsWith('append')));
   });
-
-  it('the first answer text is posted at once, whatever the frame', async () => {
+  it('the first answer text is still posted at once, however long the frame', async () => {
     const calls: Array<{ at: number; call: string }> = [];
     const turn = renderer(calls, { frameMs: 60_000 });
     const view = emptyView();
