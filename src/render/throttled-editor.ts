@@ -256,17 +256,19 @@ export class ThrottledEditor<P, R = unknown> {
     this.#timerAt = Number.POSITIVE_INFINITY;
   }
 
-  /** Lets `refresh` bring the latest payload up to date; it never breaks the call. */
+  /**
+   * Lets `refresh` bring the latest payload up to date; it never breaks the call. It never runs
+   * inside itself: `#start` skips it while it runs, and `#paced` calls it only after awaiting a slot.
+   */
   #refresh(): void {
     if (!this.#opts.refresh) return;
-    const outer = this.#refreshing;
     this.#refreshing = true;
     try {
       this.#opts.refresh();
     } catch {
       // A render that throws leaves the payload as it was: the call goes with that.
     } finally {
-      this.#refreshing = outer;
+      this.#refreshing = false;
     }
   }
 
