@@ -107,11 +107,22 @@ export async function build() {
 }
 `;
 
+/**
+ * The Node and V8 flags of package.json's start script (and so of the Docker image's CMD). Every run
+ * below passes them, so a runtime that no longer knows one (V8 flags come and go) fails here, on each
+ * Node the suite runs on, instead of at a user's `npm start`.
+ */
+const startFlags = (
+  JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(' ')
+  .filter((arg) => arg.startsWith('--'));
+
 function start(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['scripts/start.mjs', ...args],
+      [...startFlags, 'scripts/start.mjs', ...args],
       { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
