@@ -10,16 +10,9 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build, bundleEntry, entry, isStale } from '../scripts/build.mjs';
 import { postSigned } from '../test/helpers/fake-slack-api.js';
+import { startFlags } from '../test/helpers/start-command.js';
 import { BENCH_TAVILY_KEY } from './fakes/fake-search.js';
 import { BENCH_BOT_USER } from './fakes/fakes.js';
-
-/** The Node flags of package.json's start script (`node <flags> scripts/start.mjs`), what users run. */
-const START_FLAGS: string[] = (() => {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    scripts: { start: string };
-  };
-  return pkg.scripts.start.split(' ').filter((arg) => arg.startsWith('--'));
-})();
 
 export const BOT_SIGNING_SECRET = 'bench-signing-secret';
 const TEAM = 'T00FAKE00AA';
@@ -162,7 +155,7 @@ export async function startBot(kind: BotKind, fakes: BotEnv, start: BotStart = {
   const execArgs = [
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
     // Scout runs with the flags `npm start` and the Docker image give it; the peer with Node's own.
-    ...(kind === 'scout' ? START_FLAGS : []),
+    ...(kind === 'scout' ? startFlags : []),
     ...extraFlags,
   ];
   const child = spawn(process.execPath, [...execArgs, script], {

@@ -4,10 +4,10 @@
  * interleaved, medians reported:
  *
  * - the bundle itself (`node dist/scout/main.js`);
- * - the Docker image's command, `node scripts/start.mjs`, run as the image runs it: from a folder laid
+ * - the Docker image's command, `node <start flags> scripts/start.mjs`, run as the image runs it: from a folder laid
  *   out like the image (dist/, scripts/, prompts/, node_modules, package.json; no sources, so no
  *   staleness walk) with NODE_ENV=production — outside Docker, which this machine may not have;
- * - what `npm start` runs, `node scripts/start.mjs` in the checkout (the staleness check included);
+ * - what `npm start` runs, `node <start flags> scripts/start.mjs` in the checkout (the staleness check included);
  * - `npm start` itself (npm's own start-up included): what README's quick start runs.
  *
  * The terminal path: memory store, no platform SDK loaded. The fake model answers at once (five
@@ -18,6 +18,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleEntry } from '../../scripts/build.mjs';
+import { startFlags } from '../../test/helpers/start-command.js';
 import { ensureBuilt } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, ms, type ScenarioResult } from '../context.js';
 import { summarize } from '../metrics.js';
@@ -108,8 +109,8 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
       const once = ['--once', `bench-t7-${i} hi`];
       node.push(await timed(process.execPath, ['-e', '0'], env));
       bundled.push(await timed(process.execPath, [bundleEntry, ...once], env));
-      image.push(await timed(process.execPath, ['scripts/start.mjs', ...once], imageEnv, app));
-      script.push(await timed(process.execPath, ['scripts/start.mjs', ...once], env));
+      image.push(await timed(process.execPath, [...startFlags, 'scripts/start.mjs', ...once], imageEnv, app));
+      script.push(await timed(process.execPath, [...startFlags, 'scripts/start.mjs', ...once], env));
       npm.push(await timed('npm', ['start', '--silent', '--', ...once], env));
     }
   } finally {
@@ -136,8 +137,8 @@ export async function startUp(ctx: BenchContext): Promise<ScenarioResult> {
     rows: [
       ['node -e 0', `${ms(base.wallMs, 0)} · CPU ${ms(base.cpuMs, 0)}`],
       row('node dist/scout/main.js --once (the bundle)', bundled),
-      row("Docker image's command: node scripts/start.mjs --once", image),
-      row('node scripts/start.mjs --once in the checkout', script),
+      row("Docker image's command: node <start flags> scripts/start.mjs --once", image),
+      row('node <start flags> scripts/start.mjs --once in the checkout', script),
       row('npm start -- --once', npm),
       [
         "npm's own start-up (npm start − the script it runs)",

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStale } from '../../scripts/build.mjs';
+import { startCommand, startFlags } from '../helpers/start-command.js';
 
 let root: string;
 const write = (path: string, secondsAgo: number, text = '') => {
@@ -107,17 +108,8 @@ export async function build() {
 }
 `;
 
-/**
- * The Node and V8 flags of package.json's start script (and so of the Docker image's CMD). Every run
- * below passes them, so a runtime that no longer knows one (V8 flags come and go) fails here, on each
- * Node the suite runs on, instead of at a user's `npm start`.
- */
-const startFlags = (
-  JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start
-  .split(' ')
-  .filter((arg) => arg.startsWith('--'));
-
+// Every run below passes the start script's flags (startFlags), so a runtime that no longer knows
+// one (V8 flags come and go) fails here, on each Node the suite runs on, not at a user's `npm start`.
 function start(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
@@ -178,12 +170,9 @@ describe('the Docker image starts what npm start runs', () => {
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
   it("its CMD is package.json's start script, and the runtime stage has every file that script loads", () => {
-    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
-      scripts: { start: string };
-    };
     const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1];
-    expect(cmd && (JSON.parse(cmd) as string[]).join(' ')).toBe(pkg.scripts.start);
-    const script = pkg.scripts.start.split(' ').find((arg) => arg.endsWith('.mjs'))!;
+    expect(cmd && (JSON.parse(cmd) as string[]).join(' ')).toBe(startCommand);
+    const script = startCommand.split(' ').find((arg) => arg.endsWith('.mjs'))!;
     const loaded = [
       script,
       ...[
