@@ -34,6 +34,12 @@ export interface BenchOptions {
   peerTokensPerSecond: number[];
   /** Scenarios 6 and 11: the rate their targets are read at. */
   peerHeadlineTokensPerSecond: number;
+  /**
+   * Scenario 6: how many times the headline pair (50 concurrent turns at the headline rate) runs for
+   * the CPU target, the order of the two bots alternating; the target reads the median ratio. One run
+   * spreads about ±0.08× on 2 vCPUs, so a single reading near 0.45× says little.
+   */
+  peerCpuRounds: number;
   /** Scenario 11: turns in Scout's own process (agent, or chat for A/B runs), levels and rounds per build. */
   agentMode: string;
   agentConcurrency: number[];
@@ -87,6 +93,7 @@ const DEFAULTS: BenchOptions = {
   peerAnswerTokens: 300,
   peerTokensPerSecond: [20, 50, 100],
   peerHeadlineTokensPerSecond: 50,
+  peerCpuRounds: 1,
   agentMode: 'agent',
   agentConcurrency: [50],
   agentRounds: 2,
