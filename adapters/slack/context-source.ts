@@ -4,11 +4,11 @@
  * (`url_private`, needs files:read). Files are fetched with the bot token only from Slack's file
  * host or the SLACK_API_URL host; a redirect anywhere else is not followed.
  */
-import type { LRUCache } from 'lru-cache';
 import { downloadAllowed, hostMatches, sameOrigin } from '../../src/context/download.js';
 import type { AttachmentRef, MessageContextSource, ThreadMessage } from '../../src/context/types.js';
 import type { Logger } from '../../src/logger.js';
 import { type SlackClient, slackErrorCode } from './slack-client.js';
+import type { SlackUserDirectory } from './user-directory.js';
 
 /** Slack's own file host (url_private / url_private_download). */
 const SLACK_FILE_HOSTS = ['files.slack.com'] as const;
@@ -51,7 +51,8 @@ export interface SlackContextOptions {
   files: SlackFile[];
   /** Read the thread's earlier replies (a mention inside a thread Scout did not open). */
   readThread: boolean;
-  names: LRUCache<string, string>;
+  /** Authors' display names (users.info, shared with the locale lookups and across turns). */
+  users: SlackUserDirectory;
   logger: Logger;
 }
 
@@ -196,22 +197,11 @@ async function authorNames(
   const names = new Map<string, string>();
   let lookups = 0;
   for (const id of ids) {
-    const cached = options.names.get(id);
-    if (cached) {
-      names.set(id, cached);
-      continue;
-    }
-    if (lookups++ >= MAX_NAME_LOOKUPS) continue;
-    try {
-      const info = await options.client.users.info({ user: id });
-      const name = info.user?.profile?.display_name || info.user?.real_name || info.user?.name;
-      if (name) {
-        names.set(id, name);
-        options.names.set(id, name);
-      }
-    } catch (err) {
-      options.logger.debug({ err: String(err), user: id }, 'users.info failed; naming the author by id');
-    }
+    if (!options.users.has(id) && lookups++ >= MAX_NAME_LOOKUPS) continue;
+    const user = await options.users.lookup(id, (err) =>
+      options.logger.debug({ err: String(err), user: id }, 'users.info failed; naming the author by id'),
+    );
+    if (user?.name) names.set(id, user.name);
   }
   return names;
 }

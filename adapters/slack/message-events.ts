@@ -4,7 +4,6 @@
  * suggested prompts). Each is acknowledged at once and handled afterwards, tracked in `inFlight`.
  */
 import type { App } from '@slack/bolt';
-import type { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import { isUserAllowed } from '../../src/core/allowed-channels.js';
 import { phrase } from '../../src/i18n/phrase.js';
@@ -27,6 +26,7 @@ import {
   type Trigger,
 } from './triggers.js';
 import type { SlackTurnSink } from './turn-sink.js';
+import type { SlackUserDirectory } from './user-directory.js';
 
 /** Slack redelivers for ~5 minutes; event ids are remembered a little longer. */
 const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
@@ -41,8 +41,8 @@ export interface MessageEventsOptions {
   state: SlackSurfaceState;
   relay: ButtonRelay;
   answered: AnsweredThreads;
-  /** Display names of users and channels, for the context reader. */
-  names: LRUCache<string, string>;
+  /** Who the authors are (display names), for the context reader. */
+  users: SlackUserDirectory;
   localeOf: (userId: string) => Promise<Locale>;
   /** The sink a turn (or a reply) in this thread writes through. */
   sinkFor: (team: string, trigger: Trigger, locale: Locale) => SlackTurnSink;
@@ -57,7 +57,7 @@ export function registerMessageEvents(
   listeners: SlackListeners,
   options: MessageEventsOptions,
 ): void {
-  const { core, config, log, state, relay, answered, names, localeOf, sinkFor, inFlight } = options;
+  const { core, config, log, state, relay, answered, users, localeOf, sinkFor, inFlight } = options;
   const env = config.env;
   let botUserId: string | undefined;
 
@@ -122,7 +122,7 @@ export function registerMessageEvents(
             threadTs: trigger.threadTs,
             files: trigger.files,
             readThread: trigger.midThread,
-            names,
+            users,
             logger: log,
           }),
         },

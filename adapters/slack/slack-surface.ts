@@ -16,7 +16,6 @@ import {
   LogLevel,
   type Logger as BoltLogger,
 } from '@slack/bolt';
-import { LRUCache } from 'lru-cache';
 import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
 import { phrase } from '../../src/i18n/phrase.js';
@@ -47,6 +46,7 @@ import { leanFetchWithin } from '../../src/http/lean-fetch.js';
 import { type AcceptThread, serveFromAcceptThread } from '../../src/http/accept-thread.js';
 import { http } from '../../src/http/node-http.js';
 import { listenError } from '../../src/http/listen-error.js';
+import { SlackUserDirectory } from './user-directory.js';
 
 /** Connections the kernel may hold for Scout before they are accepted (see start()). */
 const HTTP_ACCEPT_BACKLOG = 4096;
@@ -80,8 +80,6 @@ const WEB_API_TIMEOUT_MS = 10_000;
  * which @slack/socket-mode retries forever: start() would hang instead of failing.
  */
 const APP_TOKEN_PREFIX = 'xapp-';
-/** User locales change rarely; one users.info per user per hour. */
-const LOCALE_CACHE = { max: 5_000, ttl: 3600_000 };
 
 export interface SlackSurfaceOptions {
   core: ScoutCore;
@@ -184,8 +182,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const answered = new AnsweredThreads(stores.meta, env.SESSION_TTL);
   // Presses for a turn running on another instance are relayed through the shared store.
   const relay = new ButtonRelay(stores.meta, log, stores.backend === 'redis', env.ADMIN_USERS);
-  const locales = new LRUCache<string, Locale>(LOCALE_CACHE);
-  const names = new LRUCache<string, string>(LOCALE_CACHE);
+  const users = new SlackUserDirectory((args) => app.client.users.info(args));
   const inFlight = new Set<Promise<void>>();
   // One pacer per channel, shared by every turn there (src/render/channel-pacer.ts).
   const pacers = new ChannelPacers(options.editorClock);
@@ -196,18 +193,8 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   let acceptor: AcceptThread | undefined;
   let accepting = true;
 
-  const localeOf = async (userId: string): Promise<Locale> => {
-    const cached = locales.get(userId);
-    if (cached) return cached;
-    try {
-      const info = await app.client.users.info({ user: userId, include_locale: true });
-      const locale = toLocale(info.user?.locale, core.locale);
-      locales.set(userId, locale);
-      return locale;
-    } catch {
-      return core.locale;
-    }
-  };
+  const localeOf = async (userId: string): Promise<Locale> =>
+    toLocale((await users.lookup(userId))?.locale, core.locale);
 
   const sinkFor = (team: string, trigger: Trigger, locale: Locale) =>
     new SlackTurnSink(
@@ -244,7 +231,7 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
     state,
     relay,
     answered,
-    names,
+    users,
     localeOf,
     sinkFor,
     inFlight,

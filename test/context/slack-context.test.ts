@@ -112,6 +112,53 @@ function humanThread(h: SlackHarness): string {
 }
 
 describe('Slack: thread context', () => {
+  it('a burst of mentions costs one users.info per person, for both the reply language and the authors’ names', async () => {
+    s = await startSlackHarness({
+      fake: { userLocales: { U00ALICE001: 'zh-CN' } },
+      env: { MAX_TURNS_PER_USER: '4' },
+    });
+    s.h.llm.fallback = () => textReply('Redis dropped connections.');
+    const h = s;
+    const parents = [humanThread(h), humanThread(h), humanThread(h), humanThread(h)];
+    // Four mentions by Alice at once, each in a thread Bob and Alice wrote in: nobody is cached yet.
+    const events = parents.map((parent, i) => {
+      const ts = h.slack.addUserMessage({
+        channel: CHANNEL,
+        user: 'U00ALICE001',
+        text: `<@${BOT}> what happened in ${i}?`,
+        threadTs: parent,
+      });
+      return h.event({
+        team_id: TEAM,
+        type: 'event_callback',
+        event: {
+          type: 'app_mention',
+          user: 'U00ALICE001',
+          ts,
+          text: `<@${BOT}> what happened in ${i}?`,
+          channel: CHANNEL,
+          thread_ts: parent,
+        },
+      });
+    });
+    await Promise.all(events);
+    await h.surface.idle();
+
+    const lookups = h.slack.callsTo('users.info').map((c) => c.args.user);
+    expect(lookups.sort()).toEqual(['U00ALICE001', 'U00BOB00001']);
+    for (const call of h.slack.callsTo('users.info')) expect(String(call.args.include_locale)).toBe('true');
+    // Every answer is in Alice's language, and every model request names the authors.
+    for (const parent of parents) {
+      expect(seen(h, parent)).toContain('已读取之前的 3 条消息');
+      expect(seen(h, parent)).toContain('Redis dropped connections.');
+    }
+    expect(h.h.llm.requests).toHaveLength(4);
+    for (const request of h.h.llm.requests)
+      expect(userContents(request.body).map(String).join('\n')).toMatch(
+        /Real U00ALICE001:[\s\S]*Real U00BOB00001:/,
+      );
+  });
+
   it('a mention mid-thread sends the earlier human messages, by name, as delimited data — and not again on a follow-up', async () => {
     s = await startSlackHarness();
     s.h.llm.fallback = () => textReply('Looks like redis dropped connections.');

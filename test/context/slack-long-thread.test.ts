@@ -6,10 +6,10 @@
  * adapter's source on threads whose replies are spread unevenly over a month.
  */
 import { WebClient } from '@slack/web-api';
-import { LRUCache } from 'lru-cache';
 import { afterEach, describe, expect, it } from 'vitest';
 import { slackContextSource } from '../../adapters/slack/context-source.js';
 import type { SlackClient } from '../../adapters/slack/slack-client.js';
+import { SlackUserDirectory } from '../../adapters/slack/user-directory.js';
 import { silentLogger } from '../../src/logger.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { textReply } from '../helpers/fake-openai-server.js';
@@ -108,11 +108,9 @@ function unevenThread(api: FakeSlackApi, replies: number, seed: number): { paren
 }
 
 function source(api: FakeSlackApi, parent: string, ts: string) {
+  const client = new WebClient('xoxb-test-token', { slackApiUrl: api.url, retryConfig: { retries: 0 } });
   return slackContextSource({
-    client: new WebClient('xoxb-test-token', {
-      slackApiUrl: api.url,
-      retryConfig: { retries: 0 },
-    }) as unknown as SlackClient,
+    client: client as unknown as SlackClient,
     token: 'xoxb-test-token',
     apiUrl: api.url,
     channel: CHANNEL,
@@ -120,7 +118,7 @@ function source(api: FakeSlackApi, parent: string, ts: string) {
     threadTs: parent,
     files: [],
     readThread: true,
-    names: new LRUCache({ max: 100 }),
+    users: new SlackUserDirectory((args) => client.users.info(args), { max: 100, ttl: 3600_000 }),
     logger: silentLogger,
   });
 }

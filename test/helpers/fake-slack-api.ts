@@ -614,7 +614,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
             real_name: `Real ${args.user}`,
             // Slack's display_name is often empty; the real name is then what people see.
             profile: { display_name: options.userNames?.[args.user] ?? '', real_name: `Real ${args.user}` },
-            locale: options.userLocales?.[args.user] ?? 'en-US',
+            // Slack sends the locale only when asked (`include_locale=true`).
+            ...(String(args.include_locale) === 'true'
+              ? { locale: options.userLocales?.[args.user] ?? 'en-US' }
+              : {}),
             tz: 'UTC',
           },
         };
