@@ -213,13 +213,19 @@ function plan(options: BenchContext['options']): Array<{ level: number; rate: nu
   );
 }
 
+/** One round of the headline pair: each bot's CPU per turn (ms). */
+export interface CpuRound {
+  scout: number;
+  peer: number;
+}
+
 /**
- * The headline CPU ratio over `peerCpuRounds` rounds: the first round's ratio, then fresh pairs of
- * both bots at the same level and rate, the one that goes first alternating (the machine's drift
- * falls on each alike). Only CPU is read from the extra rounds.
+ * The headline pair's CPU over `peerCpuRounds` rounds: the first round's, then fresh pairs of both
+ * bots at the same level and rate, the one that goes first alternating (the machine's drift falls on
+ * each alike). Only CPU is read from the extra rounds.
  */
-async function moreCpuRounds(ctx: BenchContext, level: number, first: number): Promise<number[]> {
-  const ratios = [first];
+async function moreCpuRounds(ctx: BenchContext, level: number, first: CpuRound): Promise<CpuRound[]> {
+  const rounds = [first];
   for (let round = 2; round <= ctx.options.peerCpuRounds; round++) {
     const order: BotKind[] = round % 2 === 0 ? ['peer', 'scout'] : ['scout', 'peer'];
     const cpu: Partial<Record<BotKind, number>> = {};
@@ -229,9 +235,9 @@ async function moreCpuRounds(ctx: BenchContext, level: number, first: number): P
       if (run.errors > 0) throw new Error(`scenario 6 CPU round ${round}: ${kind} had ${run.errors} errors`);
       cpu[kind] = run.cpuPerTurnMs;
     }
-    ratios.push(ratio(cpu.scout!, cpu.peer!));
+    rounds.push({ scout: cpu.scout!, peer: cpu.peer! });
   }
-  return ratios;
+  return rounds;
 }
 
 export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult> {
@@ -243,6 +249,7 @@ export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult>
   const headline = headlineRate(options);
   const check = (target: string, measured: string, met: boolean) => targets.push({ target, measured, met });
   let cpuRatioRounds: number[] | undefined;
+  let cpuRoundsMs: CpuRound[] | undefined;
   try {
     for (const { level, rate } of plan(options)) {
       const speed = fakeSpeed(options, rate);
@@ -301,15 +308,23 @@ export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult>
         calls <= 1,
       );
       if (rate !== headline) continue;
-      const cpuRounds = await moreCpuRounds(ctx, level, ratio(scout.cpuPerTurnMs, peer.cpuPerTurnMs));
+      const pairs = await moreCpuRounds(ctx, level, { scout: scout.cpuPerTurnMs, peer: peer.cpuPerTurnMs });
+      const cpuRounds = pairs.map((p) => ratio(p.scout, p.peer));
       const cpu = median(cpuRounds);
       if (cpuRounds.length > 1) {
         const interval = medianInterval(cpuRounds);
-        rows.push([
-          `${at} CPU per turn, Scout / peer in each round (median)`,
-          `${cpuRounds.map(x).join(' / ')} (${x(cpu)}${interval ? `; ${x(interval.low)} to ${x(interval.high)}, ${(interval.coverage * 100).toFixed(1)} % interval of the median` : ''})`,
-        ]);
+        rows.push(
+          [
+            `${at} CPU per turn in each round, Scout / peer`,
+            pairs.map((p) => `${p.scout.toFixed(1)}/${p.peer.toFixed(1)}`).join(' ') + ' ms',
+          ],
+          [
+            `${at} CPU per turn, Scout / peer in each round (median)`,
+            `${cpuRounds.map(x).join(' / ')} (${x(cpu)}${interval ? `; ${x(interval.low)} to ${x(interval.high)}, ${(interval.coverage * 100).toFixed(1)} % interval of the median` : ''})`,
+          ],
+        );
         cpuRatioRounds = cpuRounds;
+        cpuRoundsMs = pairs;
       }
       const peak = ratio(scout.peakRssBytes, peer.peakRssBytes);
       check(
@@ -340,6 +355,10 @@ export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult>
     name: `Scout (chat mode) vs a minimal Chat SDK bot, separate processes (${options.peerTokensPerSecond.join(', ')} tokens/s; ${headline} the headline)`,
     rows,
     targets,
-    data: { headlineTokensPerSecond: headline, levels, ...(cpuRatioRounds ? { cpuRatioRounds } : {}) },
+    data: {
+      headlineTokensPerSecond: headline,
+      levels,
+      ...(cpuRatioRounds ? { cpuRatioRounds, cpuRoundsMs } : {}),
+    },
   };
 }
