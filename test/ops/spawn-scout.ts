@@ -23,9 +23,14 @@ export interface ScoutProcess {
   kill(): void;
 }
 
-export async function spawnScout(env: Record<string, string>, port: number): Promise<ScoutProcess> {
+export async function spawnScout(
+  env: Record<string, string>,
+  port: number,
+  /** Node and V8 flags before the script (e.g. the start script's). */
+  nodeFlags: string[] = [],
+): Promise<ScoutProcess> {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
