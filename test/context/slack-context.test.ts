@@ -42,12 +42,10 @@ afterEach(async () => {
   elsewhere = undefined;
 });
 
+type MentionOptions = { threadTs?: string; files?: Json[]; user?: string };
+
 /** Posts an app_mention for a message the fake already holds (so conversations.replies knows it). */
-async function mention(
-  h: SlackHarness,
-  text: string,
-  options: { threadTs?: string; files?: Json[]; user?: string } = {},
-): Promise<string> {
+async function postMention(h: SlackHarness, text: string, options: MentionOptions = {}): Promise<string> {
   const user = options.user ?? 'U00ALICE001';
   const ts = h.slack.addUserMessage({
     channel: CHANNEL,
@@ -69,6 +67,12 @@ async function mention(
       ...(options.files ? { files: options.files } : {}),
     },
   });
+  return ts;
+}
+
+/** A mention, answered: posted, then every turn it started has finished. */
+async function mention(h: SlackHarness, text: string, options: MentionOptions = {}): Promise<string> {
+  const ts = await postMention(h, text, options);
   await h.surface.idle();
   return ts;
 }
@@ -121,27 +125,9 @@ describe('Slack: thread context', () => {
     const h = s;
     const parents = [humanThread(h), humanThread(h), humanThread(h), humanThread(h)];
     // Four mentions by Alice at once, each in a thread Bob and Alice wrote in: nobody is cached yet.
-    const events = parents.map((parent, i) => {
-      const ts = h.slack.addUserMessage({
-        channel: CHANNEL,
-        user: 'U00ALICE001',
-        text: `<@${BOT}> what happened in ${i}?`,
-        threadTs: parent,
-      });
-      return h.event({
-        team_id: TEAM,
-        type: 'event_callback',
-        event: {
-          type: 'app_mention',
-          user: 'U00ALICE001',
-          ts,
-          text: `<@${BOT}> what happened in ${i}?`,
-          channel: CHANNEL,
-          thread_ts: parent,
-        },
-      });
-    });
-    await Promise.all(events);
+    await Promise.all(
+      parents.map((parent, i) => postMention(h, `what happened in ${i}?`, { threadTs: parent })),
+    );
     await h.surface.idle();
 
     const lookups = h.slack.callsTo('users.info').map((c) => c.args.user);

@@ -10,18 +10,10 @@ import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.
 import { startFlags } from '../helpers/start-command.js';
 import { IDLE_COLLECT_AFTER_MS } from '../../src/ops/idle-memory.js';
 import { freePort } from './redis-process.js';
-import { SIGNING_SECRET, type ScoutProcess, spawnScout } from './spawn-scout.js';
+import { type ScoutProcess, fakesEnv, spawnScout } from './spawn-scout.js';
 
 const COLLECTED = 'idle: heap collected';
 const count = (text: string) => text.split(COLLECTED).length - 1;
-
-async function waitFor(check: () => boolean, what: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('idle heap collection (real process)', () => {
   let llm: FakeOpenAI;
@@ -39,37 +31,27 @@ describe('idle heap collection (real process)', () => {
     await slack.close();
   });
 
-  const env = (): Record<string, string> => ({
-    OPENAI_API_KEY: 'sk-test-idle-key',
-    OPENAI_BASE_URL: llm.baseUrl,
-    AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
-    SLACK_BOT_TOKEN: 'xoxb-test-idle-token',
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.url,
-    SEARCH_PROVIDER: 'none',
-    STORE_URL: 'memory://',
-    LOG_LEVEL: 'debug',
-  });
+  const env = () => fakesEnv({ llm, slack }, { LOG_LEVEL: 'debug' });
 
   it('with the start flags: once after start-up, once more after a turn and the idle time', async () => {
     expect(startFlags).toContain('--expose-gc');
     scout = await spawnScout(env(), await freePort(), startFlags);
     const s = scout;
-    await waitFor(() => count(s.output()) === 1, 'the collection after start-up', 10_000);
+    await slack.waitFor(() => count(s.output()) === 1, 10_000, 'the collection after start-up');
 
     llm.enqueue(textReply('Answered.', { chunkDelayMs: 20 }));
     expect((await s.dm('Hello', '1767377101.000001')).status).toBe(200);
-    await waitFor(() => llm.requests.length === 1, 'the model call', 10_000);
-    await waitFor(
+    await slack.waitFor(() => llm.requests.length === 1, 10_000, 'the model call');
+    await slack.waitFor(
       () => slack.callsTo('chat.stopStream').length + slack.callsTo('chat.update').length > 0,
-      'the answer',
       10_000,
+      'the answer',
     );
     const answered = Date.now();
-    await waitFor(
+    await slack.waitFor(
       () => count(s.output()) === 2,
-      'the collection after the turn',
       IDLE_COLLECT_AFTER_MS + 10_000,
+      'the collection after the turn',
     );
     // Not before the idle time had passed since the turn's end.
     expect(Date.now() - answered).toBeGreaterThanOrEqual(IDLE_COLLECT_AFTER_MS - 1_000);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
 import { freePort } from './redis-process.js';
-import { DM_CHANNEL, SIGNING_SECRET, type ScoutProcess, spawnScout } from './spawn-scout.js';
+import { DM_CHANNEL, type ScoutProcess, fakesEnv, spawnScout } from './spawn-scout.js';
 
 const PROCESS_TEST_TIMEOUT_MS = 60_000;
 
@@ -28,18 +28,7 @@ describe('SIGTERM during a turn (real process)', () => {
     await slack.close();
   });
 
-  const env = (graceMs: number): Record<string, string> => ({
-    OPENAI_API_KEY: 'sk-test-shutdown-key',
-    OPENAI_BASE_URL: llm.baseUrl,
-    AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
-    SLACK_BOT_TOKEN: 'xoxb-test-shutdown-token',
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.url,
-    SEARCH_PROVIDER: 'none',
-    STORE_URL: 'memory://',
-    LOG_LEVEL: 'info',
-    SHUTDOWN_GRACE_MS: String(graceMs),
-  });
+  const env = (graceMs: number) => fakesEnv({ llm, slack }, { SHUTDOWN_GRACE_MS: String(graceMs) });
 
   /** Everything visible in the thread: native-stream chunks joined, plus text and blocks. */
   const threadText = (ts: string) =>

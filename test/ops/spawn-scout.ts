@@ -23,6 +23,28 @@ export interface ScoutProcess {
   kill(): void;
 }
 
+/**
+ * What a spawned Scout needs to reach the fakes: the model, the Slack Web API (HTTP mode, signed with
+ * SIGNING_SECRET), no search, the memory store and info logs; `extra` adds or overrides.
+ */
+export function fakesEnv(
+  fakes: { llm: { baseUrl: string }; slack: { url: string } },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    OPENAI_API_KEY: 'sk-test-scout-process-key',
+    OPENAI_BASE_URL: fakes.llm.baseUrl,
+    AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+    SLACK_BOT_TOKEN: 'xoxb-test-scout-process-token',
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fakes.slack.url,
+    SEARCH_PROVIDER: 'none',
+    STORE_URL: 'memory://',
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}
+
 export async function spawnScout(
   env: Record<string, string>,
   port: number,

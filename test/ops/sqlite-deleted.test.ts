@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { freePort } from './redis-process.js';
-import { DM_CHANNEL, SIGNING_SECRET, type ScoutProcess, spawnScout } from './spawn-scout.js';
+import { DM_CHANNEL, type ScoutProcess, fakesEnv, spawnScout } from './spawn-scout.js';
 
 const PROCESS_TEST_TIMEOUT_MS = 60_000;
 
@@ -38,20 +38,7 @@ describe('the SQLite file deleted under a running Scout (real process)', () => {
 
   const start = async () => {
     const file = join(dir, 'scout.sqlite');
-    scout = await spawnScout(
-      {
-        OPENAI_API_KEY: 'sk-test-sqlite-deleted-key',
-        OPENAI_BASE_URL: llm.baseUrl,
-        AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
-        SLACK_BOT_TOKEN: 'xoxb-test-sqlite-deleted-token',
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.url,
-        SEARCH_PROVIDER: 'none',
-        STORE_URL: `sqlite://${file}`,
-        LOG_LEVEL: 'info',
-      },
-      await freePort(),
-    );
+    scout = await spawnScout(fakesEnv({ llm, slack }, { STORE_URL: `sqlite://${file}` }), await freePort());
     return { file, scout };
   };
 
