@@ -248,7 +248,7 @@ export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult>
   const levels: Array<{ level: number; tokensPerSecond: number; scout: LevelRun; peer: LevelRun }> = [];
   const headline = headlineRate(options);
   const check = (target: string, measured: string, met: boolean) => targets.push({ target, measured, met });
-  let cpuRatioRounds: number[] | undefined;
+  /** The headline pair's rounds, when more than one ran. */
   let cpuRoundsMs: CpuRound[] | undefined;
   try {
     for (const { level, rate } of plan(options)) {
@@ -323,7 +323,6 @@ export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult>
             `${cpuRounds.map(x).join(' / ')} (${x(cpu)}${interval ? `; ${x(interval.low)} to ${x(interval.high)}, ${(interval.coverage * 100).toFixed(1)} % interval of the median` : ''})`,
           ],
         );
-        cpuRatioRounds = cpuRounds;
         cpuRoundsMs = pairs;
       }
       const peak = ratio(scout.peakRssBytes, peer.peakRssBytes);
@@ -358,7 +357,7 @@ export async function peerComparison(ctx: BenchContext): Promise<ScenarioResult>
     data: {
       headlineTokensPerSecond: headline,
       levels,
-      ...(cpuRatioRounds ? { cpuRatioRounds, cpuRoundsMs } : {}),
+      ...(cpuRoundsMs ? { cpuRatioRounds: cpuRoundsMs.map((p) => ratio(p.scout, p.peer)), cpuRoundsMs } : {}),
     },
   };
 }
