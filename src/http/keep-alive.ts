@@ -83,7 +83,13 @@ export async function sendPooled<T>(call: PooledRequest<T>): Promise<T> {
 function exchange<T>(call: PooledRequest<T>, request: typeof http.request, agent: Agent): Promise<T> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = request(call.url, { ...call.options, agent }, (response) => {
+    // `timeout: 0` unless the call sets its own limit: the agent's idle timeout is for a connection
+    // lying in the pool, and Node's agent acts on it only there (it destroys free sockets alone).
+    // Left on while a request runs, every read and write re-arms it: a model stream re-armed it
+    // for each of its hundreds of chunks, about 3 % of a busy bot's main thread while answers
+    // stream (docs/performance.md). The agent gives the connection its idle timeout back when the
+    // request is done and the connection returns to the pool.
+    const req = request(call.url, { timeout: 0, ...call.options, agent }, (response) => {
       answered = true;
       call.read(response).then(resolve, reject);
     });

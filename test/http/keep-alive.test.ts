@@ -4,12 +4,15 @@
  * agent-turn counts are in test/llm/keep-alive.test.ts.
  */
 import { spawn } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEEP_ALIVE_IDLE_MS } from '../../src/http/keep-alive.js';
 import { leanFetch } from '../../src/http/lean-fetch.js';
+import { postEventStream } from '../../src/llm/openai/post-event-stream.js';
 import { startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -64,6 +67,48 @@ describe('the keep-alive pool', () => {
     // Request 2 went over the pooled connection and was cut unanswered; request 3 opened another.
     expect(server.requests()).toBe(3);
     expect(server.connections()).toBe(2);
+  });
+
+  it('runs no idle timer on a connection while a model stream reads from it; back in the pool, the connection has its idle limit again', async () => {
+    const fake = await startFakeOpenAI();
+    closers.push(() => fake.close());
+    fake.fallback = textReply('one two three four five six seven eight');
+    // The connection each request of this process goes out on, as Node's HTTP client announces it.
+    const sockets: Socket[] = [];
+    const onStart = (message: unknown) => {
+      const request = (message as { request: ClientRequest }).request;
+      if (request.socket) sockets.push(request.socket);
+      else request.once('socket', (socket) => sockets.push(socket));
+    };
+    subscribe('http.client.request.start', onStart);
+    closers.push(async () => {
+      unsubscribe('http.client.request.start', onStart);
+    });
+
+    const timeoutsWhileStreaming: Array<number | undefined> = [];
+    for (let n = 0; n < 2; n++) {
+      const stream = await postEventStream(
+        `${fake.origin}/v1/chat/completions`,
+        'sk-test',
+        '{}',
+        new AbortController().signal,
+      );
+      for await (const batch of stream.events(() => {})) {
+        // The chunk with [DONE] may end the response too: the connection is then back in the pool.
+        if (batch.some((data) => data.startsWith('[DONE]'))) break;
+        timeoutsWhileStreaming.push(sockets.at(-1)?.timeout);
+      }
+    }
+    expect(timeoutsWhileStreaming.length).toBeGreaterThan(4);
+    // A timer on a streaming connection is re-armed by every chunk read: none is set meanwhile.
+    expect(new Set(timeoutsWhileStreaming)).toEqual(new Set([0]));
+    // One pooled connection served both streams, and lying idle it closes after the pool's limit
+    // (or sooner, where the server's Keep-Alive header says it closes sooner).
+    expect(fake.connections).toBe(1);
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1]).toBe(sockets[0]);
+    expect(sockets[0]!.timeout).toBeGreaterThan(0);
+    expect(sockets[0]!.timeout).toBeLessThanOrEqual(KEEP_ALIVE_IDLE_MS);
   });
 
   it('holds no finished process open: the pooled connection is idle and unref’d', async () => {
