@@ -6,11 +6,12 @@
  */
 import type { ChatMessage } from './types.js';
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** The text with every lone surrogate replaced by U+FFFD. */
+/**
+ * The text with every lone surrogate replaced by U+FFFD, by the engine's own scan (every message of
+ * every request passes here, search results included: a regular expression was measurable per turn).
+ */
 export function wellFormed(text: string): string {
-  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '\uFFFD') : text;
+  return text.isWellFormed() ? text : text.toWellFormed();
 }
 
 /** A JSON value with lone surrogates replaced in every string, keys included. */
