@@ -97,6 +97,39 @@ describe('per-session cache', () => {
     expect((await search.search('x', { sessionKey: 's' })).cached).toBe(false);
   });
 
+  it('a search in a session with 20 cached queries reads and writes its own results, not the whole cache', async () => {
+    const store = new Keyv();
+    const search = service(silentLogger, store);
+    for (let i = 1; i <= 20; i++) await search.search(`q${i}`, { sessionKey: 's' });
+    // What one query's results weigh as stored.
+    const oneQuery = JSON.stringify((await search.search('q20', { sessionKey: 's' })).results).length;
+    const moved: number[] = [];
+    const get = store.get.bind(store);
+    const set = store.set.bind(store);
+    store.get = (async (key: string) => {
+      const value = await get(key);
+      moved.push(value === undefined ? 0 : JSON.stringify(value).length);
+      return value;
+    }) as typeof store.get;
+    store.set = (async (key: string, value: unknown, ttl?: number) => {
+      moved.push(JSON.stringify(value).length);
+      return set(key, value, ttl);
+    }) as typeof store.set;
+
+    expect((await search.search('q5', { sessionKey: 's' })).cached).toBe(true);
+    expect((await search.search('q21', { sessionKey: 's' })).cached).toBe(false);
+    expect((await search.search('q21', { sessionKey: 's' })).cached).toBe(true);
+    expect(moved.length).toBeGreaterThan(0);
+    // Each read or write is about one query's results or the small index, never all twenty.
+    for (const bytes of moved) expect(bytes).toBeLessThan(3 * oneQuery);
+    // A hit still refreshes recency: four more new queries evict q1-q4 and then q6, not q5.
+    for (const q of ['q22', 'q23', 'q24', 'q25']) await search.search(q, { sessionKey: 's' });
+    const requests = fake.requests.length;
+    expect((await search.search('q5', { sessionKey: 's' })).cached).toBe(true);
+    expect((await search.search('q6', { sessionKey: 's' })).cached).toBe(false);
+    expect(fake.requests.length).toBe(requests + 1);
+  });
+
   it('a broken cache store does not break the search', async () => {
     const broken = new Keyv();
     broken.get = async () => {
