@@ -4,39 +4,23 @@
  * collects once its surfaces run, and again once a turn has ended and nothing ran for the idle time;
  * without the flag it never tries.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
+import { describe, expect, it } from 'vitest';
+import { textReply } from '../helpers/fake-openai-server.js';
 import { startFlags } from '../helpers/start-command.js';
 import { IDLE_COLLECT_AFTER_MS } from '../../src/ops/idle-memory.js';
-import { freePort } from './redis-process.js';
-import { type ScoutProcess, fakesEnv, spawnScout } from './spawn-scout.js';
+import { scoutOnFakes } from './spawn-scout.js';
 
 const COLLECTED = 'idle: heap collected';
 const count = (text: string) => text.split(COLLECTED).length - 1;
 
 describe('idle heap collection (real process)', () => {
-  let llm: FakeOpenAI;
-  let slack: FakeSlackApi;
-  let scout: ScoutProcess | undefined;
-
-  beforeEach(async () => {
-    llm = await startFakeOpenAI();
-    slack = await startFakeSlackApi();
-  });
-  afterEach(async () => {
-    scout?.kill();
-    scout = undefined;
-    await llm.close();
-    await slack.close();
-  });
-
-  const env = () => fakesEnv({ llm, slack }, { LOG_LEVEL: 'debug' });
+  const fakes = scoutOnFakes();
+  const env = () => fakes.env({ LOG_LEVEL: 'debug' });
 
   it('with the start flags: once after start-up, once more after a turn and the idle time', async () => {
     expect(startFlags).toContain('--expose-gc');
-    scout = await spawnScout(env(), await freePort(), startFlags);
-    const s = scout;
+    const { llm, slack } = fakes;
+    const s = await fakes.spawn(env(), startFlags);
     await slack.waitFor(() => count(s.output()) === 1, 10_000, 'the collection after start-up');
 
     llm.enqueue(textReply('Answered.', { chunkDelayMs: 20 }));
@@ -58,7 +42,7 @@ describe('idle heap collection (real process)', () => {
   }, 60_000);
 
   it('without --expose-gc: no collection is attempted', async () => {
-    scout = await spawnScout(env(), await freePort());
+    const scout = await fakes.spawn(env());
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(scout.output()).toContain('surface started');
     expect(count(scout.output())).toBe(0);

@@ -3,44 +3,21 @@
  * intake stops, the running turn finishes (or, past SHUTDOWN_GRACE_MS, ends as "Stopped"), and the
  * process exits 0.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
-import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
-import { freePort } from './redis-process.js';
-import { DM_CHANNEL, type ScoutProcess, fakesEnv, spawnScout } from './spawn-scout.js';
+import { describe, expect, it } from 'vitest';
+import { textReply } from '../helpers/fake-openai-server.js';
+import { scoutOnFakes } from './spawn-scout.js';
 
 const PROCESS_TEST_TIMEOUT_MS = 60_000;
 
 describe('SIGTERM during a turn (real process)', () => {
-  let llm: FakeOpenAI;
-  let slack: FakeSlackApi;
-  let scout: ScoutProcess | undefined;
-
-  beforeEach(async () => {
-    llm = await startFakeOpenAI();
-    slack = await startFakeSlackApi();
-  });
-
-  afterEach(async () => {
-    scout?.kill();
-    scout = undefined;
-    await llm.close();
-    await slack.close();
-  });
-
-  const env = (graceMs: number) => fakesEnv({ llm, slack }, { SHUTDOWN_GRACE_MS: String(graceMs) });
-
-  /** Everything visible in the thread: native-stream chunks joined, plus text and blocks. */
-  const threadText = (ts: string) =>
-    slack
-      .messagesIn(DM_CHANNEL, ts)
-      .map((m) => `${m.chunks.map((c) => c.text ?? '').join('')}\n${m.text}\n${JSON.stringify(m.blocks)}`)
-      .join('\n');
+  const fakes = scoutOnFakes();
+  const env = (graceMs: number) => fakes.env({ SHUTDOWN_GRACE_MS: String(graceMs) });
 
   it(
     'lets the running turn finish, then exits 0',
     async () => {
-      scout = await spawnScout(env(20_000), await freePort());
+      const { llm } = fakes;
+      const scout = await fakes.spawn(env(20_000));
       // /metrics rides on the Slack receiver's port too.
       expect((await fetch(`${scout.url}/metrics`)).status).toBe(200);
       llm.enqueue(textReply('The slow answer arrives in full.', { chunkDelayMs: 400 }));
@@ -51,8 +28,8 @@ describe('SIGTERM during a turn (real process)', () => {
       scout.child.kill('SIGTERM');
       const code = await scout.exited;
       expect(code, scout.output()).toBe(0);
-      expect(threadText(ts)).toContain('The slow answer arrives in full.');
-      expect(threadText(ts)).not.toContain('Stopped');
+      expect(fakes.shownIn(ts)).toContain('The slow answer arrives in full.');
+      expect(fakes.shownIn(ts)).not.toContain('Stopped');
       expect(scout.output()).toContain('shutting down');
     },
     PROCESS_TEST_TIMEOUT_MS,
@@ -61,7 +38,8 @@ describe('SIGTERM during a turn (real process)', () => {
   it(
     'cancels a turn still running past SHUTDOWN_GRACE_MS, shows it as stopped, and exits 0',
     async () => {
-      scout = await spawnScout(env(300), await freePort());
+      const { llm } = fakes;
+      const scout = await fakes.spawn(env(300));
       llm.enqueue({ hang: true });
       const ts = '1767377002.000002';
       expect((await scout.dm('This will never be answered', ts)).status).toBe(200);
@@ -70,7 +48,7 @@ describe('SIGTERM during a turn (real process)', () => {
       scout.child.kill('SIGTERM');
       const code = await scout.exited;
       expect(code, scout.output()).toBe(0);
-      expect(threadText(ts)).toContain('Stopped');
+      expect(fakes.shownIn(ts)).toContain('Stopped');
     },
     PROCESS_TEST_TIMEOUT_MS,
   );

@@ -1,12 +1,16 @@
 /**
  * Runs the real bot process (`node --import tsx src/main.ts`) in Slack HTTP mode against loopback
- * fakes, capturing everything it writes. Used by the shutdown and log-scan tests.
+ * fakes, capturing everything it writes. Used by the process tests (shutdown, log scan, idle collection,
+ * the SQLite file deleted); `scoutOnFakes` sets up the fakes and the clean-up for a describe block.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postSigned } from '../helpers/fake-slack-api.js';
+import { afterEach, beforeEach } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.js';
+import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { DM_CHANNEL, dmEventCallback } from '../helpers/slack-events.js';
+import { freePort } from './redis-process.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SIGNING_SECRET = 'S3CR3T-signing-secret-0003';
@@ -98,6 +102,65 @@ export async function spawnScout(
     },
     kill: () => child.kill('SIGKILL'),
   };
+}
+
+export interface ScoutOnFakes {
+  /** This test's fake model and fake Slack Web API (fresh for each test). */
+  readonly llm: FakeOpenAI;
+  readonly slack: FakeSlackApi;
+  /** `fakesEnv` for this test's fakes. */
+  env(extra?: Record<string, string>): Record<string, string>;
+  /** Spawns Scout on a free port; it is killed after the test. */
+  spawn(env: Record<string, string>, nodeFlags?: string[]): Promise<ScoutProcess>;
+  /** The Scout spawned in this test, if any. */
+  readonly scout: ScoutProcess | undefined;
+  /** Everything shown in the DM thread started at `ts`: native-stream chunks joined, text and blocks. */
+  shownIn(ts: string): string;
+}
+
+/**
+ * For each test of the calling describe block: a fake model and a fake Slack Web API before it; after
+ * it, the Scout it spawned killed (and its exit awaited) and the fakes closed.
+ */
+export function scoutOnFakes(): ScoutOnFakes {
+  let llm: FakeOpenAI | undefined;
+  let slack: FakeSlackApi | undefined;
+  let scout: ScoutProcess | undefined;
+  beforeEach(async () => {
+    llm = await startFakeOpenAI();
+    slack = await startFakeSlackApi();
+  });
+  afterEach(async () => {
+    scout?.kill();
+    if (scout) await scout.exited;
+    scout = undefined;
+    await llm?.close();
+    await slack?.close();
+  });
+  const fakes = {
+    get llm() {
+      if (!llm) throw new Error('the fakes start before each test');
+      return llm;
+    },
+    get slack() {
+      if (!slack) throw new Error('the fakes start before each test');
+      return slack;
+    },
+    get scout() {
+      return scout;
+    },
+    env: (extra: Record<string, string> = {}) => fakesEnv({ llm: fakes.llm, slack: fakes.slack }, extra),
+    async spawn(env: Record<string, string>, nodeFlags: string[] = []) {
+      scout = await spawnScout(env, await freePort(), nodeFlags);
+      return scout;
+    },
+    shownIn: (ts: string) =>
+      fakes.slack
+        .messagesIn(DM_CHANNEL, ts)
+        .map((m) => `${m.chunks.map((c) => c.text ?? '').join('')}\n${m.text}\n${JSON.stringify(m.blocks)}`)
+        .join('\n'),
+  };
+  return fakes;
 }
 
 export { DM_CHANNEL };

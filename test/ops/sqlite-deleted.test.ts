@@ -8,37 +8,25 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
-import { freePort } from './redis-process.js';
-import { DM_CHANNEL, type ScoutProcess, fakesEnv, spawnScout } from './spawn-scout.js';
+import { textReply } from '../helpers/fake-openai-server.js';
+import { DM_CHANNEL, type ScoutProcess, scoutOnFakes } from './spawn-scout.js';
 
 const PROCESS_TEST_TIMEOUT_MS = 60_000;
 
 describe('the SQLite file deleted under a running Scout (real process)', () => {
-  let llm: FakeOpenAI;
-  let slack: FakeSlackApi;
-  let scout: ScoutProcess | undefined;
   let dir: string;
-
-  beforeEach(async () => {
-    llm = await startFakeOpenAI();
-    slack = await startFakeSlackApi();
+  beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'scout-sqlite-deleted-'));
   });
-
-  afterEach(async () => {
-    scout?.kill();
-    if (scout) await scout.exited;
-    scout = undefined;
-    await llm.close();
-    await slack.close();
+  afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
   });
+  // Registered after the folder's hooks: its clean-up (Scout killed, its exit awaited) runs first.
+  const fakes = scoutOnFakes();
 
   const start = async () => {
     const file = join(dir, 'scout.sqlite');
-    scout = await spawnScout(fakesEnv({ llm, slack }, { STORE_URL: `sqlite://${file}` }), await freePort());
+    const scout = await fakes.spawn(fakes.env({ STORE_URL: `sqlite://${file}` }));
     return { file, scout };
   };
 
@@ -47,17 +35,10 @@ describe('the SQLite file deleted under a running Scout (real process)', () => {
     return { status: res.status, body: (await res.json()) as { checks?: Record<string, unknown> } };
   };
 
-  /** Everything shown in the DM thread started at `ts`. */
-  const shown = (ts: string) =>
-    slack
-      .messagesIn(DM_CHANNEL, ts)
-      .map((m) => `${m.chunks.map((c) => c.text ?? '').join('')}\n${m.text}\n${JSON.stringify(m.blocks)}`)
-      .join('\n');
-
   const waitFor = async (ok: () => boolean, what: string, ms = 15_000) => {
     const deadline = Date.now() + ms;
     while (!ok()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${scout?.output()}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${fakes.scout?.output()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -66,10 +47,14 @@ describe('the SQLite file deleted under a running Scout (real process)', () => {
     it(
       `${how}: /healthz answers 503 at once, the log says so once, and the next message is told storage is unavailable`,
       async () => {
+        const { llm, slack } = fakes;
         const { file, scout: s } = await start();
         llm.fallback = textReply('Paris is the capital of France.');
         expect((await s.dm('Capital of France?', '1712000000.000100')).status).toBe(200);
-        await waitFor(() => shown('1712000000.000100').includes('Paris is the capital'), 'the first answer');
+        await waitFor(
+          () => fakes.shownIn('1712000000.000100').includes('Paris is the capital'),
+          'the first answer',
+        );
         expect((await healthz(s)).status).toBe(200);
 
         if (how === 'deleted') rmSync(file);
