@@ -126,7 +126,9 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
         // Our own streaming POST (node:http + eventsource-parser: half the SDK's CPU per stream). An
         // error chunk also carries the usage so far (OpenRouter), which is kept.
         const response = await postEventStream(url, apiKey, JSON.stringify(body), io.signal);
-        for await (const batch of response.events(io.touch)) {
+        const events = response.events(io.touch);
+        let gathering = false;
+        for await (const batch of events) {
           // The parts of one network chunk go on together (usually one token's).
           let parts: StreamPart[] = [];
           let failure: { error: unknown } | undefined;
@@ -144,14 +146,21 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
                 throw new APIError(undefined, error as object, undefined, response.headers);
               }
               const more = mapper.push(chunk);
-              parts = parts.length === 0 ? more : parts.concat(more);
+              parts = parts.length === 0 ? more : joinParts(parts, more);
             } catch (err) {
               failure = { error: err };
               break;
             }
           }
           // What came before a failure in the same chunk is still handed on, as it was read.
-          if (parts.length > 0) yield parts;
+          if (parts.length > 0) {
+            yield parts;
+            // The first text is out: later tokens may wait for the batch window and go on together.
+            if (!gathering) {
+              gathering = true;
+              events.gather();
+            }
+          }
           if (failure) throw failure.error;
           if (finished) break;
         }
@@ -207,4 +216,21 @@ function errorOf(chunk: unknown): unknown {
   if (!chunk || typeof chunk !== 'object') return undefined;
   const error = (chunk as Record<string, unknown>)['error'];
   return error === undefined || error === null ? undefined : error;
+}
+
+/**
+ * `parts` (the batch's so far, a fresh array) with `more` appended, text that follows text joined
+ * into one part (reasoning likewise): a batch of tokens goes downstream as one part, one async
+ * step through the client, its watchers and the renderer instead of one per token.
+ */
+function joinParts(parts: StreamPart[], more: StreamPart[]): StreamPart[] {
+  for (const part of more) {
+    const last = parts[parts.length - 1];
+    if (last?.type === 'text' && part.type === 'text')
+      parts[parts.length - 1] = { type: 'text', text: last.text + part.text };
+    else if (last?.type === 'reasoning' && part.type === 'reasoning')
+      parts[parts.length - 1] = { type: 'reasoning', text: last.text + part.text };
+    else parts.push(part);
+  }
+  return parts;
 }

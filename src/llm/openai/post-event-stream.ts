@@ -16,6 +16,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { finished } from 'node:stream';
 import { sendPooled } from '../../http/keep-alive.js';
 import { BODY_HINT_HEADER, findBodyRetryDelay } from '../retry-after.js';
+import { type Held, type HoldForWindow, holdForWindow } from './batch-window.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -31,10 +32,20 @@ export interface EventStream {
   headers: Headers;
   /**
    * The `data` of each server-sent event, in order, until the body ends, in batches (the events one
-   * network chunk completed). `onChunk` runs for every network chunk (keep-alive comments
-   * included): the server is alive.
+   * network chunk completed, or several: see `gather`). `onChunk` runs for every network chunk
+   * (keep-alive comments included): the server is alive.
    */
-  events(onChunk: () => void): AsyncIterable<string[]>;
+  events(onChunk: () => void): EventBatchStream;
+}
+
+export interface EventBatchStream extends AsyncIterable<string[]> {
+  /**
+   * From now on, events that arrive while the consumer waits are held until the batch window's
+   * next tick (batch-window.ts) and go on with those that follow them: one batch per window, not
+   * one per token. `[DONE]`, the body's end and a failure are never held. The driver calls it once
+   * the answer's first text has gone on, so the first token is not delayed.
+   */
+  gather(): void;
 }
 
 /** `${base}/chat/completions`, joined the way the SDK joins it (a trailing slash is fine). */
@@ -48,6 +59,7 @@ export async function postEventStream(
   apiKey: string,
   body: string,
   signal: AbortSignal,
+  hold: HoldForWindow = holdForWindow,
 ): Promise<EventStream> {
   let response: IncomingMessage;
   try {
@@ -75,18 +87,19 @@ export async function postEventStream(
   }
   return {
     headers,
-    events: (onChunk) => ({ [Symbol.asyncIterator]: () => new EventBatches(response, signal, onChunk) }),
+    events: (onChunk) => new EventBatches(response, signal, onChunk, hold),
   };
 }
 
 /**
- * The events of one response body, a batch per network chunk that completed any. Read from the
+ * The events of one response body, a batch per network chunk that completed any (once gathering,
+ * per batch window: what arrived while the consumer waited). Read from the
  * socket's `data` events, not the stream's async iterator: at 50 tokens/s each chunk carries one
  * event, and the iterator plus a generator per event allocated about a third of a streamed answer's
  * memory (bench scenario 6, a sampling heap profile). The body is paused while a batch waits for the
  * consumer, so a slow consumer holds back the server as before.
  */
-class EventBatches implements AsyncIterator<string[]> {
+class EventBatches implements AsyncIterator<string[]>, EventBatchStream, Held {
   private queued: string[] = [];
   private waiting:
     | { resolve(result: IteratorResult<string[]>): void; reject(err: unknown): void }
@@ -95,6 +108,8 @@ class EventBatches implements AsyncIterator<string[]> {
   private failure: { error: unknown } | undefined;
   /** `[DONE]` was read: a consumer that stops now leaves a connection worth keeping. */
   private done = false;
+  /** Events that arrive while the consumer waits are held for the batch window (`gather`). */
+  private gathering = false;
   private readonly parser = createParser({
     onEvent: (event) => {
       if (event.data.startsWith('[DONE]')) this.done = true;
@@ -109,6 +124,7 @@ class EventBatches implements AsyncIterator<string[]> {
     private readonly stream: IncomingMessage,
     private readonly signal: AbortSignal,
     private readonly onChunk: () => void,
+    private readonly hold: HoldForWindow,
   ) {
     stream.on('data', this.onData);
     // finished() tells an end from a cut (a reset, an abort, a close before the end). It stays
@@ -124,9 +140,24 @@ class EventBatches implements AsyncIterator<string[]> {
     this.onChunk();
     this.parser.feed(this.decoder.write(bytes));
     if (this.queued.length === 0) return;
-    if (this.waiting) this.settle();
-    else this.stream.pause();
+    if (!this.waiting) this.stream.pause();
+    // The last events are never held: the answer's end shows at once.
+    else if (this.gathering && !this.done) this.hold(this);
+    else this.settle();
   };
+
+  [Symbol.asyncIterator](): AsyncIterator<string[]> {
+    return this;
+  }
+
+  gather(): void {
+    this.gathering = true;
+  }
+
+  /** The batch window's tick: what was held goes on (unless the consumer took it meanwhile). */
+  flush(): void {
+    this.settle();
+  }
 
   /** Hands the waiting consumer what there is: a batch, the end, or the failure. */
   private settle(): void {
