@@ -7,9 +7,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postEventStream } from '../../src/llm/openai/post-event-stream.js';
 import type { StreamPart } from '../../src/llm/types.js';
 import { startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
+import { postEventStreamTo } from '../helpers/local-event-stream.js';
 import { clientFor, collectParts, useFakeServer } from './client-helpers.js';
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -39,8 +39,13 @@ describe('postEventStream gathering', () => {
     server = undefined;
   });
 
-  /** A server that writes each step's text once `go(i)` is called for it. */
-  async function stepServer(steps: Array<(res: ServerResponse) => void>) {
+  /**
+   * A server that writes event A, then (once A was read and gathering is on) each later step 10 ms
+   * apart; the events are read with a batch window that never ticks, so only what is never held
+   * gets through. Returns the batch read after A, and the iterator for what follows.
+   */
+  async function afterFirstBatch(later: Array<(res: ServerResponse) => void>) {
+    const steps = [(res: ServerResponse) => res.write('data: A\n\n'), ...later];
     const gates = steps.map(() => deferred());
     server = createServer(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -51,59 +56,34 @@ describe('postEventStream gathering', () => {
       }
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    // A window that never ticks: only what is never held gets through.
-    const stream = await postEventStream(
-      `http://127.0.0.1:${port}/v1/chat/completions`,
-      'sk-test',
-      '{}',
-      new AbortController().signal,
-      () => {},
-    );
-    return { stream, go: (i: number) => gates[i]!.resolve() };
-  }
-
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
-
-  it('holds events after gather() until [DONE], which releases them at once', async () => {
-    const { stream, go } = await stepServer([
-      (res) => res.write('data: A\n\n'),
-      (res) => res.write('data: B\n\n'),
-      (res) => res.write('data: C\n\n'),
-      (res) => res.end('data: [DONE]\n\n'),
-    ]);
+    const stream = await postEventStreamTo((server.address() as AddressInfo).port, () => {});
     const events = stream.events(() => {});
     const iterator = events[Symbol.asyncIterator]();
-    go(0);
+    gates[0]!.resolve();
     // Not gathering yet: the first batch comes although the window never ticks.
     expect(await iterator.next()).toEqual({ done: false, value: ['A'] });
     events.gather();
     const next = iterator.next();
-    go(1);
-    await pause();
-    go(2);
-    await pause();
-    go(3);
-    expect(await next).toEqual({ done: false, value: ['B', 'C', '[DONE]'] });
+    for (let i = 1; i < steps.length; i++) {
+      if (i > 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      gates[i]!.resolve();
+    }
+    return { next: await next, iterator };
+  }
+
+  it('holds events after gather() until [DONE], which releases them at once', async () => {
+    const { next, iterator } = await afterFirstBatch([
+      (res) => res.write('data: B\n\n'),
+      (res) => res.write('data: C\n\n'),
+      (res) => res.end('data: [DONE]\n\n'),
+    ]);
+    expect(next).toEqual({ done: false, value: ['B', 'C', '[DONE]'] });
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 
   it('releases held events when the body ends without [DONE]', async () => {
-    const { stream, go } = await stepServer([
-      (res) => res.write('data: A\n\n'),
-      (res) => res.write('data: B\n\n'),
-      (res) => res.end(),
-    ]);
-    const events = stream.events(() => {});
-    const iterator = events[Symbol.asyncIterator]();
-    go(0);
-    expect(await iterator.next()).toEqual({ done: false, value: ['A'] });
-    events.gather();
-    const next = iterator.next();
-    go(1);
-    await pause();
-    go(2);
-    expect(await next).toEqual({ done: false, value: ['B'] });
+    const { next, iterator } = await afterFirstBatch([(res) => res.write('data: B\n\n'), (res) => res.end()]);
+    expect(next).toEqual({ done: false, value: ['B'] });
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 });

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postEventStream } from '../../src/llm/openai/post-event-stream.js';
+import { postEventStreamTo } from '../helpers/local-event-stream.js';
 
 let server: Server | undefined;
 
@@ -33,12 +33,7 @@ describe('postEventStream decoding', () => {
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const stream = await postEventStream(
-      `http://127.0.0.1:${port}/v1/chat/completions`,
-      'sk-test',
-      '{}',
-      new AbortController().signal,
-    );
+    const stream = await postEventStreamTo(port);
     const events: string[] = [];
     for await (const batch of stream.events(() => {})) events.push(...batch);
     expect(events).toEqual([JSON.stringify({ text: '搜索🔎é' }), '[DONE]']);
