@@ -27,8 +27,9 @@ describe('chat mode through the console', () => {
   });
 
   it('streams the answer: the view grows chunk by chunk and the console prints it', async () => {
-    // The pieces come further apart than the batch window (src/llm/openai/batch-window.ts): each shows.
-    h.llm.enqueue(textReply('Paris is the capital of France.', { chunkDelayMs: 60 }));
+    // The pieces come further apart than the batch window (40 ms, src/llm/openai/batch-window.ts),
+    // with room for a loaded machine's lag: each shows.
+    h.llm.enqueue(textReply('Paris is the capital of France.', { chunkDelayMs: 120 }));
     const sink = new RecordingSink();
     await h.scout.handleMessage(testMessage('Capital of France?'), sink);
     const answers = sink.updates.map((v) => v.answer).filter(Boolean);

@@ -44,19 +44,20 @@ describe('postEventStream gathering', () => {
    * apart; the events are read with a batch window that never ticks, so only what is never held
    * gets through. Returns the batch read after A, and the iterator for what follows.
    */
-  async function afterFirstBatch(later: Array<(res: ServerResponse) => void>) {
+  async function afterFirstBatch(later: Array<(res: ServerResponse, stop: () => void) => void>) {
     const steps = [(res: ServerResponse) => res.write('data: A\n\n'), ...later];
+    const caller = new AbortController();
     const gates = steps.map(() => deferred());
     server = createServer(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
       for (let i = 0; i < steps.length; i++) {
         await gates[i]!.promise;
-        steps[i]!(res);
+        steps[i]!(res, () => caller.abort());
       }
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const stream = await postEventStreamTo((server.address() as AddressInfo).port, () => {});
+    const stream = await postEventStreamTo((server.address() as AddressInfo).port, () => {}, caller.signal);
     const events = stream.events(() => {});
     const iterator = events[Symbol.asyncIterator]();
     gates[0]!.resolve();
@@ -79,6 +80,15 @@ describe('postEventStream gathering', () => {
     ]);
     expect(next).toEqual({ done: false, value: ['B', 'C', '[DONE]'] });
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('a Stop while events are held: what came goes on, then the stream fails', async () => {
+    const { next, iterator } = await afterFirstBatch([
+      (res) => res.write('data: B\n\n'),
+      (_res, stop) => stop(),
+    ]);
+    expect(next).toEqual({ done: false, value: ['B'] });
+    await expect(iterator.next()).rejects.toThrow();
   });
 
   it('releases held events when the body ends without [DONE]', async () => {

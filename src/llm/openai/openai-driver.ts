@@ -155,7 +155,8 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
           // What came before a failure in the same chunk is still handed on, as it was read.
           if (parts.length > 0) {
             yield parts;
-            // The first text is out: later tokens may wait for the batch window and go on together.
+            // The first part is out (the answer's, or its reasoning's: a thinking model's answer then
+            // waits up to one window after the thought): later tokens wait for the batch window.
             if (!gathering) {
               gathering = true;
               events.gather();

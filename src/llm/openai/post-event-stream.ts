@@ -42,8 +42,9 @@ export interface EventBatchStream extends AsyncIterable<string[]> {
   /**
    * From now on, events that arrive while the consumer waits are held until the batch window's
    * next tick (batch-window.ts) and go on with those that follow them: one batch per window, not
-   * one per token. `[DONE]`, the body's end and a failure are never held. The driver calls it once
-   * the answer's first text has gone on, so the first token is not delayed.
+   * one per token. `[DONE]`, the body's end and a broken connection are never held (an error sent
+   * as an event is data: it waits at most one window). The driver calls it once the stream's first
+   * part has gone on, so the first token is not delayed.
    */
   gather(): void;
 }
