@@ -1,5 +1,5 @@
 /**
- * Once an answer's first text has gone on, the tokens that follow are gathered for a short window
+ * Once an answer's first part has gone on, the tokens that follow are gathered for a short window
  * (src/llm/openai/batch-window.ts) and go downstream together: at 50 tokens a second each token is
  * its own network chunk, and one pass through the pipeline per token was a sixth of a chat turn's
  * CPU. The first token is never held, nor the stream's end.

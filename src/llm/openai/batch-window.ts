@@ -4,7 +4,7 @@
  * pass through the pipeline (driver, client, watchers, renderer): promise steps and generator
  * resumptions that were about a sixth of a chat turn's CPU (bench scenario 6 on Node 24). No surface
  * shows text faster than that: Slack and Discord are written about once a second, the terminal
- * prints what came. So once a stream's first text has gone on, what arrives while its consumer waits
+ * prints what came. So once a stream's first part has gone on, what arrives while its consumer waits
  * is held until the clock's next tick and goes on together with what follows it.
  *
  * One timer for every stream, not one per stream: 50 concurrent answers cost one timer callback

@@ -127,7 +127,6 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
         // error chunk also carries the usage so far (OpenRouter), which is kept.
         const response = await postEventStream(url, apiKey, JSON.stringify(body), io.signal);
         const events = response.events(io.touch);
-        let gathering = false;
         for await (const batch of events) {
           // The parts of one network chunk go on together (usually one token's).
           let parts: StreamPart[] = [];
@@ -157,10 +156,7 @@ export function createOpenAIDriver(config: ModelConfig, options: OpenAIDriverOpt
             yield parts;
             // The first part is out (the answer's, or its reasoning's: a thinking model's answer then
             // waits up to one window after the thought): later tokens wait for the batch window.
-            if (!gathering) {
-              gathering = true;
-              events.gather();
-            }
+            events.gather();
           }
           if (failure) throw failure.error;
           if (finished) break;

@@ -44,7 +44,7 @@ export interface EventBatchStream extends AsyncIterable<string[]> {
    * next tick (batch-window.ts) and go on with those that follow them: one batch per window, not
    * one per token. `[DONE]`, the body's end and a broken connection are never held (an error sent
    * as an event is data: it waits at most one window). The driver calls it once the stream's first
-   * part has gone on, so the first token is not delayed.
+   * part has gone on, so the first token is not delayed. Calling it again changes nothing.
    */
   gather(): void;
 }
