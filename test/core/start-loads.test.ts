@@ -40,8 +40,8 @@ const NOT_AT_START = [
   '@opentelemetry/api',
   '@opentelemetry/sdk-trace-base',
   '@opentelemetry/resources',
-  '@opentelemetry/exporter-trace-otlp-proto',
-  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/otlp-transformer',
+  '@opentelemetry/otlp-exporter-base',
 ];
 
 function packagesIn(urls: string[]): Set<string> {

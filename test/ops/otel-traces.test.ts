@@ -7,6 +7,8 @@
  * with no message text unless content capture is switched on, and never a key. An endpoint that is
  * down neither slows turns nor fills the log, and shutdown waits for it only so long.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -308,6 +310,25 @@ describe('OpenTelemetry traces', { timeout: 30_000 }, () => {
     expect(turn?.name).toBe('invoke_agent Scout');
     expect(turn?.resource['service.name']).toBe('scout-staging');
     expect(receiver.spans().some((sp) => sp.name === 'execute_tool web_search')).toBe(true);
+  });
+
+  it("sends exports from a thread of its own: the main thread's HTTP client never carries one", async () => {
+    // Node publishes every request its HTTP client starts, on the thread that starts it.
+    const hosts: string[] = [];
+    const started = (message: unknown) =>
+      hosts.push(String((message as { request: ClientRequest }).request.getHeader('host')));
+    subscribe('http.client.request.start', started);
+    try {
+      const s = await start({});
+      await agentTurn(s);
+      await s.tracing.shutdown();
+    } finally {
+      unsubscribe('http.client.request.start', started);
+    }
+    expect(roots(receiver.spans()).length).toBe(1);
+    // The turn's model calls went out from here (the channel saw them); the export did not.
+    expect(hosts).toContain(new URL(llm.baseUrl).host);
+    expect(hosts).not.toContain(new URL(receiver.endpoint).host);
   });
 
   it('puts the trace id on the log lines written during a turn, and only there', async () => {

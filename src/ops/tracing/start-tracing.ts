@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry traces, loaded (by dynamic import) only when OTEL_EXPORTER_OTLP_ENDPOINT or
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set. The official SDK: a tracer provider with an OTLP/HTTP
- * exporter (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) behind a batch processor.
+ * exporter (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) behind a batch processor;
+ * the exporter's requests go from a thread of their own (off-thread-exporter.ts).
  * No context manager: each turn's span is handed to what the turn does explicitly (trace-turn.ts),
  * and nothing is registered globally. The exporter reads the standard variables itself (endpoint, headers,
  * timeout, compression), the processor the OTEL_BSP_* ones, the sampler OTEL_TRACES_SAMPLER, the
@@ -17,15 +18,16 @@ import {
   envDetector,
   resourceFromAttributes,
 } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { Config, Env } from '../../config/env.js';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Config } from '../../config/env.js';
 import type { BuildOptions } from '../../core/build-scout.js';
 import { loadPriceTable } from '../../llm/pricing.js';
 import { redactSecrets } from '../../llm/redact.js';
 import { type Logger, secretsOf } from '../../logger.js';
 import { mcpSecrets } from '../../mcp/mcp-config.js';
-import { ReportingExporter } from './export-reporter.js';
 import { combineObservers } from './combine-observers.js';
+import { ReportingExporter } from './export-reporter.js';
+import { OffThreadExporter } from './off-thread-exporter.js';
 import { traceLlm } from './trace-llm.js';
 import { traceSearch } from './trace-search.js';
 import { traceTools } from './trace-tools.js';
@@ -45,18 +47,14 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-async function createExporter(env: Env): Promise<SpanExporter> {
-  // Both read OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION themselves.
-  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
-  if (protocol === 'http/json')
-    return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
-  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
-}
-
 export async function startTracing(config: Config, logger: Logger): Promise<Tracing> {
   const env = config.env;
   const log = logger.child({ component: 'tracing' });
-  const exporter = new ReportingExporter(await createExporter(env), log);
+  // The exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION itself.
+  const sender = new OffThreadExporter(
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL,
+  );
+  const exporter = new ReportingExporter(sender, log);
   const resource = defaultResource()
     .merge(
       resourceFromAttributes({
@@ -113,6 +111,8 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
       if ((await Promise.race([flushed, bound])) === 'cut')
         log.warn({ boundMs: FLUSH_BOUND_MS }, 'trace flush cut off at shutdown: the last spans are dropped');
       clearTimeout(timer);
+      // Past the bound, an export still under way is given up with its thread.
+      sender.close();
     },
   };
 }

@@ -1,0 +1,196 @@
+/**
+ * The OTLP/HTTP span exporter with its HTTP requests made on a worker thread of their own. The spans
+ * are encoded here by the official serializer (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=
+ * http/json); the bytes go to the worker, which sends them with the official exporter's own
+ * transport (otlp-exporter-base: endpoint, headers, time limit, compression and retries read from the
+ * same OTEL_EXPORTER_OTLP_* variables, answers decoded the same way).
+ *
+ * Why a thread: Node's HTTP client is one body of JavaScript shared by every request of the process,
+ * and V8 optimises it for the shapes of objects it has seen. Scout's model, search and Slack requests
+ * all look alike; the exporter's (its own agent, options, a byte body) do not. Its first export
+ * deoptimised the HTTP client all through (`_http_outgoing`, `_http_client`, `net`, writable
+ * streams: 100 "wrong map" deoptimisations against 34, `--log-deopt`, scenario 17), and every model
+ * and Slack request after it ran on the slower code that sees both. On its own thread the exporter
+ * has an HTTP client of its own (docs/performance.md, "Traces off the main thread").
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+/** What an export reports (@opentelemetry/core's ExportResult, named through the exporter's own type). */
+type ExportResult = Parameters<Parameters<SpanExporter['export']>[1]>[0];
+/** `ExportResultCode` of @opentelemetry/core (not a dependency of Scout's own). */
+const SUCCESS = 0;
+const FAILED = 1;
+
+/** The sender's heap: it holds a few encoded batches at most (the transport's queue is bounded). */
+const SENDER_HEAP_MB = 64;
+
+/**
+ * The worker's code, plain CommonJS so that it runs the same under tsx, vitest, tsc output and the
+ * bundle; the packages come by absolute path (resolved here), whatever the working directory.
+ */
+const SENDER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createOtlpHttpExportDelegate, convertLegacyHttpOptions } = require(workerData.exporterBase);
+const transformer = require(workerData.transformer);
+const official = workerData.json ? transformer.JsonTraceSerializer : transformer.ProtobufTraceSerializer;
+// The official exporter's delegate, as OTLPTraceExporter builds it, fed bytes already encoded.
+const delegate = createOtlpHttpExportDelegate(
+  convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': workerData.contentType }),
+  { serializeRequest: (batch) => batch.bytes, deserializeResponse: (data) => official.deserializeResponse(data) },
+  'otlp_http_span_exporter',
+  { name: 'span', countItems: (batch) => batch.count },
+  undefined,
+);
+parentPort.on('message', (message) => {
+  if (message.t === 'export') {
+    delegate.export({ bytes: message.bytes, count: message.count }, (result) => {
+      const error = result.error;
+      parentPort.postMessage({
+        t: 'result',
+        id: message.id,
+        code: result.code,
+        // The error's kind, status and message (the transport's own words, e.g. "Not Found"), no body.
+        error: error ? { name: error.name, message: String(error.message), code: error.code } : undefined,
+      });
+    });
+  } else if (message.t === 'shutdown') {
+    delegate.shutdown().finally(() => parentPort.postMessage({ t: 'closed' }));
+  }
+});
+`;
+
+type SenderMessage =
+  | { t: 'result'; id: number; code: number; error?: { name: string; message: string; code?: number } }
+  | { t: 'closed' };
+
+function senderData(json: boolean) {
+  const require = createRequire(import.meta.url);
+  return {
+    exporterBase: require.resolve('@opentelemetry/otlp-exporter-base/node-http'),
+    transformer: require.resolve('@opentelemetry/otlp-transformer'),
+    json,
+    contentType: json ? 'application/json' : 'application/x-protobuf',
+  };
+}
+
+function exportError(error: { name: string; message: string; code?: number }): Error {
+  return Object.assign(
+    new Error(error.message),
+    { name: error.name },
+    error.code ? { code: error.code } : {},
+  );
+}
+
+export class OffThreadExporter implements SpanExporter {
+  readonly #serializer: typeof ProtobufTraceSerializer | typeof JsonTraceSerializer;
+  readonly #data: ReturnType<typeof senderData>;
+  /** The variables as they were when tracing started: the thread reads its OTEL_ ones from them. */
+  readonly #env = { ...process.env };
+  #worker: Worker | undefined;
+  readonly #pending = new Map<number, (result: ExportResult) => void>();
+  #nextId = 0;
+  #closed = false;
+  #idle: Array<() => void> = [];
+
+  constructor(protocol?: string) {
+    const json = protocol === 'http/json';
+    this.#serializer = json ? JsonTraceSerializer : ProtobufTraceSerializer;
+    this.#data = senderData(json);
+  }
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    if (this.#closed) {
+      done({ code: FAILED, error: new Error('the trace exporter is shut down') });
+      return;
+    }
+    const bytes = this.#serializer.serializeRequest(spans);
+    if (!bytes) {
+      done({ code: FAILED, error: new Error('the spans could not be encoded') });
+      return;
+    }
+    const id = ++this.#nextId;
+    this.#pending.set(id, done);
+    const worker = this.#sender();
+    // While an export is on its way the thread keeps the process alive, as its socket would.
+    worker.ref();
+    worker.postMessage({ t: 'export', id, bytes, count: spans.length });
+  }
+
+  /** Resolves once every export handed over so far has its result. */
+  forceFlush(): Promise<void> {
+    if (this.#pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Waits for the exports under way (the caller bounds the wait), then stops the thread. */
+  async shutdown(): Promise<void> {
+    this.#closed = true;
+    await this.forceFlush();
+    const worker = this.#worker;
+    if (!worker) return;
+    await new Promise<void>((resolve) => {
+      worker.once('message', (message: SenderMessage) => message.t === 'closed' && resolve());
+      worker.once('exit', () => resolve());
+      worker.postMessage({ t: 'shutdown' });
+    });
+    this.close();
+  }
+
+  /** Stops the thread now: exports still under way fail (shutdown's bound ran out). */
+  close(): void {
+    this.#closed = true;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    this.#settleAll(new Error('the trace exporter was stopped'));
+    void worker?.terminate();
+  }
+
+  #sender(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(SENDER_SOURCE, {
+      eval: true,
+      workerData: this.#data,
+      env: this.#env,
+      resourceLimits: { maxOldGenerationSizeMb: SENDER_HEAP_MB },
+    });
+    worker.unref();
+    worker.on('message', (message: SenderMessage) => {
+      if (message.t !== 'result') return;
+      const done = this.#pending.get(message.id);
+      this.#pending.delete(message.id);
+      if (this.#pending.size === 0) this.#drained();
+      done?.(
+        message.code === SUCCESS
+          ? { code: SUCCESS }
+          : { code: FAILED, ...(message.error ? { error: exportError(message.error) } : {}) },
+      );
+    });
+    // A thread that died (out of memory, a bug) fails what it held; the next export starts another.
+    const gone = (reason: string) => {
+      if (this.#worker !== worker) return;
+      this.#worker = undefined;
+      this.#settleAll(new Error(reason));
+    };
+    worker.on('error', (err) => gone(`the trace export thread failed: ${err.name}`));
+    worker.on('exit', (code) => gone(`the trace export thread stopped (exit code ${code})`));
+    this.#worker = worker;
+    return worker;
+  }
+
+  #settleAll(error: Error): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    this.#drained();
+    for (const done of pending) done({ code: FAILED, error });
+  }
+
+  #drained(): void {
+    this.#worker?.unref();
+    const waiting = this.#idle;
+    this.#idle = [];
+    for (const resolve of waiting) resolve();
+  }
+}
