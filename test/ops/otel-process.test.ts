@@ -6,7 +6,13 @@
  * variable loads no OpenTelemetry package (test/core/start-loads.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import {
+  type FakeOpenAI,
+  openAIErrorBody,
+  startFakeOpenAI,
+  textReply,
+  toolCallReply,
+} from '../helpers/fake-openai-server.js';
 import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
@@ -120,6 +126,29 @@ describe('traces from the real process', () => {
       expect(roots).toHaveLength(1);
       expect(roots[0]?.attributes).toMatchObject({ 'scout.surface': 'console', 'scout.mode': 'chat' });
       expect(once.spans().some((s) => s.name === 'chat test-model')).toBe(true);
+    } finally {
+      await once.close();
+    }
+  }, 60_000);
+
+  it('--once whose turn fails still exits 1 after sending its trace (the export thread holds the exit until it has closed)', async () => {
+    const once = await startOtlpReceiver();
+    try {
+      llm.enqueue({ status: 400, body: openAIErrorBody('the model does not exist') });
+      const result = await runMain(['--once', 'Say something about Quillfeather'], {
+        OPENAI_API_KEY: 'sk-otel-process-key-0001',
+        OPENAI_BASE_URL: llm.baseUrl,
+        AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+        DEFAULT_MODE: 'chat',
+        STORE_URL: 'memory://',
+        OTEL_EXPORTER_OTLP_ENDPOINT: once.endpoint,
+      });
+      // Without its trace sent, or with the process ending inside the exporter's shutdown (the exit
+      // code lost: 0), this fails.
+      expect(result.code).toBe(1);
+      const roots = once.spans().filter((s) => s.parentSpanId === '');
+      expect(roots).toHaveLength(1);
+      expect(roots[0]?.attributes).toMatchObject({ 'scout.outcome': 'error' });
     } finally {
       await once.close();
     }

@@ -62,9 +62,13 @@ parentPort.on('message', (message) => {
 });
 `;
 
-type SenderMessage =
-  | { t: 'result'; id: number; code: number; error?: { name: string; message: string; code?: number } }
-  | { t: 'closed' };
+type SenderMessage = { t: 'result'; id: number; code: number; error?: SenderError } | { t: 'closed' };
+/** An export's failure as the thread reports it: kind, words and status or errno, never a body. */
+interface SenderError {
+  name: string;
+  message: string;
+  code?: number | string;
+}
 
 function senderData(json: boolean) {
   const require = createRequire(import.meta.url);
@@ -76,7 +80,18 @@ function senderData(json: boolean) {
   };
 }
 
-function exportError(error: { name: string; message: string; code?: number }): Error {
+/**
+ * What the thread's HTTP client reads from the environment: the OTEL_ variables and Node's proxy
+ * settings (NODE_USE_ENV_PROXY on Node 24). Not the rest, so no platform or model key is copied there.
+ */
+function senderEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env))
+    if (/^(OTEL_|NODE_USE_ENV_PROXY$|(HTTPS?|NO)_PROXY$)/i.test(name)) out[name] = value;
+  return out;
+}
+
+function exportError(error: SenderError): Error {
   return Object.assign(
     new Error(error.message),
     { name: error.name },
@@ -84,16 +99,25 @@ function exportError(error: { name: string; message: string; code?: number }): E
   );
 }
 
+/** Moves an encoded batch to the thread without a copy when it owns its whole buffer (not Node's pool). */
+function transferable(bytes: Uint8Array): ArrayBuffer[] {
+  const buffer = bytes.buffer;
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength
+    ? [buffer]
+    : [];
+}
+
 export class OffThreadExporter implements SpanExporter {
   readonly #serializer: typeof ProtobufTraceSerializer | typeof JsonTraceSerializer;
   readonly #data: ReturnType<typeof senderData>;
-  /** The variables as they were when tracing started: the thread reads its OTEL_ ones from them. */
-  readonly #env = { ...process.env };
+  /** The variables as they were when tracing started. */
+  readonly #env = senderEnv(process.env);
   #worker: Worker | undefined;
   readonly #pending = new Map<number, (result: ExportResult) => void>();
+  /** forceFlush callers, each with the exports it waits for. */
+  #flushes: Array<{ ids: Set<number>; resolve: () => void }> = [];
   #nextId = 0;
   #closed = false;
-  #idle: Array<() => void> = [];
 
   constructor(protocol?: string) {
     const json = protocol === 'http/json';
@@ -116,13 +140,13 @@ export class OffThreadExporter implements SpanExporter {
     const worker = this.#sender();
     // While an export is on its way the thread keeps the process alive, as its socket would.
     worker.ref();
-    worker.postMessage({ t: 'export', id, bytes, count: spans.length });
+    worker.postMessage({ t: 'export', id, bytes, count: spans.length }, transferable(bytes));
   }
 
-  /** Resolves once every export handed over so far has its result. */
+  /** Resolves once every export handed over so far has its result (later ones are not waited for). */
   forceFlush(): Promise<void> {
     if (this.#pending.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idle.push(resolve));
+    return new Promise((resolve) => this.#flushes.push({ ids: new Set(this.#pending.keys()), resolve }));
   }
 
   /** Waits for the exports under way (the caller bounds the wait), then stops the thread. */
@@ -131,6 +155,9 @@ export class OffThreadExporter implements SpanExporter {
     await this.forceFlush();
     const worker = this.#worker;
     if (!worker) return;
+    // Held until the thread has closed: with nothing else alive, the process would otherwise end
+    // right here, before the code after shutdown (an exit code, closing the store) runs.
+    worker.ref();
     await new Promise<void>((resolve) => {
       worker.once('message', (message: SenderMessage) => message.t === 'closed' && resolve());
       worker.once('exit', () => resolve());
@@ -156,41 +183,47 @@ export class OffThreadExporter implements SpanExporter {
       env: this.#env,
       resourceLimits: { maxOldGenerationSizeMb: SENDER_HEAP_MB },
     });
-    worker.unref();
     worker.on('message', (message: SenderMessage) => {
-      if (message.t !== 'result') return;
-      const done = this.#pending.get(message.id);
-      this.#pending.delete(message.id);
-      if (this.#pending.size === 0) this.#drained();
-      done?.(
-        message.code === SUCCESS
-          ? { code: SUCCESS }
-          : { code: FAILED, ...(message.error ? { error: exportError(message.error) } : {}) },
-      );
+      if (message.t === 'result') this.#settle(message.id, message);
     });
-    // A thread that died (out of memory, a bug) fails what it held; the next export starts another.
+    // A thread that died (out of memory, a module missing) fails what it held; the next export
+    // starts another.
     const gone = (reason: string) => {
       if (this.#worker !== worker) return;
       this.#worker = undefined;
       this.#settleAll(new Error(reason));
     };
-    worker.on('error', (err) => gone(`the trace export thread failed: ${err.name}`));
+    worker.on('error', (err: Error & { code?: string }) =>
+      gone(`the trace export thread failed: ${err.name}${err.code ? ` ${err.code}` : ''}: ${err.message}`),
+    );
     worker.on('exit', (code) => gone(`the trace export thread stopped (exit code ${code})`));
+    // Unref'd after the listeners (adding a 'message' listener refs the thread again): an idle
+    // thread never keeps the process alive.
+    worker.unref();
     this.#worker = worker;
     return worker;
   }
 
-  #settleAll(error: Error): void {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    this.#drained();
-    for (const done of pending) done({ code: FAILED, error });
+  #settle(id: number, result: { code: number; error?: SenderError }): void {
+    const done = this.#pending.get(id);
+    if (!done) return;
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#worker?.unref();
+    done(
+      result.code === SUCCESS
+        ? { code: SUCCESS }
+        : { code: FAILED, ...(result.error ? { error: exportError(result.error) } : {}) },
+    );
+    this.#flushes = this.#flushes.filter((flush) => {
+      flush.ids.delete(id);
+      if (flush.ids.size > 0) return true;
+      flush.resolve();
+      return false;
+    });
   }
 
-  #drained(): void {
-    this.#worker?.unref();
-    const waiting = this.#idle;
-    this.#idle = [];
-    for (const resolve of waiting) resolve();
+  #settleAll(error: Error): void {
+    for (const id of [...this.#pending.keys()])
+      this.#settle(id, { code: FAILED, error: { name: error.name, message: error.message } });
   }
 }
