@@ -108,18 +108,22 @@ describe('traces from the real process', () => {
     expect(lines.find((l) => l.msg === 'surface started')?.trace_id).toBeUndefined();
   }, 60_000);
 
+  /** `scout --once` in the terminal, in chat mode, its traces sent to `receiver`. */
+  const runOnceTraced = (receiver: OtlpReceiver) =>
+    runMain(['--once', 'Say something about Quillfeather'], {
+      OPENAI_API_KEY: 'sk-otel-process-key-0001',
+      OPENAI_BASE_URL: llm.baseUrl,
+      AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+      DEFAULT_MODE: 'chat',
+      STORE_URL: 'memory://',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    });
+
   it('--once in the terminal sends its turn before exiting', async () => {
     const once = await startOtlpReceiver();
     try {
       llm.fallback = textReply('Answered once.');
-      const result = await runMain(['--once', 'Say something about Quillfeather'], {
-        OPENAI_API_KEY: 'sk-otel-process-key-0001',
-        OPENAI_BASE_URL: llm.baseUrl,
-        AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
-        DEFAULT_MODE: 'chat',
-        STORE_URL: 'memory://',
-        OTEL_EXPORTER_OTLP_ENDPOINT: once.endpoint,
-      });
+      const result = await runOnceTraced(once);
       expect(result.stdout).toContain('Answered once.');
       expect(result.code).toBe(0);
       const roots = once.spans().filter((s) => s.parentSpanId === '');
@@ -135,14 +139,7 @@ describe('traces from the real process', () => {
     const once = await startOtlpReceiver();
     try {
       llm.enqueue({ status: 400, body: openAIErrorBody('the model does not exist') });
-      const result = await runMain(['--once', 'Say something about Quillfeather'], {
-        OPENAI_API_KEY: 'sk-otel-process-key-0001',
-        OPENAI_BASE_URL: llm.baseUrl,
-        AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
-        DEFAULT_MODE: 'chat',
-        STORE_URL: 'memory://',
-        OTEL_EXPORTER_OTLP_ENDPOINT: once.endpoint,
-      });
+      const result = await runOnceTraced(once);
       // Without its trace sent, or with the process ending inside the exporter's shutdown (the exit
       // code lost: 0), this fails.
       expect(result.code).toBe(1);
