@@ -8,9 +8,10 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../../logger.js';
 
 /** What an export reports (@opentelemetry/core's ExportResult, named through the exporter's own type). */
-type ExportResult = Parameters<Parameters<SpanExporter['export']>[1]>[0];
-/** `ExportResultCode.SUCCESS` of @opentelemetry/core (not a dependency of Scout's own). */
-const SUCCESS = 0;
+export type ExportResult = Parameters<Parameters<SpanExporter['export']>[1]>[0];
+/** `ExportResultCode` of @opentelemetry/core (not a dependency of Scout's own). */
+export const SUCCESS = 0;
+export const FAILED = 1;
 
 export class ReportingExporter implements SpanExporter {
   private failing = false;

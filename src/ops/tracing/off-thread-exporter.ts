@@ -11,18 +11,13 @@
  * deoptimised the HTTP client all through (`_http_outgoing`, `_http_client`, `net`, writable
  * streams: 100 "wrong map" deoptimisations against 34, `--log-deopt`, scenario 17), and every model
  * and Slack request after it ran on the slower code that sees both. On its own thread the exporter
- * has an HTTP client of its own (docs/performance.md, "Traces off the main thread").
+ * has an HTTP client of its own (docs/performance.md, "Issue 29 on an AMD EPYC (Zen 5) machine").
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-
-/** What an export reports (@opentelemetry/core's ExportResult, named through the exporter's own type). */
-type ExportResult = Parameters<Parameters<SpanExporter['export']>[1]>[0];
-/** `ExportResultCode` of @opentelemetry/core (not a dependency of Scout's own). */
-const SUCCESS = 0;
-const FAILED = 1;
+import { type ExportResult, FAILED, SUCCESS } from './export-reporter.js';
 
 /** The sender's heap: it holds a few encoded batches at most (the transport's queue is bounded). */
 const SENDER_HEAP_MB = 64;
@@ -159,7 +154,8 @@ export class OffThreadExporter implements SpanExporter {
     // right here, before the code after shutdown (an exit code, closing the store) runs.
     worker.ref();
     await new Promise<void>((resolve) => {
-      worker.once('message', (message: SenderMessage) => message.t === 'closed' && resolve());
+      // Not `once`: any other message first would take the listener and leave only 'exit' to end this.
+      worker.on('message', (message: SenderMessage) => message.t === 'closed' && resolve());
       worker.once('exit', () => resolve());
       worker.postMessage({ t: 'shutdown' });
     });
