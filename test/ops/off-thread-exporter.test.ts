@@ -1,7 +1,8 @@
 /**
  * The span exporter's thread (src/ops/tracing/off-thread-exporter.ts), driven as the batch processor
  * drives it: `export(spans, done)`, then `shutdown()`. A thread that dies fails the export it held,
- * and the next export starts a new thread that delivers; after shutdown, exports fail at once.
+ * and the next export starts a new thread that delivers; threads that keep dying are started again
+ * only after a back-off; after shutdown, exports fail at once.
  */
 import { Worker } from 'node:worker_threads';
 import {
@@ -74,6 +75,34 @@ describe('the span exporter thread', () => {
     const late = await exported(exporter, finishedSpans(['after']));
     expect(late.code).toBe(1);
     expect(receiver.spans().map((s) => s.name)).toEqual(['delivered']);
+  });
+
+  it('a thread that keeps dying before it answers is started again only after a back-off', async () => {
+    let handed = 0;
+    const post = Worker.prototype.postMessage;
+    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+      this: Worker,
+      ...args: Parameters<Worker['postMessage']>
+    ) {
+      handed += 1;
+      post.apply(this, args);
+      // Dies with the export it was handed, as a thread that cannot load its modules does.
+      void this.terminate();
+    });
+    const exporter = new OffThreadExporter();
+    const results: Result[] = [];
+    for (let i = 0; i < 4; i++) results.push(await exported(exporter, finishedSpans([`try ${i}`])));
+    expect(results.map((r) => r.code)).toEqual([1, 1, 1, 1]);
+    // The first death is replaced at once; after the second, exports fail without a thread.
+    expect(handed).toBe(2);
+    expect(results[2]?.error?.message).toMatch(/restarts later/);
+
+    vi.restoreAllMocks();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const recovered = await exported(exporter, finishedSpans(['after the back-off']));
+    expect(recovered.code).toBe(0);
+    expect(receiver.spans().map((s) => s.name)).toEqual(['after the back-off']);
+    await exporter.shutdown();
   });
 
   it("reports a refused export as failed, with the endpoint's HTTP status", async () => {

@@ -21,6 +21,13 @@ import { type ExportResult, FAILED, SUCCESS } from './export-reporter.js';
 
 /** The sender's heap: it holds a few encoded batches at most (the transport's queue is bounded). */
 const SENDER_HEAP_MB = 64;
+/**
+ * A thread that died is replaced at the next export; one that died again before any export got an
+ * answer through it (a module missing from an image, a heap too small) is not started again for this
+ * long, doubling up to MAX_BACKOFF_MS, so a thread that cannot run is not started every 5 s for ever.
+ */
+const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 60_000;
 
 /**
  * The worker's code, plain CommonJS so that it runs the same under tsx, vitest, tsc output and the
@@ -113,6 +120,9 @@ export class OffThreadExporter implements SpanExporter {
   #flushes: Array<{ ids: Set<number>; resolve: () => void }> = [];
   #nextId = 0;
   #closed = false;
+  /** Threads in a row that died before an export got an answer through them. */
+  #failedThreads = 0;
+  #restartAt = 0;
 
   constructor(protocol?: string) {
     const json = protocol === 'http/json';
@@ -128,6 +138,10 @@ export class OffThreadExporter implements SpanExporter {
     const bytes = this.#serializer.serializeRequest(spans);
     if (!bytes) {
       done({ code: FAILED, error: new Error('the spans could not be encoded') });
+      return;
+    }
+    if (Date.now() < this.#restartAt) {
+      done({ code: FAILED, error: new Error('the trace export thread failed again: it restarts later') });
       return;
     }
     const id = ++this.#nextId;
@@ -179,14 +193,24 @@ export class OffThreadExporter implements SpanExporter {
       env: this.#env,
       resourceLimits: { maxOldGenerationSizeMb: SENDER_HEAP_MB },
     });
+    let answered = false;
     worker.on('message', (message: SenderMessage) => {
-      if (message.t === 'result') this.#settle(message.id, message);
+      if (message.t !== 'result') return;
+      answered = true;
+      this.#failedThreads = 0;
+      this.#settle(message.id, message);
     });
     // A thread that died (out of memory, a module missing) fails what it held; the next export
-    // starts another.
+    // starts another, after a back-off when threads keep dying before they answer.
     const gone = (reason: string) => {
       if (this.#worker !== worker) return;
       this.#worker = undefined;
+      if (!answered) {
+        this.#failedThreads += 1;
+        if (this.#failedThreads >= 2)
+          this.#restartAt =
+            Date.now() + Math.min(FIRST_BACKOFF_MS * 2 ** (this.#failedThreads - 2), MAX_BACKOFF_MS);
+      }
       this.#settleAll(new Error(reason));
     };
     worker.on('error', (err: Error & { code?: string }) =>
