@@ -135,13 +135,14 @@ export class OffThreadExporter implements SpanExporter {
       done({ code: FAILED, error: new Error('the trace exporter is shut down') });
       return;
     }
+    // Before encoding: spans dropped while the thread waits to restart are not encoded for nothing.
+    if (Date.now() < this.#restartAt) {
+      done({ code: FAILED, error: new Error('the trace export thread failed again: it restarts later') });
+      return;
+    }
     const bytes = this.#serializer.serializeRequest(spans);
     if (!bytes) {
       done({ code: FAILED, error: new Error('the spans could not be encoded') });
-      return;
-    }
-    if (Date.now() < this.#restartAt) {
-      done({ code: FAILED, error: new Error('the trace export thread failed again: it restarts later') });
       return;
     }
     const id = ++this.#nextId;
