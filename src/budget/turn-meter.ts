@@ -4,6 +4,10 @@
  * Usage is what the provider reported (cached and reasoning tokens included, priced as billed by
  * `estimateCost`); a call that ended without any usage report is counted from the request's and the
  * reply's estimated tokens (src/llm/tokens.ts), so a provider that reports nothing is not free.
+ *
+ * Being where each of the turn's model and tool calls passes, the meter also tells the turn's scope
+ * (traces, src/turn-steps.ts) of them: the scope's watcher joins the meter's on the same
+ * stream, so hearing a call adds no wrapper of its own.
  */
 import { LlmError } from '../errors.js';
 import { estimateCost, type PriceTable } from '../llm/pricing.js';
@@ -11,6 +15,7 @@ import { countMessageTokens, countTokens } from '../llm/tokens.js';
 import type { LlmClient, LlmRequest, StreamPart, Usage } from '../llm/types.js';
 import { watchedStream } from '../llm/watched-stream.js';
 import type { ToolRegistry } from '../tools/types.js';
+import type { TurnScope } from '../core/scout-deps.js';
 
 interface CallRecord {
   label: string;
@@ -45,6 +50,12 @@ const hasUsage = (usage: Usage | undefined): usage is Usage =>
 export class TurnMeter {
   private readonly calls: CallRecord[] = [];
   private readonly tools = new Map<string, number>();
+  private scope: TurnScope | undefined;
+
+  /** The turn's scope, told of every model and tool call from now on. */
+  tellScope(scope: TurnScope): void {
+    this.scope = scope;
+  }
 
   /** The client, counted: a plain iterator over the client's stream (as src/ops/instrument-llm.ts). */
   wrapLlm(client: LlmClient): LlmClient {
@@ -73,41 +84,73 @@ export class TurnMeter {
       if (!hasUsage(call.usage) && err instanceof LlmError && err.details.usage)
         call.usage = err.details.usage;
     };
+    const meter = this;
     return {
       config: client.config,
       label: client.label,
       stream(request) {
-        return watchedStream(
+        const counted = watchedStream(
           () => client.stream(request),
           () => {
             const call = record(request);
             return { part: (part) => fold(call, part), error: (err: unknown) => failed(call, err) };
           },
         );
+        const hear = meter.scope?.modelCall;
+        // A second watcher on a watched stream joins the first: no layer of its own.
+        return hear
+          ? watchedStream(
+              () => counted,
+              () => hear(client, request),
+            )
+          : counted;
       },
       async complete(request) {
         const call = record(request);
+        const heard = meter.scope?.modelCall?.(client, request);
         try {
           const response = await client.complete(request);
           call.usage = response.usage;
           call.output = response.text + response.reasoning;
           call.answered = true;
+          heard?.response?.(response);
           return response;
         } catch (err) {
           failed(call, err);
+          heard?.error?.(err);
           throw err;
+        } finally {
+          heard?.end?.();
         }
       },
     };
   }
 
-  /** The registry, with each executed tool counted by name. */
+  /** The registry, with each executed tool counted by name (and told to the scope). */
   wrapTools(registry: ToolRegistry): ToolRegistry {
     return {
       ...registry,
       execute: (name, rawArguments, context) => {
         this.tools.set(name, (this.tools.get(name) ?? 0) + 1);
-        return registry.execute(name, rawArguments, context);
+        const heard = this.scope?.toolCall?.(name, rawArguments, registry);
+        if (!heard) return registry.execute(name, rawArguments, context);
+        const { logFields, hearStep } = heard;
+        return registry
+          .execute(name, rawArguments, {
+            ...context,
+            ...(logFields ? { logFields } : {}),
+            ...(hearStep ? { hearStep } : {}),
+          })
+          .then(
+            (output) => {
+              heard.end(output);
+              return output;
+            },
+            (err: unknown) => {
+              heard.end(undefined, err);
+              throw err;
+            },
+          );
       },
     };
   }

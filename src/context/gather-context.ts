@@ -5,6 +5,7 @@
  * as one collapsed step; everything it skipped gets a notice. Never throws for bad input: a file that
  * cannot be read costs that file, a thread that cannot be read costs the thread.
  */
+import { type HearStep, heard } from '../turn-steps.js';
 import { joinText, type Phrase, type PhraseValue, phrase } from '../i18n/phrase.js';
 import type { StringKey } from '../i18n/strings.js';
 import { emitNotice } from '../modes/turn/emit-notice.js';
@@ -44,6 +45,8 @@ export interface GatherOptions {
   emit(event: TurnEvent): void;
   signal: AbortSignal;
   logger: Logger;
+  /** The turn's scope hears each read (traces: `read_context` spans). */
+  hearStep?: HearStep;
 }
 
 export interface GatheredContext {
@@ -89,11 +92,10 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
   let earlier: ThreadMessage[] = [];
   if (readThread) {
     try {
-      earlier = await source.earlier!({
-        after: options.after,
-        limit: MAX_THREAD_MESSAGES,
-        signal: options.signal,
-      });
+      const readEarlier = source.earlier!;
+      earlier = await heard(options.hearStep, { kind: 'read-thread' }, () =>
+        readEarlier({ after: options.after, limit: MAX_THREAD_MESSAGES, signal: options.signal }),
+      );
     } catch (err) {
       if (options.signal.aborted) throw err;
       options.logger.warn({ err }, 'reading earlier messages failed');
@@ -135,7 +137,11 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
       if (kind !== 'image') textFilesLeft -= 1;
       continue;
     }
-    const download = await source.download(file, { maxBytes: options.maxFileBytes, signal: options.signal });
+    const download = await heard(
+      options.hearStep,
+      { kind: 'read-file', ...(file.mimeType ? { mimeType: file.mimeType } : {}) },
+      () => source.download(file, { maxBytes: options.maxFileBytes, signal: options.signal }),
+    );
     if (!download.ok) {
       if (download.reason === 'too-large')
         notice('context.too-large', { name: file.name, limit: formatBytes(options.maxFileBytes) });

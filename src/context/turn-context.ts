@@ -3,6 +3,7 @@
  * attachments) with the configured budgets and the turn's models, and says what to add to the
  * model's messages and to the stored history.
  */
+import type { HearStep } from '../turn-steps.js';
 import type { Config } from '../config/env.js';
 import type { ChatMessage, ModelConfig } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -35,6 +36,8 @@ export interface TurnContextInput {
   emit(event: TurnEvent): void;
   signal: AbortSignal;
   logger: Logger;
+  /** The turn's scope hears each read (traces). */
+  hearStep?: HearStep;
 }
 
 export interface TurnContextMessages {
@@ -67,6 +70,7 @@ export async function readTurnContext(input: TurnContextInput): Promise<TurnCont
     emit: input.emit,
     signal: input.signal,
     logger: input.logger,
+    ...(input.hearStep ? { hearStep: input.hearStep } : {}),
   });
   if (!gathered.text) return { tokens: 0 };
   return {

@@ -20,7 +20,6 @@ import { createStores } from '../store/create-stores.js';
 import type { Stores } from '../store/types.js';
 import { createDefaultTools } from '../tools/default-tools.js';
 import { createToolRegistry } from '../tools/registry.js';
-import type { ToolRegistry } from '../tools/types.js';
 import type { TurnObserver } from './scout-deps.js';
 import { Scout } from './scout.js';
 
@@ -37,8 +36,6 @@ export interface BuildOptions {
   wrapLlm?: (client: LlmClient) => LlmClient;
   /** Wraps the search service (metrics). */
   wrapSearch?: (service: SearchService) => SearchService;
-  /** Wraps the tool registry (traces). */
-  wrapTools?: (registry: ToolRegistry) => ToolRegistry;
   /** MCP start bound and restart backoff (tests shrink them). */
   mcp?: Pick<McpToolSourceOptions, 'startTimeoutMs' | 'backoff'>;
 }
@@ -62,13 +59,12 @@ export async function buildScout(options: BuildOptions): Promise<Scout> {
           ...options.mcp,
         })
       : undefined;
-  const registry = createToolRegistry(builtIn, {
+  const tools = createToolRegistry(builtIn, {
     allow: config.env.AGENT_TOOLS,
     maxTools: config.env.AGENT_MAX_TOOLS,
     logger,
     ...(mcp ? { sources: [mcp] } : {}),
   });
-  const tools = options.wrapTools ? options.wrapTools(registry) : registry;
   // One client per distinct model choice: settings change rarely, turns are many. Bounded, because
   // every `/model … temperature=…` variant is a new key.
   const clients = new LRUCache<string, LlmClient>({ max: MAX_CACHED_CLIENTS });

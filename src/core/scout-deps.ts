@@ -1,6 +1,7 @@
 /** What the conversation core is built from, and the hooks that watch its turns (metrics, traces). */
 import type { Config } from '../config/env.js';
-import type { LlmClient, ModelConfig } from '../llm/types.js';
+import type { LlmClient, LlmRequest, LlmResponse, ModelConfig } from '../llm/types.js';
+import type { StreamWatcher } from '../llm/watched-stream.js';
 import type { Logger } from '../logger.js';
 import type { McpToolSource } from '../mcp/mcp-tools.js';
 import type { ModeRunner } from '../modes/types.js';
@@ -8,7 +9,8 @@ import type { PromptLibrary } from '../prompts/prompt-library.js';
 import type { SearchService } from '../search/types.js';
 import type { Stores } from '../store/types.js';
 import type { IncomingMessage, Mode, TurnSink } from '../surface.js';
-import type { ToolRegistry } from '../tools/types.js';
+import type { ToolOutput, ToolRegistry } from '../tools/types.js';
+import type { HearStep } from '../turn-steps.js';
 
 export interface TurnObserver {
   onTurnStart?(info: { mode: Mode; conversationId: string }): void;
@@ -24,19 +26,35 @@ export interface TurnObserver {
   ): Promise<void>;
 }
 
+/** Hears one model call: a stream's parts, failure and end; a completion's response. */
+export interface ModelCallWatcher extends StreamWatcher {
+  /** `complete` answered (`end` follows). */
+  response?(response: LlmResponse): void;
+}
+
+/** Hears one tool call from its start. */
+export interface ToolCallWatcher {
+  /** Fields on the call's log lines (traces: its span's ids). */
+  logFields?: Record<string, string>;
+  /** Steps the call makes (web_search's search), heard under the call. */
+  hearStep?: HearStep;
+  /** The call ended: with its output, or with an error (a cancellation). */
+  end(output: ToolOutput | undefined, err?: unknown): void;
+}
+
 /**
- * What an observer hands the one turn it runs (traces: the turn's span, passed explicitly rather than
- * through an async context, whose promise hooks cost every promise of the process on Node 20). The
- * turn sees its model clients, tool registry and search service through these wrappers
- * (src/core/turn-scope.ts), writes its log lines with `logFields`, and tells the scope when it
- * starts and ends.
+ * What an observer hands the one turn it runs. The turn reports to it; the observer wraps nothing.
+ * Passed explicitly rather than through an async context, whose promise hooks cost every promise of
+ * the process on Node 20.
  */
 export interface TurnScope extends Pick<TurnObserver, 'onTurnStart' | 'onTurnEnd'> {
-  wrapLlm?(client: LlmClient): LlmClient;
-  wrapTools?(registry: ToolRegistry): ToolRegistry;
-  wrapSearch?(service: SearchService): SearchService;
   /** Fields on every line the turn's logger writes (traces: its trace and span id). */
   logFields?: Record<string, string>;
+  /** A model call of the turn starts (a stream when it is iterated, or a completion). */
+  modelCall?(client: LlmClient, request: LlmRequest): ModelCallWatcher;
+  /** A tool call of the turn starts; `registry` is the one it runs in (for MCP servers' names). */
+  toolCall?(name: string, rawArguments: string, registry: ToolRegistry): ToolCallWatcher;
+  hearStep?: HearStep;
 }
 
 export interface ScoutDeps {

@@ -33,7 +33,8 @@ import { saveTurn } from './save-turn.js';
 import { PLAN_CONFIRM_TIMEOUT_MS, toolConfirmation, planConfirmation } from './turn-confirmations.js';
 import { withInstructions } from '../prompts/operator-instructions.js';
 import { filesOnlyQuestion, gatherTurnInput } from './turn-input.js';
-import { scopedDeps, type TurnScope } from './turn-scope.js';
+import type { TurnScope } from './scout-deps.js';
+import { heard } from '../turn-steps.js';
 import { withDeadline } from '../llm/turn-deadline.js';
 import type { ChannelSettings } from './settings.js';
 import { SettingsService } from './settings-service.js';
@@ -216,9 +217,13 @@ export class Scout implements ScoutCore {
     meter: TurnMeter,
     scope?: TurnScope,
   ): Promise<void> {
-    // An observer's scope (traces) wraps what the turn uses and labels its log lines.
-    const deps = scope ? scopedDeps(this.deps, scope) : this.deps;
+    // An observer's scope (traces) hears what the turn does and labels its log lines.
+    const deps = this.deps;
     const log = scope?.logFields ? turnLog.child(scope.logFields) : turnLog;
+    const hearStep = scope?.hearStep;
+    if (scope) meter.tellScope(scope);
+    // Live edits asked for before the final render (a delivery's size, for the scope).
+    let updates = 0;
     const controller = new AbortController();
     this.turns.add(controller);
     const view = emptyView();
@@ -228,8 +233,10 @@ export class Scout implements ScoutCore {
       // final view is already rendered, so late events must not change it or redraw it.
       if (ended) return;
       foldEvent(view, event, locale);
+      updates += 1;
       sink.update(view);
     };
+    const deliver = () => heard(hearStep, { kind: 'deliver', updates, view }, () => sink.done(view));
     // Behind an earlier answer (or a dead holder's lease running out): say so instead of silence.
     const lock = await acquireTurnLock(
       deps.stores.locks,
@@ -246,7 +253,7 @@ export class Scout implements ScoutCore {
       ended = true;
       foldEvent(view, { type: 'error', message: userMessage(lock.error) }, locale);
       Object.assign(view, { status: null, done: true, cancelled: isAbortError(lock.error) });
-      await sink.done(view).catch((doneErr) => log.error({ err: doneErr }, 'final render failed'));
+      await deliver().catch((doneErr) => log.error({ err: doneErr }, 'final render failed'));
       return;
     }
     const { lease } = lock;
@@ -261,6 +268,7 @@ export class Scout implements ScoutCore {
       const settings = await this.settings.get(message.channelId);
       mode = settings.mode;
       deps.observer?.onTurnStart?.({ mode, conversationId: message.conversationId });
+      scope?.onTurnStart?.({ mode, conversationId: message.conversationId });
       const { question, read, window, instructions } = await gatherTurnInput({
         message,
         settings,
@@ -271,6 +279,7 @@ export class Scout implements ScoutCore {
         emit,
         signal: controller.signal,
         log,
+        ...(hearStep ? { hearStep } : {}),
       });
       if (window.notSaved) view.notSaved = true;
       const tool = meter.wrapLlm(deps.llm(settings.toolModel));
@@ -291,11 +300,13 @@ export class Scout implements ScoutCore {
         config: deps.config,
         logger: log,
       };
+      if (hearStep) context.hearStep = hearStep;
       const confirmPlan = planConfirmation(sink, {
         conversationId: message.conversationId,
         turnSignal: controller.signal,
         awaiting: this.awaitingPlan,
         timeoutMs: deps.planConfirmMs ?? PLAN_CONFIRM_TIMEOUT_MS,
+        hearStep,
       });
       if (confirmPlan) context.confirmPlan = confirmPlan;
       const confirmTool = toolConfirmation(sink, {
@@ -305,6 +316,7 @@ export class Scout implements ScoutCore {
           ...(read.forModel ? { readEarlier: true } : {}),
         },
         turnSignal: controller.signal,
+        hearStep,
       });
       if (confirmTool) context.confirmTool = confirmTool;
       // Tool servers start on the first turn that may call tools; one that fails is a notice.
@@ -353,11 +365,13 @@ export class Scout implements ScoutCore {
       view.done = true;
       ended = true;
       try {
-        deps.observer?.onTurnEnd?.({ mode, outcome, ms: Date.now() - started, error: failure });
+        const end = { mode, outcome, ms: Date.now() - started, error: failure };
+        deps.observer?.onTurnEnd?.(end);
+        scope?.onTurnEnd?.(end);
       } catch (err) {
         log.warn({ err }, 'turn observer failed');
       }
-      await sink.done(view).catch((err) => log.error({ err }, 'final render failed'));
+      await deliver().catch((err) => log.error({ err }, 'final render failed'));
       // Released only once the final render landed: the next message of the conversation must not
       // post its steps between this answer's last messages.
       await lease.release().catch((err) => log.warn({ err }, 'lock release failed'));

@@ -6,6 +6,7 @@
 import type { TurnContext } from '../modes/types.js';
 import type { TurnSink } from '../surface.js';
 import type { ToolApprovalRequest } from '../tools/types.js';
+import { type HearStep, heard } from '../turn-steps.js';
 
 /**
  * A plan nobody runs or cancels is declined after this: the turn holds the conversation's lock while
@@ -26,11 +27,15 @@ export function planConfirmation(
     turnSignal: AbortSignal;
     awaiting: Map<string, AbortController>;
     timeoutMs: number;
+    /** The turn's scope hears the wait (traces: a `wait_for_user` span). */
+    hearStep?: HearStep | undefined;
   },
 ): TurnContext['confirmPlan'] {
   if (!sink.confirmPlan) return undefined;
-  const confirm = sink.confirmPlan.bind(sink);
-  const { conversationId: id, turnSignal, awaiting, timeoutMs } = options;
+  const confirmPlan = sink.confirmPlan.bind(sink);
+  const { conversationId: id, turnSignal, awaiting, timeoutMs, hearStep } = options;
+  const confirm: typeof confirmPlan = (plan, signal) =>
+    heard(hearStep, { kind: 'confirm-plan' }, () => confirmPlan(plan, signal));
   return async (plan) => {
     const waiting = new AbortController();
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -52,11 +57,17 @@ export function planConfirmation(
  */
 export function toolConfirmation(
   sink: TurnSink,
-  options: { origin: NonNullable<ToolApprovalRequest['origin']>; turnSignal: AbortSignal },
+  options: {
+    origin: NonNullable<ToolApprovalRequest['origin']>;
+    turnSignal: AbortSignal;
+    hearStep?: HearStep | undefined;
+  },
 ): TurnContext['confirmTool'] {
   if (!sink.confirmTool) return undefined;
-  const confirm = sink.confirmTool.bind(sink);
-  const { origin, turnSignal } = options;
+  const confirmTool = sink.confirmTool.bind(sink);
+  const { origin, turnSignal, hearStep } = options;
+  const confirm: typeof confirmTool = (request, signal) =>
+    heard(hearStep, { kind: 'confirm-tool', tool: request.tool }, () => confirmTool(request, signal));
   const denied = new AbortController();
   let previous: Promise<unknown> = Promise.resolve();
   return (request, signal) => {

@@ -17,6 +17,7 @@ import type { TurnMeter } from '../budget/turn-meter.js';
 import { fitWithMemory, type MemoryWindow } from './conversation-memory.js';
 import { effectiveInstructions } from './instructions.js';
 import type { ScoutDeps } from './scout-deps.js';
+import type { HearStep } from '../turn-steps.js';
 import type { ChannelSettings } from './settings.js';
 
 /** A message longer than this is cut (with a notice): a 100 KB paste must not blow the context window. */
@@ -55,6 +56,8 @@ export async function gatherTurnInput(args: {
   emit: (event: TurnEvent) => void;
   signal: AbortSignal;
   log: Logger;
+  /** The turn's scope hears the thread and files read. */
+  hearStep?: HearStep;
 }): Promise<TurnInput> {
   const { message, settings, deps, locale, emit, signal, log } = args;
   let question = message.text;
@@ -75,6 +78,7 @@ export async function gatherTurnInput(args: {
         emit,
         signal,
         logger: log,
+        ...(args.hearStep ? { hearStep: args.hearStep } : {}),
       })
     : { tokens: 0 };
   // The channel's operator instructions (or the default) close every system prompt.

@@ -7,6 +7,7 @@ import type { TurnEvent, TurnStats } from '../render/events.js';
 import type { SearchService } from '../search/types.js';
 import type { IncomingMessage, Locale } from '../surface.js';
 import type { ToolApprovalRequest, ToolRegistry } from '../tools/types.js';
+import type { HearStep } from '../turn-steps.js';
 import type { PlanProposal } from './plan/plan-types.js';
 
 /** Everything a mode needs for one turn. Modes emit events; they never post or edit. */
@@ -32,6 +33,8 @@ export interface TurnContext {
   prompts: PromptLibrary;
   config: Config;
   logger: Logger;
+  /** The turn's scope (traces) hears the steps the mode waits on: chat mode's search. */
+  hearStep?: HearStep;
   /** Plan mode: ask the user to run the plan; undefined → run without asking. */
   confirmPlan?: (plan: PlanProposal) => Promise<boolean>;
   /** Ask the asker to approve a tool call that changes something; undefined → such calls are refused. */

@@ -1,5 +1,6 @@
 import type * as z from '../schema/zod.js';
-import type { SearchResult, SearchService } from '../search/types.js';
+import type { HearStep } from '../turn-steps.js';
+import type { SearchResult } from '../search/types.js';
 import type { UrlProvenance } from './url-provenance.js';
 
 /** What a tool may know about the turn that runs it. */
@@ -23,8 +24,8 @@ export interface ToolContext {
    * Absent where nobody can be asked (`--once` without `--yes`): such calls are refused.
    */
   confirm?: (request: ToolApprovalRequest) => Promise<boolean>;
-  /** The search this call uses instead of the tool's own (traces: one whose spans hang under the call's). */
-  search?: SearchService;
+  /** The turn's scope hears the steps this call makes (traces: web_search's search, under the call's span). */
+  hearStep?: HearStep;
   /** Fields on this call's log lines (traces: its trace and span id). */
   logFields?: Record<string, string>;
 }

@@ -3,6 +3,7 @@
  * registers `sources` in the answer's SourceRegistry and may re-render the text with
  * `formatToolResults` so the numbers match the answer-wide source numbers the model cites.
  */
+import { heard } from '../turn-steps.js';
 import { isAbortError } from '../errors.js';
 import { formatToolResults } from '../search/format-results.js';
 import * as z from '../schema/zod.js';
@@ -42,11 +43,16 @@ export function createWebSearchTool(
     timeoutMs: options.timeoutMs,
     async run({ query }, context) {
       try {
-        const { results, cached } = await (context.search ?? search).search(query, {
-          sessionKey: context.sessionKey,
-          signal: context.signal,
-          limit: options.limit,
-        });
+        const { results, cached } = await heard(
+          context.hearStep,
+          { kind: 'search', provider: search.providerName, query },
+          () =>
+            search.search(query, {
+              sessionKey: context.sessionKey,
+              signal: context.signal,
+              limit: options.limit,
+            }),
+        );
         // What this turn's search found may be read in full (fetch policy, url-provenance.ts).
         context.provenance?.add(results.map((r) => r.url));
         return { text: formatToolResults(results), sources: results, cached };

@@ -1,9 +1,9 @@
 /**
- * Failed model calls and tool calls on their spans, as a turn's clients and registry are wrapped:
+ * Failed model calls and tool calls on their spans, as a traced turn's meter reports them:
  * the span is marked an error with the failure's code (the model call's `LlmError` code, a tool's
  * `tool_error`), never its message, and the caller still gets the failure or the tool's result.
  */
-import { ROOT_CONTEXT, SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -12,9 +12,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../src/errors.js';
 import type { LlmClient } from '../../src/llm/types.js';
-import { traceLlm } from '../../src/ops/tracing/trace-llm.js';
-import { traceTools } from '../../src/ops/tracing/trace-tools.js';
-import type { ToolRegistry } from '../../src/tools/types.js';
+import type { ToolOutput, ToolRegistry } from '../../src/tools/types.js';
+import { inTracedTurn } from '../helpers/traced-turn.js';
 
 function tracing() {
   const exporter = new InMemorySpanExporter();
@@ -44,15 +43,17 @@ function failingClient(): LlmClient {
 describe('failure spans', () => {
   it('a model stream that fails is an error span with the LlmError code', async () => {
     const { exporter, tracer } = tracing();
-    const client = traceLlm({ tracer, prices: {} })(failingClient(), ROOT_CONTEXT);
     const seen: string[] = [];
-    await expect(
-      (async () => {
-        for await (const part of client.stream({ messages: [] })) seen.push(part.type);
-      })(),
-    ).rejects.toBeInstanceOf(LlmError);
+    await inTracedTurn(tracer, async (meter) => {
+      const client = meter.wrapLlm(failingClient());
+      await expect(
+        (async () => {
+          for await (const part of client.stream({ messages: [] })) seen.push(part.type);
+        })(),
+      ).rejects.toBeInstanceOf(LlmError);
+    });
     expect(seen).toEqual(['text']);
-    const [span] = exporter.getFinishedSpans();
+    const span = exporter.getFinishedSpans().find((s) => s.name === 'chat m');
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
     expect(span?.attributes['error.type']).toBe('timeout');
     expect(JSON.stringify(span?.attributes)).not.toContain('secret');
@@ -60,9 +61,12 @@ describe('failure spans', () => {
 
   it('a model call that fails is an error span with the LlmError code', async () => {
     const { exporter, tracer } = tracing();
-    const client = traceLlm({ tracer, prices: {} })(failingClient(), ROOT_CONTEXT);
-    await expect(client.complete({ messages: [] })).rejects.toBeInstanceOf(LlmError);
-    const [span] = exporter.getFinishedSpans();
+    await inTracedTurn(tracer, async (meter) => {
+      await expect(meter.wrapLlm(failingClient()).complete({ messages: [] })).rejects.toBeInstanceOf(
+        LlmError,
+      );
+    });
+    const span = exporter.getFinishedSpans().find((s) => s.name === 'chat m');
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
     expect(span?.attributes['error.type']).toBe('timeout');
   });
@@ -74,13 +78,15 @@ describe('failure spans', () => {
       has: () => true,
       execute: async () => ({ text: `fetch failed: ${SECRET}`, isError: true }),
     };
-    const traced = traceTools(tracer)(registry, ROOT_CONTEXT);
-    const output = await traced.execute('fetch_url', '{}', {
-      sessionKey: 'k',
-      signal: new AbortController().signal,
+    let output: ToolOutput | undefined;
+    await inTracedTurn(tracer, async (meter) => {
+      output = await meter.wrapTools(registry).execute('fetch_url', '{}', {
+        sessionKey: 'k',
+        signal: new AbortController().signal,
+      });
     });
     expect(output).toEqual({ text: `fetch failed: ${SECRET}`, isError: true });
-    const [span] = exporter.getFinishedSpans();
+    const span = exporter.getFinishedSpans().find((s) => s.name.startsWith('execute_tool'));
     expect(span?.name).toBe('execute_tool fetch_url');
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
     expect(span?.attributes['error.type']).toBe('tool_error');

@@ -1,9 +1,9 @@
 /**
- * The search span, as a turn's search service is wrapped: a search that answers gets its result
+ * The search span, as a traced turn hears a search (chat mode's and web_search's way): a search that answers gets its result
  * count and cache flag, one that fails is marked an error with the error's code, never its message
  * (a provider's error text may quote the query), and the failure still reaches the caller.
  */
-import { ROOT_CONTEXT, SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -11,29 +11,34 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { SearchError } from '../../src/errors.js';
-import { traceSearch } from '../../src/ops/tracing/trace-search.js';
-import type { SearchService } from '../../src/search/types.js';
+import { heard } from '../../src/turn-steps.js';
+import type { SearchOutcome } from '../../src/search/types.js';
+import { inTracedTurn } from '../helpers/traced-turn.js';
 
-function traced(search: SearchService['search']) {
+/** One search heard in a traced turn, as chat mode and the web_search tool make it. */
+function traced(search: (query: string) => Promise<SearchOutcome>) {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const service: SearchService = {
-    available: true,
-    providerName: 'tavily',
-    search,
-    clearSession: async () => {},
+  const spans = () => exporter.getFinishedSpans().filter((s) => s.name.startsWith('search'));
+  const run = (query: string) => {
+    let result: Promise<SearchOutcome> | undefined;
+    const turn = inTracedTurn(provider.getTracer('test'), async (_meter, scope) => {
+      result = heard(scope.hearStep, { kind: 'search', provider: 'tavily', query }, () => search(query));
+      await result.catch(() => undefined);
+    });
+    return turn.then(() => result!);
   };
-  return { exporter, service: traceSearch(provider.getTracer('test'))(service, ROOT_CONTEXT) };
+  return { spans, run };
 }
 
 describe('traceSearch', () => {
   it('records the results and the cache flag of a search that answered', async () => {
-    const { exporter, service } = traced(async () => ({
+    const { spans, run } = traced(async () => ({
       results: [{ title: 't', url: 'https://example.com/', snippet: 's' }],
       cached: true,
     }));
-    await service.search('secret question', { sessionKey: 'k' });
-    const [span] = exporter.getFinishedSpans();
+    await run('secret question');
+    const [span] = spans();
     expect(span?.name).toBe('search tavily');
     expect(span?.attributes).toEqual({
       'scout.search.provider': 'tavily',
@@ -45,11 +50,11 @@ describe('traceSearch', () => {
 
   it('marks a failed search with its error code, not its message, and rethrows', async () => {
     const failure = new SearchError('Tavily said no to "secret question"', 'tavily', 500);
-    const { exporter, service } = traced(async () => {
+    const { spans, run } = traced(async () => {
       throw failure;
     });
-    await expect(service.search('secret question', { sessionKey: 'k' })).rejects.toBe(failure);
-    const [span] = exporter.getFinishedSpans();
+    await expect(run('secret question')).rejects.toBe(failure);
+    const [span] = spans();
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
     expect(span?.attributes['error.type']).toBe('search');
     expect(JSON.stringify(span?.attributes)).not.toContain('secret');

@@ -2,6 +2,7 @@
  * Chat mode: one streamed answer. With the channel's search switch on, the user's message is the
  * query and the results are injected as a numbered list the model cites with [n].
  */
+import { heard } from '../../turn-steps.js';
 import { SearchError } from '../../errors.js';
 import { joinText, phrase } from '../../i18n/phrase.js';
 import type { ChatMessage } from '../../llm/types.js';
@@ -89,7 +90,11 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
   });
   const started = Date.now();
   try {
-    const outcome = await ctx.search.search(query, { sessionKey: ctx.sessionKey, signal: ctx.signal });
+    const outcome = await heard(
+      ctx.hearStep,
+      { kind: 'search', provider: ctx.search.providerName, query },
+      () => ctx.search.search(query, { sessionKey: ctx.sessionKey, signal: ctx.signal }),
+    );
     usage.searches += 1;
     const sources = new SourceRegistry().add(outcome.results);
     ctx.emit({

@@ -38,7 +38,7 @@ export const FLUSH_BOUND_MS = 3_000;
 /** Longest text put on a span with content capture on (characters); the rest is cut. */
 export const MAX_CAPTURED_CHARS = 16_000;
 
-export type Instrumentation = Pick<BuildOptions, 'observer' | 'wrapLlm' | 'wrapSearch' | 'wrapTools'>;
+export type Instrumentation = Pick<BuildOptions, 'observer' | 'wrapLlm' | 'wrapSearch'>;
 
 export interface Tracing {
   /** The hooks for buildScout: those given (metrics), with turns traced. */
@@ -91,8 +91,7 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
 
   return {
     instrument(base = {}) {
-      // Each turn's scope wraps the clients, tools and search outside the metrics wrappers: the
-      // spans cover what the metrics count.
+      // Each turn's scope hears its calls where the turn's meter counts them.
       return { ...base, observer: base.observer ? combineObservers(base.observer, observer) : observer };
     },
     async shutdown() {

@@ -1,13 +1,13 @@
 /**
- * Wraps an LlmClient so every model call is a span under the turn's (`parent`), named and attributed by
- * the GenAI semantic conventions: operation, provider, requested and answering model, tokens in,
+ * Every model call of a turn as a span under the turn's (`parent`), heard through the turn's scope
+ * (src/turn-steps.ts), named and attributed by the GenAI semantic conventions: operation, provider, requested and answering model, tokens in,
  * out, cached, cache-written and reasoning, finish reason, and the estimated cost. The messages go
  * on the span only when content capture is switched on (OTEL_CAPTURE_CONTENT).
  */
 import { type Context, type Span, SpanKind, type Tracer } from '@opentelemetry/api';
 import { LlmError } from '../../errors.js';
 import { estimateCost, type PriceTable } from '../../llm/pricing.js';
-import { watchedStream } from '../../llm/watched-stream.js';
+import type { ModelCallWatcher } from '../../core/scout-deps.js';
 import type {
   ChatMessage,
   FinishReason,
@@ -65,128 +65,103 @@ function outputJson(
   return JSON.stringify([{ role: 'assistant', parts, finish_reason: reason }]);
 }
 
-export function traceLlm(options: TraceLlmOptions): (client: LlmClient, parent: Context) => LlmClient {
+export type ModelCallTracer = (client: LlmClient, request: LlmRequest, parent: Context) => ModelCallWatcher;
+
+export function traceLlm(options: TraceLlmOptions): ModelCallTracer {
   const { tracer, prices, capture } = options;
-  return (client, parent) => {
+  /** The span's name and provider per client (a turn's clients are few and reused across calls). */
+  const named = new WeakMap<LlmClient, { name: string; provider: string }>();
+
+  const start = (client: LlmClient, request: LlmRequest, parent: Context): Span => {
     const config = client.config;
-    const provider = providerName(config.provider);
-    const name = `chat ${config.model}`;
-
-    const start = (request: LlmRequest): Span => {
-      const span = tracer.startSpan(
-        name,
-        {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            [GEN_AI.operation]: 'chat',
-            [GEN_AI.provider]: provider,
-            [GEN_AI.system]: provider,
-            [GEN_AI.requestModel]: config.model,
-            [GEN_AI.temperature]: config.temperature,
-            ...(config.maxTokens !== undefined ? { [GEN_AI.maxTokens]: config.maxTokens } : {}),
-            ...(config.topP !== undefined ? { [GEN_AI.topP]: config.topP } : {}),
-            ...(request.json || request.jsonSchema ? { [GEN_AI.outputType]: 'json' } : {}),
-          },
-        },
-        parent,
-      );
-      if (capture) span.setAttribute(GEN_AI.inputMessages, capture(messagesJson(request.messages)));
-      return span;
-    };
-    const recordUsage = (span: Span, usage: Usage | undefined) => {
-      if (!usage) return;
-      span.setAttributes({
-        [GEN_AI.inputTokens]: usage.inputTokens,
-        [GEN_AI.outputTokens]: usage.outputTokens,
-        [GEN_AI.reasoningTokens]: usage.reasoningTokens,
-        ...(usage.cachedInputTokens ? { [GEN_AI.cacheReadTokens]: usage.cachedInputTokens } : {}),
-        ...(usage.cacheWriteTokens ? { [GEN_AI.cacheWriteTokens]: usage.cacheWriteTokens } : {}),
-      });
-      const cost = estimateCost(client.label, usage, prices);
-      if (cost !== undefined) span.setAttribute(SCOUT.costUsd, cost);
-    };
-    const fail = (span: Span, err: unknown) => {
-      failed(span, err instanceof LlmError ? err.code : 'unknown');
-      // The error's class and code, never its message: provider bodies may quote the request.
-      if (err instanceof LlmError) recordUsage(span, err.details.usage);
-    };
-
-    /** The client's stream, watched: a plain iterator (no extra generator layer per streamed part). */
-    function stream(request: LlmRequest): AsyncIterable<StreamPart> {
-      return watchedStream(
-        () => client.stream(request),
-        () => {
-          const span = start(request);
-          let usage: Usage | undefined;
-          let reason: string | undefined;
-          let text = '';
-          const calls: { id: string; name: string; arguments: string }[] = [];
-          const end = () => {
-            recordUsage(span, usage);
-            if (reason) span.setAttribute(GEN_AI.finishReasons, [reason]);
-            if (capture && reason)
-              span.setAttribute(GEN_AI.outputMessages, capture(outputJson(text, calls, reason)));
-            span.end();
-          };
-          const watch = (part: StreamPart) => {
-            switch (part.type) {
-              case 'usage':
-                usage = part.usage;
-                break;
-              case 'finish':
-                reason = finishReason(part.reason);
-                span.setAttribute(GEN_AI.responseModel, part.model);
-                break;
-              case 'text':
-                if (capture) text += part.text;
-                break;
-              case 'tool-call':
-                if (capture) calls.push(part.toolCall);
-                break;
-            }
-          };
-          return {
-            part: watch,
-            // Without content capture only the usage and the finish go on the span, not each token.
-            ...(capture ? {} : { partTypes: ['usage', 'finish'] as const }),
-            error: (err: unknown) => {
-              fail(span, err);
-              if (!usage && err instanceof LlmError) usage = err.details.usage;
-            },
-            end,
-          };
-        },
-      );
+    let names = named.get(client);
+    if (!names) {
+      names = { name: `chat ${config.model}`, provider: providerName(config.provider) };
+      named.set(client, names);
     }
+    const { name, provider } = names;
+    const span = tracer.startSpan(
+      name,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [GEN_AI.operation]: 'chat',
+          [GEN_AI.provider]: provider,
+          [GEN_AI.system]: provider,
+          [GEN_AI.requestModel]: config.model,
+          [GEN_AI.temperature]: config.temperature,
+          ...(config.maxTokens !== undefined ? { [GEN_AI.maxTokens]: config.maxTokens } : {}),
+          ...(config.topP !== undefined ? { [GEN_AI.topP]: config.topP } : {}),
+          ...(request.json || request.jsonSchema ? { [GEN_AI.outputType]: 'json' } : {}),
+        },
+      },
+      parent,
+    );
+    if (capture) span.setAttribute(GEN_AI.inputMessages, capture(messagesJson(request.messages)));
+    return span;
+  };
 
+  return (client, request, parent) => {
+    const span = start(client, request, parent);
+    // A span sampled out records nothing: its watcher hears nothing (not even the usage).
+    if (!span.isRecording()) return { partTypes: [], end: () => span.end() };
+    let usage: Usage | undefined;
+    let reason: string | undefined;
+    let model: string | undefined;
+    let text = '';
+    const calls: { id: string; name: string; arguments: string }[] = [];
     return {
-      config: client.config,
-      label: client.label,
-      stream,
-      complete(request): Promise<LlmResponse> {
-        const span = start(request);
-        return client.complete(request).then(
-          (response) => {
-            recordUsage(span, response.usage);
-            const reason = finishReason(response.finishReason);
-            span.setAttributes({
-              [GEN_AI.responseModel]: response.model,
-              [GEN_AI.finishReasons]: [reason],
-            });
-            if (capture)
-              span.setAttribute(
-                GEN_AI.outputMessages,
-                capture(outputJson(response.text, response.toolCalls, reason)),
-              );
-            span.end();
-            return response;
-          },
-          (err: unknown) => {
-            fail(span, err);
-            span.end();
-            throw err;
-          },
-        );
+      // Without content capture only the usage and the finish go on the span, not each token.
+      ...(capture ? {} : { partTypes: ['usage', 'finish'] as const }),
+      part(part: StreamPart) {
+        switch (part.type) {
+          case 'usage':
+            usage = part.usage;
+            break;
+          case 'finish':
+            reason = finishReason(part.reason);
+            model = part.model;
+            break;
+          case 'text':
+            if (capture) text += part.text;
+            break;
+          case 'tool-call':
+            if (capture) calls.push(part.toolCall);
+            break;
+        }
+      },
+      response(response: LlmResponse) {
+        usage = response.usage;
+        reason = finishReason(response.finishReason);
+        model = response.model;
+        if (capture) {
+          text = response.text;
+          calls.push(...response.toolCalls);
+        }
+      },
+      error(err: unknown) {
+        // The error's class and code, never its message: provider bodies may quote the request.
+        failed(span, err instanceof LlmError ? err.code : 'unknown');
+        if (!usage && err instanceof LlmError) usage = err.details.usage;
+      },
+      end() {
+        if (usage) {
+          span.setAttributes({
+            [GEN_AI.inputTokens]: usage.inputTokens,
+            [GEN_AI.outputTokens]: usage.outputTokens,
+            [GEN_AI.reasoningTokens]: usage.reasoningTokens,
+            ...(usage.cachedInputTokens ? { [GEN_AI.cacheReadTokens]: usage.cachedInputTokens } : {}),
+            ...(usage.cacheWriteTokens ? { [GEN_AI.cacheWriteTokens]: usage.cacheWriteTokens } : {}),
+          });
+          const cost = estimateCost(client.label, usage, prices);
+          if (cost !== undefined) span.setAttribute(SCOUT.costUsd, cost);
+        }
+        if (model) span.setAttribute(GEN_AI.responseModel, model);
+        if (reason) {
+          span.setAttribute(GEN_AI.finishReasons, [reason]);
+          if (capture) span.setAttribute(GEN_AI.outputMessages, capture(outputJson(text, calls, reason)));
+        }
+        span.end();
       },
     };
   };

@@ -1,67 +1,64 @@
 /**
- * Wraps the tool registry so every tool call — Scout's own tools and MCP servers' alike — is a span
- * under `parent` (the turn's span). The call hands its tool a search traced under the call's span
- * (a web_search tool's search is its child) and its ids for the registry's log lines. MCP calls
- * carry the server's name and `mcp.method.name`. Arguments and results are content: on the span
- * only with content capture on.
+ * Every tool call of a turn — Scout's own tools and MCP servers' alike — as a span under `parent`
+ * (the turn's span), heard through the turn's scope (src/turn-steps.ts). The steps the call
+ * makes (web_search's search) are heard under the call's span, and its log lines carry the call's
+ * ids. MCP calls carry the server's name and `mcp.method.name`. Arguments and results are content:
+ * on the span only with content capture on.
  */
 import { type Context, SpanKind, type Tracer, trace } from '@opentelemetry/api';
-import type { SearchService } from '../../search/types.js';
+import type { ToolCallWatcher } from '../../core/scout-deps.js';
+import type { HearStep } from '../../turn-steps.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import { GEN_AI, SCOUT } from './genai.js';
 import { failed } from './spanned.js';
 
-/** The search a tool call uses, traced under the call's span (absent: the tool's own). */
-export type SearchUnder = (parent: Context) => SearchService | undefined;
+export type ToolCallTracer = (
+  name: string,
+  rawArguments: string,
+  registry: ToolRegistry,
+  parent: Context,
+  /** The steps heard under a parent (the call's span). */
+  stepsUnder: (parent: Context) => HearStep,
+) => ToolCallWatcher;
 
-export function traceTools(
-  tracer: Tracer,
-  capture?: (text: string) => string,
-): (registry: ToolRegistry, parent: Context, searchUnder?: SearchUnder) => ToolRegistry {
-  return (registry, parent, searchUnder) => {
-    // Read at the turn's first call (MCP servers' tools are listed once the turn has prepared
-    // them), not by listing every tool again on every call.
-    let servers: Map<string, string | undefined> | undefined;
-    const serverOf = (name: string): string | undefined => {
-      // A name not seen yet (a server's tools changed mid-turn): listed again.
-      if (!servers?.has(name))
-        servers = new Map((registry.list?.() ?? []).map((tool) => [tool.name, tool.server]));
-      return servers.get(name);
-    };
+export function traceTools(tracer: Tracer, capture?: (text: string) => string): ToolCallTracer {
+  // Which server offers each tool, per registry (a turn's), read when a name is not known yet (MCP
+  // servers' tools are listed once the turn has prepared them; a server's tools may change).
+  const servers = new WeakMap<ToolRegistry, Map<string, string | undefined>>();
+  const serverOf = (registry: ToolRegistry, name: string): string | undefined => {
+    let known = servers.get(registry);
+    if (!known?.has(name)) {
+      known = new Map((registry.list?.() ?? []).map((tool) => [tool.name, tool.server]));
+      servers.set(registry, known);
+    }
+    return known.get(name);
+  };
+  return (name, rawArguments, registry, parent, stepsUnder) => {
+    const server = serverOf(registry, name);
+    const span = tracer.startSpan(
+      `execute_tool ${name}`,
+      {
+        kind: server ? SpanKind.CLIENT : SpanKind.INTERNAL,
+        attributes: {
+          [GEN_AI.operation]: 'execute_tool',
+          [GEN_AI.toolName]: name,
+          [GEN_AI.toolType]: server ? 'extension' : 'function',
+          ...(server ? { [SCOUT.toolServer]: server, 'mcp.method.name': 'tools/call' } : {}),
+          ...(capture ? { [GEN_AI.toolArguments]: capture(rawArguments) } : {}),
+        },
+      },
+      parent,
+    );
+    const { traceId, spanId } = span.spanContext();
     return {
-      // The registry's members are plain closures: copied as they are, only `execute` is watched.
-      ...registry,
-      async execute(name, rawArguments, context) {
-        const server = serverOf(name);
-        const span = tracer.startSpan(
-          `execute_tool ${name}`,
-          {
-            kind: server ? SpanKind.CLIENT : SpanKind.INTERNAL,
-            attributes: {
-              [GEN_AI.operation]: 'execute_tool',
-              [GEN_AI.toolName]: name,
-              [GEN_AI.toolType]: server ? 'extension' : 'function',
-              ...(server ? { [SCOUT.toolServer]: server, 'mcp.method.name': 'tools/call' } : {}),
-              ...(capture ? { [GEN_AI.toolArguments]: capture(rawArguments) } : {}),
-            },
-          },
-          parent,
-        );
-        const { traceId, spanId } = span.spanContext();
-        const search = searchUnder?.(trace.setSpan(parent, span));
-        try {
-          // The registry never throws: a failure is a result the model reads.
-          const output = await registry.execute(name, rawArguments, {
-            ...context,
-            ...(search ? { search } : {}),
-            logFields: { trace_id: traceId, span_id: spanId },
-          });
-          if (output.isError) failed(span, 'tool_error');
-          if (capture) span.setAttribute(GEN_AI.toolResult, capture(output.text));
-          return output;
-        } finally {
-          span.end();
-        }
+      logFields: { trace_id: traceId, span_id: spanId },
+      hearStep: stepsUnder(trace.setSpan(parent, span)),
+      // The registry never throws for a failed tool (a failure is a result the model reads); a
+      // cancellation ends the span as it is.
+      end(output) {
+        if (output?.isError) failed(span, 'tool_error');
+        if (output && capture) span.setAttribute(GEN_AI.toolResult, capture(output.text));
+        span.end();
       },
     };
   };

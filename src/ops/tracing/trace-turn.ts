@@ -1,34 +1,32 @@
 /**
  * One trace per turn: the core's `aroundTurn` hook runs the turn inside an `invoke_agent` span and
- * hands it a scope (src/core/turn-scope.ts) whose model clients, tool registry and search service
- * make their spans under it, so every model call, tool call, search and MCP call the turn makes
- * becomes its child. The parent is passed explicitly, never through an async context: on Node 20 an
- * AsyncLocalStorage puts promise hooks on every promise of the process, which cost more than the
- * spans themselves (docs/performance.md, scenario 17). The hook also
- * hands the turn a watched context source (reading the thread and its files: `read_context` spans)
- * and a watched sink (the final delivery to the platform: a `deliver` span; waiting for Approve /
- * Run: `wait_for_user` spans). The turn span carries surface, mode, outcome, tokens and cost; the
- * question and answer only with content capture on.
+ * hands it a scope (src/turn-steps.ts) that the turn tells of each model call, tool call and
+ * step it waits on, so each becomes a child span: model calls, tool calls (and the searches they
+ * make, under them), searches, reading the thread and its files (`read_context`), the final delivery
+ * to the platform (`deliver`) and waiting for Approve / Run (`wait_for_user`). Nothing of the turn is
+ * wrapped: with nothing recorded, wrapping the turn's clients, registry, search, context source and
+ * sink in new objects every turn cost more than the spans (docs/performance.md, scenario 17). The
+ * parent is passed explicitly, never through an async context: on Node 20 an AsyncLocalStorage puts
+ * promise hooks on every promise of the process, which cost more than the spans themselves. The turn
+ * span carries surface, mode, outcome, tokens and cost; the question and answer only with content
+ * capture on.
  */
 import { type Context, ROOT_CONTEXT, type Span, SpanKind, type Tracer, trace } from '@opentelemetry/api';
-import type { MessageContextSource } from '../../context/types.js';
-import type { TurnObserver } from '../../core/scout-deps.js';
-import type { TurnScope } from '../../core/turn-scope.js';
-import type { LlmClient } from '../../llm/types.js';
-import type { SearchService } from '../../search/types.js';
-import type { ToolRegistry } from '../../tools/types.js';
-import type { TurnView } from '../../render/view.js';
+import type { TurnObserver, TurnScope } from '../../core/scout-deps.js';
+import type { HearStep, StepResult, TurnStep, TurnStepKind } from '../../turn-steps.js';
 import type { IncomingMessage, TurnSink } from '../../surface.js';
 import { errorKind } from '../metrics-observer.js';
 import { GEN_AI, SCOUT } from './genai.js';
 import { failed, spanned } from './spanned.js';
-import type { SearchUnder } from './trace-tools.js';
+import type { ModelCallTracer } from './trace-llm.js';
+import type { SearchTracer } from './trace-search.js';
+import type { ToolCallTracer } from './trace-tools.js';
 
-/** The wrappers that put a turn's model, tool and search calls under a parent span. */
+/** What makes the spans of a turn's model calls, tool calls and searches. */
 export interface TurnTracers {
-  llm(client: LlmClient, parent: Context): LlmClient;
-  search(service: SearchService, parent: Context): SearchService;
-  tools(registry: ToolRegistry, parent: Context, searchUnder?: SearchUnder): ToolRegistry;
+  llm: ModelCallTracer;
+  search: SearchTracer;
+  tools: ToolCallTracer;
 }
 
 const SURFACES = new Set(['slack', 'discord', 'console']);
@@ -44,7 +42,7 @@ export function traceTurns(
   tracers: TurnTracers,
   capture?: (text: string) => string,
 ): TurnObserver {
-  /** A child span of the turn's (`parent`) around `work`; `after` reads its result onto the span. */
+  /** A child span of `parent` around `work`; `after` reads its result onto the span. */
   const child = <T>(
     parent: Context,
     name: string,
@@ -53,95 +51,82 @@ export function traceTurns(
     after?: (span: Span, result: T) => void,
   ): Promise<T> => spanned(tracer, parent, name, after ? { attributes, after } : { attributes }, work);
 
-  function watchContext(source: MessageContextSource, parent: Context): MessageContextSource {
-    const watched: MessageContextSource = {
-      messageId: source.messageId,
-      attachments: source.attachments,
-      download: (attachment, options) =>
-        child(
-          parent,
-          'read_context file',
-          {
-            [SCOUT.contextKind]: 'file',
-            ...(attachment.mimeType ? { 'scout.context.mime_type': attachment.mimeType } : {}),
-          },
-          () => source.download(attachment, options),
-          (span, result) => {
-            span.setAttribute(SCOUT.contextOutcome, result.ok ? 'ok' : result.reason);
-            if (result.ok) span.setAttribute(SCOUT.contextBytes, result.bytes.byteLength);
-          },
-        ),
-    };
-    if (source.earlier) {
-      watched.earlier = (options) =>
-        child(
-          parent,
-          'read_context thread',
-          { [SCOUT.contextKind]: 'thread' },
-          () => source.earlier?.(options) ?? Promise.resolve([]),
-          (span, messages) => span.setAttribute(SCOUT.contextMessages, messages.length),
-        );
+  /** The turn's final view, read onto its span when it is delivered. */
+  const summarize = (turnSpan: Span, step: TurnStep<'deliver'>) => {
+    const { view } = step;
+    const stats = view.stats;
+    if (stats) {
+      turnSpan.setAttributes({
+        [SCOUT.totalTokens]: stats.totalTokens,
+        [SCOUT.toolCalls]: stats.toolCalls,
+        [SCOUT.searches]: stats.searches,
+        ...(stats.costUsd !== undefined ? { [SCOUT.costUsd]: stats.costUsd } : {}),
+      });
     }
-    return watched;
-  }
+    if (capture && view.answer) turnSpan.setAttribute(SCOUT.answer, capture(view.answer));
+  };
 
-  function watchSink(sink: TurnSink, surface: string, turnSpan: Span, parent: Context): TurnSink {
-    let updates = 0;
-    const summarize = (view: TurnView) => {
-      const stats = view.stats;
-      if (stats) {
-        turnSpan.setAttributes({
-          [SCOUT.totalTokens]: stats.totalTokens,
-          [SCOUT.toolCalls]: stats.toolCalls,
-          [SCOUT.searches]: stats.searches,
-          ...(stats.costUsd !== undefined ? { [SCOUT.costUsd]: stats.costUsd } : {}),
-        });
+  /** The steps of a turn heard under `parent`: each a span of its own. */
+  function stepsUnder(parent: Context, turnSpan: Span, surface: string): HearStep {
+    // One function for every kind: TypeScript cannot narrow a generic step, so each case says its type.
+    const hear = (step: TurnStep, work: () => Promise<unknown>): Promise<unknown> => {
+      switch (step.kind) {
+        case 'search':
+          return tracers.search(
+            step as TurnStep<'search'>,
+            work as () => Promise<StepResult<'search'>>,
+            parent,
+          );
+        case 'read-thread':
+          return child(
+            parent,
+            'read_context thread',
+            { [SCOUT.contextKind]: 'thread' },
+            work,
+            (span, messages) =>
+              span.setAttribute(SCOUT.contextMessages, (messages as StepResult<'read-thread'>).length),
+          );
+        case 'read-file': {
+          const { mimeType } = step as TurnStep<'read-file'>;
+          return child(
+            parent,
+            'read_context file',
+            { [SCOUT.contextKind]: 'file', ...(mimeType ? { 'scout.context.mime_type': mimeType } : {}) },
+            work,
+            (span, read) => {
+              const result = read as StepResult<'read-file'>;
+              span.setAttribute(SCOUT.contextOutcome, result.ok ? 'ok' : result.reason);
+              if (result.ok) span.setAttribute(SCOUT.contextBytes, result.bytes.byteLength);
+            },
+          );
+        }
+        case 'deliver': {
+          const delivery = step as TurnStep<'deliver'>;
+          summarize(turnSpan, delivery);
+          return child(
+            parent,
+            'deliver',
+            { [SCOUT.surface]: surface, [SCOUT.deliveryUpdates]: delivery.updates },
+            work,
+          );
+        }
+        case 'confirm-plan':
+        case 'confirm-tool': {
+          const tool = step.kind === 'confirm-tool' ? (step as TurnStep<'confirm-tool'>).tool : undefined;
+          return child(
+            parent,
+            tool === undefined ? 'wait_for_user plan' : 'wait_for_user tool',
+            tool === undefined ? {} : { [GEN_AI.toolName]: tool },
+            work,
+            (span, ok) => span.setAttribute('scout.approved', ok as boolean),
+          );
+        }
       }
-      if (capture && view.answer) turnSpan.setAttribute(SCOUT.answer, capture(view.answer));
     };
-    const watched: TurnSink = {
-      update(view) {
-        updates += 1;
-        sink.update(view);
-      },
-      done(view) {
-        summarize(view);
-        return child(parent, 'deliver', { [SCOUT.surface]: surface, [SCOUT.deliveryUpdates]: updates }, () =>
-          sink.done(view),
-        );
-      },
-      reply: (text, options) =>
-        child(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => sink.reply(text, options)),
-    };
-    // Optional members stay optional: the core asks only surfaces that have them.
-    if (sink.replyPrivately) {
-      const privately = sink.replyPrivately.bind(sink);
-      watched.replyPrivately = (text) =>
-        child(parent, 'deliver reply', { [SCOUT.surface]: surface }, () => privately(text));
-    }
-    if (sink.confirmPlan) {
-      const confirm = sink.confirmPlan.bind(sink);
-      watched.confirmPlan = (plan, signal) =>
-        child(
-          parent,
-          'wait_for_user plan',
-          {},
-          () => confirm(plan, signal),
-          (span, ok) => span.setAttribute('scout.approved', ok),
-        );
-    }
-    if (sink.confirmTool) {
-      const confirm = sink.confirmTool.bind(sink);
-      watched.confirmTool = (request, signal) =>
-        child(
-          parent,
-          'wait_for_user tool',
-          { [GEN_AI.toolName]: request.tool },
-          () => confirm(request, signal),
-          (span, ok) => span.setAttribute('scout.approved', ok),
-        );
-    }
-    return watched;
+    return hear as <K extends TurnStepKind>(
+      step: TurnStep<K>,
+      work: () => Promise<StepResult<K>>,
+    ) => Promise<StepResult<K>>;
   }
 
   return {
@@ -163,28 +148,21 @@ export function traceTurns(
       );
       const parent = trace.setSpan(ROOT_CONTEXT, span);
       const { traceId, spanId } = span.spanContext();
-      // The search the turn's scope wrapped: tool calls trace it again under their own spans.
-      let search: SearchService | undefined;
+      const under = (callParent: Context) => stepsUnder(callParent, span, surface);
       const scope: TurnScope = {
-        wrapLlm: (client) => tracers.llm(client, parent),
-        wrapSearch(service) {
-          search = service;
-          return tracers.search(service, parent);
-        },
-        wrapTools: (registry) =>
-          tracers.tools(registry, parent, (under) => search && tracers.search(search, under)),
         logFields: { trace_id: traceId, span_id: spanId },
+        modelCall: (client, request) => tracers.llm(client, request, parent),
+        toolCall: (name, rawArguments, registry) =>
+          tracers.tools(name, rawArguments, registry, parent, under),
+        hearStep: under(parent),
         onTurnStart: (info) => span.setAttribute(SCOUT.mode, info.mode),
         onTurnEnd(info) {
           span.setAttribute(SCOUT.outcome, info.outcome);
           if (info.outcome === 'error') failed(span, errorKind(info.error));
         },
       };
-      const watched = message.context
-        ? { ...message, context: watchContext(message.context, parent) }
-        : message;
       try {
-        await run(watched, watchSink(sink, surface, span, parent), scope);
+        await run(message, sink, scope);
       } catch (err) {
         failed(span, errorKind(err));
         throw err;
