@@ -5,6 +5,12 @@
  * steps (searches, context reads) are heard through `scope.hearStep`.
  */
 import type { Tracer } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { TurnMeter } from '../../src/budget/turn-meter.js';
 import type { TurnScope } from '../../src/core/scout-deps.js';
 import { traceLlm } from '../../src/ops/tracing/trace-llm.js';
@@ -12,6 +18,13 @@ import { traceSearch } from '../../src/ops/tracing/trace-search.js';
 import { traceTools } from '../../src/ops/tracing/trace-tools.js';
 import { traceTurns } from '../../src/ops/tracing/trace-turn.js';
 import type { IncomingMessage, TurnSink } from '../../src/surface.js';
+
+/** A tracer whose spans are kept in memory as they end. */
+export function memoryTracer(): { tracer: Tracer; spans: () => ReadableSpan[] } {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { tracer: provider.getTracer('test'), spans: () => exporter.getFinishedSpans() };
+}
 
 const sink: TurnSink = { update: () => {}, done: async () => {}, reply: async () => {} };
 

@@ -4,22 +4,11 @@
  * `tool_error`), never its message, and the caller still gets the failure or the tool's result.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { LlmError } from '../../src/errors.js';
 import type { LlmClient } from '../../src/llm/types.js';
 import type { ToolOutput, ToolRegistry } from '../../src/tools/types.js';
-import { inTracedTurn } from '../helpers/traced-turn.js';
-
-function tracing() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, tracer: provider.getTracer('test') };
-}
+import { inTracedTurn, memoryTracer } from '../helpers/traced-turn.js';
 
 const SECRET = 'the request quoted back: secret question';
 
@@ -42,7 +31,7 @@ function failingClient(): LlmClient {
 
 describe('failure spans', () => {
   it('a model stream that fails is an error span with the LlmError code', async () => {
-    const { exporter, tracer } = tracing();
+    const { spans, tracer } = memoryTracer();
     const seen: string[] = [];
     await inTracedTurn(tracer, async (meter) => {
       const client = meter.wrapLlm(failingClient());
@@ -53,26 +42,26 @@ describe('failure spans', () => {
       ).rejects.toBeInstanceOf(LlmError);
     });
     expect(seen).toEqual(['text']);
-    const span = exporter.getFinishedSpans().find((s) => s.name === 'chat m');
+    const span = spans().find((s) => s.name === 'chat m');
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
     expect(span?.attributes['error.type']).toBe('timeout');
     expect(JSON.stringify(span?.attributes)).not.toContain('secret');
   });
 
   it('a model call that fails is an error span with the LlmError code', async () => {
-    const { exporter, tracer } = tracing();
+    const { spans, tracer } = memoryTracer();
     await inTracedTurn(tracer, async (meter) => {
       await expect(meter.wrapLlm(failingClient()).complete({ messages: [] })).rejects.toBeInstanceOf(
         LlmError,
       );
     });
-    const span = exporter.getFinishedSpans().find((s) => s.name === 'chat m');
+    const span = spans().find((s) => s.name === 'chat m');
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
     expect(span?.attributes['error.type']).toBe('timeout');
   });
 
   it('a tool call whose result is an error is an error span, and the model still gets the result', async () => {
-    const { exporter, tracer } = tracing();
+    const { spans, tracer } = memoryTracer();
     const registry: ToolRegistry = {
       definitions: () => [],
       has: () => true,
@@ -86,7 +75,7 @@ describe('failure spans', () => {
       });
     });
     expect(output).toEqual({ text: `fetch failed: ${SECRET}`, isError: true });
-    const span = exporter.getFinishedSpans().find((s) => s.name.startsWith('execute_tool'));
+    const span = spans().find((s) => s.name.startsWith('execute_tool'));
     expect(span?.name).toBe('execute_tool fetch_url');
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
     expect(span?.attributes['error.type']).toBe('tool_error');

@@ -4,25 +4,19 @@
  * (a provider's error text may quote the query), and the failure still reaches the caller.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { SearchError } from '../../src/errors.js';
 import { heard } from '../../src/turn-steps.js';
 import type { SearchOutcome } from '../../src/search/types.js';
-import { inTracedTurn } from '../helpers/traced-turn.js';
+import { inTracedTurn, memoryTracer } from '../helpers/traced-turn.js';
 
 /** One search heard in a traced turn, as chat mode and the web_search tool make it. */
 function traced(search: (query: string) => Promise<SearchOutcome>) {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const spans = () => exporter.getFinishedSpans().filter((s) => s.name.startsWith('search'));
+  const { tracer, spans: all } = memoryTracer();
+  const spans = () => all().filter((s) => s.name.startsWith('search'));
   const run = (query: string) => {
     let result: Promise<SearchOutcome> | undefined;
-    const turn = inTracedTurn(provider.getTracer('test'), async (_meter, scope) => {
+    const turn = inTracedTurn(tracer, async (_meter, scope) => {
       result = heard(scope.hearStep, { kind: 'search', provider: 'tavily', query }, () => search(query));
       await result.catch(() => undefined);
     });

@@ -5,24 +5,17 @@
  * tree (model calls, tools, searches, the thread, the delivery) is checked end to end in
  * otel-traces.test.ts.
  */
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { gatherContext } from '../../src/context/gather-context.js';
 import { planConfirmation, toolConfirmation } from '../../src/core/turn-confirmations.js';
 import { silentLogger } from '../../src/logger.js';
 import type { TurnSink } from '../../src/surface.js';
-import { inTracedTurn } from '../helpers/traced-turn.js';
+import { inTracedTurn, memoryTracer } from '../helpers/traced-turn.js';
 
 function tracing() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const spans = () => exporter.getFinishedSpans();
+  const { tracer, spans } = memoryTracer();
   const turnSpan = () => spans().find((s) => s.name === 'invoke_agent Scout')!;
-  return { tracer: provider.getTracer('test'), spans, turnSpan };
+  return { tracer, spans, turnSpan };
 }
 
 describe('turn steps on spans', () => {
