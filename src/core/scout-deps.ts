@@ -54,6 +54,7 @@ export interface TurnScope extends Pick<TurnObserver, 'onTurnStart' | 'onTurnEnd
   modelCall?(client: LlmClient, request: LlmRequest): ModelCallWatcher;
   /** A tool call of the turn starts; `registry` is the one it runs in (for MCP servers' names). */
   toolCall?(name: string, rawArguments: string, registry: ToolRegistry): ToolCallWatcher;
+  /** Runs each step the turn waits on (a search, a read, the delivery, Run / Approve; src/turn-steps.ts). */
   hearStep?: HearStep;
 }
 
