@@ -92,9 +92,9 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
   let earlier: ThreadMessage[] = [];
   if (readThread) {
     try {
-      const readEarlier = source.earlier!;
+      // Called as a method of the source: an implementation may read `this`.
       earlier = await heard(options.hearStep, { kind: 'read-thread' }, () =>
-        readEarlier({ after: options.after, limit: MAX_THREAD_MESSAGES, signal: options.signal }),
+        source.earlier!({ after: options.after, limit: MAX_THREAD_MESSAGES, signal: options.signal }),
       );
     } catch (err) {
       if (options.signal.aborted) throw err;
