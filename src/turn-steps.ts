@@ -3,9 +3,9 @@
  * asker — as the turn tells them, where it takes them, to the scope its observer handed it (traces;
  * TurnScope in scout-deps.ts, which also hears each model and tool call, told by the turn's meter).
  * The core reports these as events instead of letting the observer wrap the turn's model clients,
- * tool registry, search service, context source and sink in new objects every turn: those wrappers
- * cost an agent turn about 1.9 ms of 36 with nothing recorded at all (docs/performance.md, scenario
- * 17), more than the spans they made.
+ * tool registry, search service, context source and sink in new objects every turn: the turn's
+ * objects stay its own, and a step nobody hears is just the work. (Not for speed: the two cost an
+ * agent turn alike, docs/performance.md, scenario 17.)
  */
 import type { MessageContextSource, ThreadMessage } from './context/types.js';
 import type { TurnView } from './render/view.js';

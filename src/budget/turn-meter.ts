@@ -6,7 +6,7 @@
  * reply's estimated tokens (src/llm/tokens.ts), so a provider that reports nothing is not free.
  *
  * Being where each of the turn's model and tool calls passes, the meter also tells the turn's scope
- * (traces, src/turn-steps.ts) of them: the scope's watcher joins the meter's on the same
+ * (traces; `TurnScope`, src/core/scout-deps.ts) of them: the scope's watcher joins the meter's on the same
  * stream, so hearing a call adds no wrapper of its own.
  */
 import { LlmError } from '../errors.js';

@@ -1,6 +1,7 @@
 /**
  * Every model call of a turn as a span under the turn's (`parent`), heard through the turn's scope
- * (src/turn-steps.ts), named and attributed by the GenAI semantic conventions: operation, provider, requested and answering model, tokens in,
+ * (`TurnScope.modelCall`, src/core/scout-deps.ts; the turn's meter tells it), named and attributed
+ * by the GenAI semantic conventions: operation, provider, requested and answering model, tokens in,
  * out, cached, cache-written and reasoning, finish reason, and the estimated cost. The messages go
  * on the span only when content capture is switched on (OTEL_CAPTURE_CONTENT).
  */

@@ -1,9 +1,9 @@
 /**
  * Every tool call of a turn — Scout's own tools and MCP servers' alike — as a span under `parent`
- * (the turn's span), heard through the turn's scope (src/turn-steps.ts). The steps the call
- * makes (web_search's search) are heard under the call's span, and its log lines carry the call's
- * ids. MCP calls carry the server's name and `mcp.method.name`. Arguments and results are content:
- * on the span only with content capture on.
+ * (the turn's span), heard through the turn's scope (`TurnScope.toolCall`, src/core/scout-deps.ts;
+ * the turn's meter tells it). The steps the call makes (web_search's search) are heard under the
+ * call's span, and its log lines carry the call's ids. MCP calls carry the server's name and
+ * `mcp.method.name`. Arguments and results are content: on the span only with content capture on.
  */
 import { type Context, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import type { ToolCallWatcher } from '../../core/scout-deps.js';

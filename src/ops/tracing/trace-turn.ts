@@ -1,15 +1,15 @@
 /**
  * One trace per turn: the core's `aroundTurn` hook runs the turn inside an `invoke_agent` span and
- * hands it a scope (src/turn-steps.ts) that the turn tells of each model call, tool call and
- * step it waits on, so each becomes a child span: model calls, tool calls (and the searches they
- * make, under them), searches, reading the thread and its files (`read_context`), the final delivery
- * to the platform (`deliver`) and waiting for Approve / Run (`wait_for_user`). Nothing of the turn is
- * wrapped: with nothing recorded, wrapping the turn's clients, registry, search, context source and
- * sink in new objects every turn cost more than the spans (docs/performance.md, scenario 17). The
- * parent is passed explicitly, never through an async context: on Node 20 an AsyncLocalStorage puts
- * promise hooks on every promise of the process, which cost more than the spans themselves. The turn
- * span carries surface, mode, outcome, tokens and cost; the question and answer only with content
- * capture on.
+ * hands it a scope (`TurnScope`, src/core/scout-deps.ts) that the turn tells of each model call,
+ * tool call and step it waits on (src/turn-steps.ts), so each becomes a child span: model calls,
+ * tool calls (and the searches they make, under them), searches, reading the thread and its files
+ * (`read_context`), the final delivery to the platform (`deliver`) and waiting for Approve / Run
+ * (`wait_for_user`). Nothing of the turn is wrapped: the clients, registry, search service, context
+ * source and sink the turn uses are its own (wrapping them cost no less CPU than this: docs/
+ * performance.md, scenario 17). The parent is passed explicitly, never through an async context: on
+ * Node 20 an AsyncLocalStorage puts promise hooks on every promise of the process, which cost more
+ * than the spans themselves. The turn span carries surface, mode, outcome, tokens and cost; the
+ * question and answer only with content capture on.
  */
 import { type Context, ROOT_CONTEXT, type Span, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import type { TurnObserver, TurnScope } from '../../core/scout-deps.js';
