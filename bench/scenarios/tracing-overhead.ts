@@ -26,8 +26,15 @@ import { headlineRate, SETTLE_MS, settled, warmupTurns } from './peer.js';
 type Tracing = 'off' | 'on';
 const SIDES: readonly Tracing[] = ['off', 'on'];
 
-/** How long the bench waits, after the measured turns, for every turn's span before stopping the bots. */
-const ROOT_WAIT_MS = 10_000;
+/**
+ * How long the bench waits, after the measured turns have settled, for every turn's span. Both bots'
+ * windows close then, so it must end before either runs its idle collection (IDLE_COLLECT_AFTER_MS
+ * after its last turn, src/ops/idle-memory.ts; the turns settle QUIET_MS after the last Slack call):
+ * with the sampler off no span ever comes, and a 10 s wait put both collections, of heaps of
+ * different sizes, inside the window that the sampler-on runs close before them. The spans of the
+ * last turns arrive at the batch processor's next export, at most 5 s after they end.
+ */
+const ROOT_WAIT_MS = 7_000;
 
 interface PairRound {
   cpuPerTurnMs: Record<Tracing, number>;
