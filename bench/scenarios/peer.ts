@@ -33,7 +33,7 @@ import {
 
 const BOTS: BotKind[] = ['scout', 'peer'];
 /** A turn is over when its answer's last word reached Slack and no Web API call came for this long. */
-const QUIET_MS = 1_500;
+export const QUIET_MS = 1_500;
 const POLL_MS = 250;
 const TURN_TIMEOUT_MS = 120_000;
 /** Lets start-up allocations settle before the idle reading. */

@@ -21,7 +21,8 @@ import { type BotProcess, ensureBuilt, startBot } from '../bot-process.js';
 import { type BenchContext, fakeSpeed, ms, type ScenarioResult, type TargetCheck } from '../context.js';
 import { median, medianInterval, sleep } from '../metrics.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
-import { headlineRate, SETTLE_MS, settled, warmupTurns } from './peer.js';
+import { IDLE_COLLECT_AFTER_MS } from '../../src/ops/idle-memory.js';
+import { headlineRate, QUIET_MS, SETTLE_MS, settled, warmupTurns } from './peer.js';
 
 type Tracing = 'off' | 'on';
 const SIDES: readonly Tracing[] = ['off', 'on'];
@@ -29,12 +30,14 @@ const SIDES: readonly Tracing[] = ['off', 'on'];
 /**
  * How long the bench waits, after the measured turns have settled, for every turn's span. Both bots'
  * windows close then, so it must end before either runs its idle collection (IDLE_COLLECT_AFTER_MS
- * after its last turn, src/ops/idle-memory.ts; the turns settle QUIET_MS after the last Slack call):
- * with the sampler off no span ever comes, and a 10 s wait put both collections, of heaps of
- * different sizes, inside the window that the sampler-on runs close before them. The spans of the
- * last turns arrive at the batch processor's next export, at most 5 s after they end.
+ * after its last turn; the turns settle QUIET_MS after the last Slack call): with the sampler off no
+ * span ever comes, and a 10 s wait put both collections, of heaps of different sizes, inside the
+ * window that the sampler-on runs close before them. WAIT_MARGIN_MS covers the settle poll and the
+ * turns' last writes. The 7 s this leaves is enough for the spans of the last turns, which arrive
+ * at the batch processor's next export, at most 5 s after they end.
  */
-const ROOT_WAIT_MS = 7_000;
+const WAIT_MARGIN_MS = 1_500;
+const ROOT_WAIT_MS = IDLE_COLLECT_AFTER_MS - QUIET_MS - WAIT_MARGIN_MS;
 
 interface PairRound {
   cpuPerTurnMs: Record<Tracing, number>;
