@@ -127,7 +127,7 @@ export class ReaderPool {
       workerData,
       // The young-generation limit applies only without --max-semi-space-size: V8 takes that
       // process-wide flag over an isolate's limit, so under npm start's flags (and the Docker image's)
-      // a reader gets two 8 MiB semi-spaces like the main thread (docs/performance.md, 2026-11-28).
+      // a reader gets the semi-spaces that flag gives the main thread (docs/performance.md, 2026-11-28).
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
       stdout: true,
       stderr: true,
