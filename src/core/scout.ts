@@ -43,6 +43,11 @@ import { SettingsService } from './settings-service.js';
 const MESSAGE_DEDUPE_TTL_MS = 10 * 60_000;
 /** `/reset` waits at most this long for a running turn to let go of its conversation. */
 const RESET_LOCK_WAIT_MS = 15_000;
+
+/** A turn's logger: the conversation's id on every line, and the trace's ids where the turn has some. */
+const conversationLog = (logger: Logger, message: IncomingMessage, fields?: Record<string, string>) =>
+  logger.child({ conversation: message.conversationId, ...fields });
+
 export class Scout implements ScoutCore {
   readonly locale: Locale;
   readonly settings: SettingsService;
@@ -148,7 +153,7 @@ export class Scout implements ScoutCore {
 
   private async handle(message: IncomingMessage, sink: TurnSink): Promise<void> {
     const locale = message.locale ?? this.locale;
-    const log = this.deps.logger.child({ conversation: message.conversationId });
+    const log = conversationLog(this.deps.logger, message);
     try {
       if (!this.accepting) return;
       if (!isChannelAllowed(this.deps.config, message.channelId)) {
@@ -217,9 +222,11 @@ export class Scout implements ScoutCore {
     meter: TurnMeter,
     scope?: TurnScope,
   ): Promise<void> {
-    // An observer's scope (traces) hears what the turn does and labels its log lines.
+    // An observer's scope (traces) hears what the turn does and labels its log lines. The labelled
+    // logger is made beside the turn's, not under it: pino's child makes its parent a prototype, a
+    // new object shape per turn for V8's caches, and the modes make their children of it in turn.
     const deps = this.deps;
-    const log = scope?.logFields ? turnLog.child(scope.logFields) : turnLog;
+    const log = scope?.logFields ? conversationLog(deps.logger, message, scope.logFields) : turnLog;
     const hearStep = scope?.hearStep;
     if (scope) meter.tellScope(scope);
     // Live edits asked for before the final render (a delivery's size, for the scope).

@@ -347,6 +347,19 @@ describe('OpenTelemetry traces', { timeout: 30_000 }, () => {
     expect(started?.trace_id).toBeUndefined();
   });
 
+  it('a turn the sampler leaves out is answered as an untraced one: no span sent, no trace id on its log lines', async () => {
+    const s = await start({ OTEL_TRACES_SAMPLER: 'always_off' });
+    const sink = await agentTurn(s);
+    await s.tracing.shutdown();
+    expect(sink.final?.answer).toContain('Zephyrine ships in March');
+    expect(receiver.spans()).toEqual([]);
+    const during = s.log.lines.filter((l) => l.msg === 'tool done');
+    expect(during.length).toBe(1);
+    // A sampled-out span still has ids; a log line naming them would point at a trace nobody has.
+    expect(during[0]).not.toHaveProperty('trace_id');
+    expect(s.log.lines.filter((l) => 'trace_id' in l)).toEqual([]);
+  });
+
   /** A collector that accepts connections and never answers (black-holed), for `fn`. */
   async function withBlackhole(fn: (endpoint: string, sockets: Socket[]) => Promise<void>): Promise<void> {
     const sockets: Socket[] = [];
