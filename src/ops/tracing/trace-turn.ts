@@ -141,7 +141,6 @@ export function traceTurns(
             [GEN_AI.agentName]: 'Scout',
             [GEN_AI.conversationId]: message.conversationId,
             [SCOUT.surface]: surface,
-            ...(capture ? { [SCOUT.question]: capture(message.text) } : {}),
           },
         },
         ROOT_CONTEXT,
@@ -152,6 +151,8 @@ export function traceTurns(
       // nothing, and making them still cost about 2 ms a turn (bench scenario 17, sampler off).
       // Its log lines carry no trace id: no trace holds them.
       if (!span.isRecording()) return run(message, sink);
+      // Scrubbed only for a turn that is recorded: the question may be 16,000 characters.
+      if (capture) span.setAttribute(SCOUT.question, capture(message.text));
       const parent = trace.setSpan(ROOT_CONTEXT, span);
       const { traceId, spanId } = span.spanContext();
       const under = (callParent: Context) => stepsUnder(callParent, span, surface);
