@@ -58,24 +58,49 @@ function isPrice(value: unknown): value is Price {
  */
 export function loadPriceTable(json?: string): PriceTable {
   const table: Record<string, Price> = { ...BUILT_IN_PRICES };
-  if (!json) return table;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(json);
+    parsed = json ? JSON.parse(json) : undefined;
   } catch {
-    return table;
+    parsed = undefined;
   }
   if (parsed && typeof parsed === 'object') {
     for (const [key, value] of Object.entries(parsed)) if (isPrice(value)) table[key] = value;
   }
-  return table;
+  // Frozen: findPrice remembers its answers per table, which holds only while the table cannot change.
+  return Object.freeze(table);
 }
+
+/**
+ * findPrice's answers per table and label. A label is a configured "provider/model", so there are
+ * few; the bound only guards against a caller passing arbitrary strings. Without it, every model
+ * call of a model with no exact entry (a dated id, a local model) scanned and sliced every key of
+ * the table, two or three times per call (the turn's meter, its stats and its trace each price it).
+ */
+const MAX_REMEMBERED_LABELS = 256;
+const remembered = new WeakMap<PriceTable, Map<string, Price | null>>();
 
 /**
  * Finds the price for "provider/model": exact key, then DeepSeek alias resolution, then the
  * model alone, then the longest key that prefixes it (dated ids such as claude-sonnet-4-5-20250929).
  */
 export function findPrice(label: string, table: PriceTable = BUILT_IN_PRICES): Price | undefined {
+  // A table that can still change (a caller's own object) is searched every time.
+  if (!Object.isFrozen(table)) return searchPrice(label, table);
+  let answers = remembered.get(table);
+  if (!answers) {
+    answers = new Map();
+    remembered.set(table, answers);
+  }
+  const known = answers.get(label);
+  if (known !== undefined) return known ?? undefined;
+  const price = searchPrice(label, table);
+  if (answers.size >= MAX_REMEMBERED_LABELS) answers.clear();
+  answers.set(label, price ?? null);
+  return price;
+}
+
+function searchPrice(label: string, table: PriceTable): Price | undefined {
   const slash = label.indexOf('/');
   const provider = slash > 0 ? label.slice(0, slash) : '';
   let model = slash > 0 ? label.slice(slash + 1) : label;

@@ -55,4 +55,25 @@ describe('pricing', () => {
     expect(table['bad']).toBeUndefined();
     expect(loadPriceTable('not json')).toEqual(BUILT_IN_PRICES);
   });
+
+  it('answers the same for a label asked again, and a table it can read is one that cannot change', () => {
+    const table = loadPriceTable('{"openai-compatible/llama3":{"input":1,"output":2}}');
+    // A loaded table is frozen, so a remembered answer can never go stale.
+    expect(Object.isFrozen(table)).toBe(true);
+    expect(() => {
+      (table as Record<string, unknown>)['openai/gpt-4.1'] = { input: 0, output: 0 };
+    }).toThrow(TypeError);
+    for (let i = 0; i < 3; i++) {
+      expect(findPrice('openai-compatible/llama3-8b-instruct', table)).toEqual({ input: 1, output: 2 });
+      expect(findPrice('anthropic/claude-haiku-4-5-20251001', table)).toEqual(
+        BUILT_IN_PRICES['anthropic/claude-haiku-4-5'],
+      );
+      expect(findPrice('openai-compatible/mistral', table)).toBeUndefined();
+    }
+    // A caller's own table, changed between two calls, is read as it is now.
+    const own: Record<string, { input: number; output: number }> = {};
+    expect(findPrice('local/phi-4-mini', own)).toBeUndefined();
+    own['local/phi-4'] = { input: 0, output: 0 };
+    expect(findPrice('local/phi-4-mini', own)).toEqual({ input: 0, output: 0 });
+  });
 });
