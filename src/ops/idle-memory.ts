@@ -10,7 +10,9 @@
  * shrink the heap (about 40 ms on an idle heap; RSS −12 to −13 MiB on Node 24).
  *
  * On Node 20 (V8 11.3) `gc` takes no flavour and runs a plain full collection, which costs an idle
- * process a few milliseconds and changes nothing; V8's own reducer does the work there.
+ * process a few milliseconds and does not shrink the heap. V8's own reducer would, but it works by
+ * incremental marking, which the start flags turn off (`--no-incremental-marking`, for bursts of
+ * turns): a Node 20 process idles some 10 MiB higher after a burst (docs/operations.md).
  *
  * `gc` exists only with `--expose-gc`, which the start flags (package.json, the Docker image) pass.
  * Without it (tests, `node dist/…` by hand) nothing is scheduled and V8's own reducer is all there is.
