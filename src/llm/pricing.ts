@@ -53,22 +53,37 @@ function isPrice(value: unknown): value is Price {
 }
 
 /**
+ * The tables loaded so far, per `PRICE_TABLE` value: the budget, the turn's stats and the traces
+ * each load the table, and share one (and so findPrice's answers for it). A process has one value;
+ * the bound only keeps a caller passing many (tests) from growing this without end.
+ */
+const MAX_LOADED_TABLES = 16;
+const loaded = new Map<string, PriceTable>();
+
+/**
  * The built-in table with `PRICE_TABLE` merged over it. Entries that are not `{input, output}`
- * numbers are skipped (loadConfig already rejects invalid JSON).
+ * numbers are skipped (loadConfig already rejects invalid JSON). Parsed once per distinct value.
  */
 export function loadPriceTable(json?: string): PriceTable {
+  const cacheKey = json ?? '';
+  const known = loaded.get(cacheKey);
+  if (known) return known;
   const table: Record<string, Price> = { ...BUILT_IN_PRICES };
   let parsed: unknown;
   try {
     parsed = json ? JSON.parse(json) : undefined;
   } catch {
-    parsed = undefined;
+    // Left undefined: the built-in table alone.
   }
   if (parsed && typeof parsed === 'object') {
     for (const [key, value] of Object.entries(parsed)) if (isPrice(value)) table[key] = value;
   }
-  // Frozen: findPrice remembers its answers per table, which holds only while the table cannot change.
-  return Object.freeze(table);
+  // Frozen: shared between callers, and findPrice remembers its answers per table, which holds
+  // only while the table cannot change.
+  const frozen = Object.freeze(table);
+  if (loaded.size >= MAX_LOADED_TABLES) loaded.clear();
+  loaded.set(cacheKey, frozen);
+  return frozen;
 }
 
 /**

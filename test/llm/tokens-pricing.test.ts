@@ -58,8 +58,11 @@ describe('pricing', () => {
 
   it('answers the same for a label asked again, and a table it can read is one that cannot change', () => {
     const table = loadPriceTable('{"openai-compatible/llama3":{"input":1,"output":2}}');
-    // A loaded table is frozen, so a remembered answer can never go stale.
+    // A loaded table is frozen, so a remembered answer can never go stale, and it is shared: the
+    // same value loads the same table (the budget, the stats and the traces each load it).
     expect(Object.isFrozen(table)).toBe(true);
+    expect(loadPriceTable('{"openai-compatible/llama3":{"input":1,"output":2}}')).toBe(table);
+    expect(loadPriceTable()).not.toBe(table);
     expect(() => {
       (table as Record<string, unknown>)['openai/gpt-4.1'] = { input: 0, output: 0 };
     }).toThrow(TypeError);
