@@ -56,11 +56,12 @@ STOPSIGNAL SIGTERM
 # The same script `npm start` runs (the bundle, not tsc's per-file output: cold start and memory in
 # docs/performance.md), without npm in between: node is PID 1 and gets SIGTERM itself. With the same
 # flags, which bound how much garbage V8 keeps while many answers run: young-generation semi-spaces of
-# 8 MiB (Node 24 lets them grow to 64), and a full collection once the old generation has grown 20 %
+# 4 MiB (Node 24 lets them grow to 64), and a full collection once the old generation has grown 20 %
 # (or V8's minimum step) past what was live, instead of up to 4×. At 300 answers at once they cut the
-# memory per answer in flight by a quarter to a third at no measurable CPU cost (docs/performance.md).
+# memory per answer in flight by a third or more; on Node 24 at no measurable CPU cost (Node 20 pays
+# about 3 ms a turn at 300 answers at once for the 4 MiB semi-spaces; docs/performance.md).
 # --no-incremental-marking: a full collection marks in one pause (about 20 ms at 300 answers at once,
 # up to 125 ms at 1,000) instead of in steps while a burst of answers goes on allocating, which let the
 # old generation overshoot and left the pages it freed resident: less memory per answer, less CPU.
 # --expose-gc: Scout gives the heap's slack back when idle, which Node 24's V8 no longer does itself.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=20", "--no-incremental-marking", "--expose-gc", "scripts/start.mjs"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "--no-incremental-marking", "--expose-gc", "scripts/start.mjs"]
