@@ -59,7 +59,8 @@ STOPSIGNAL SIGTERM
 # 4 MiB (Node 24 lets them grow to 64), and a full collection once the old generation has grown 20 %
 # (or V8's minimum step) past what was live, instead of up to 4×. At 300 answers at once they cut the
 # memory per answer in flight by a third or more; on Node 24 at no measurable CPU cost (Node 20 pays
-# about 3 ms a turn at 300 answers at once for the 4 MiB semi-spaces; docs/performance.md).
+# about 3 ms a turn at 300 answers at once for the 4 MiB semi-spaces, and at 1,000 answers at once
+# 8 MiB holds less: docs/performance.md).
 # --no-incremental-marking: a full collection marks in one pause (about 20 ms at 300 answers at once,
 # up to 125 ms at 1,000) instead of in steps while a burst of answers goes on allocating, which let the
 # old generation overshoot and left the pages it freed resident: less memory per answer, less CPU.
