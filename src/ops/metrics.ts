@@ -27,6 +27,13 @@ const PREFIX = 'scout_';
  * in 10–60 s, and AGENT_MAX_EXECUTION_TIME allows up to 300 s.
  */
 const TURN_BUCKETS_S = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
+/**
+ * How often the event-loop lag series sample the loop (ms). prom-client's default, 10 ms, is a timer
+ * that wakes the process 100 times a second for ever, busy or idle: an idle Scout spent 6-9 ms of CPU
+ * a second on it, and at 20 tokens/s that was about 3 ms of each turn's CPU (docs/performance.md).
+ * Ten samples a second still catch any stall worth an alert (one of 100 ms or more is seen whole).
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
 
 export type TurnOutcome = 'ok' | 'error' | 'cancelled';
 export type TokenType = 'input' | 'output' | 'reasoning';
@@ -64,7 +71,12 @@ export interface MetricsOptions {
 
 export function createMetrics(options: MetricsOptions = {}): ScoutMetrics {
   const registry = new Registry();
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  if (options.defaultMetrics ?? true)
+    collectDefaultMetrics({
+      register: registry,
+      prefix: PREFIX,
+      eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
+    });
   const registers = [registry];
 
   const turns = new Counter({

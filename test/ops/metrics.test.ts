@@ -9,7 +9,7 @@ import type { Scout } from '../../src/core/scout.js';
 import { silentLogger } from '../../src/logger.js';
 import { type OpsServer, startOpsServer } from '../../src/ops/http-server.js';
 import { instrumentation } from '../../src/ops/instrumentation.js';
-import { createMetrics, type ScoutMetrics } from '../../src/ops/metrics.js';
+import { createMetrics, EVENT_LOOP_SAMPLE_MS, type ScoutMetrics } from '../../src/ops/metrics.js';
 import { Readiness } from '../../src/ops/readiness.js';
 import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
@@ -133,6 +133,18 @@ describe('/metrics after real turns', () => {
     expect(sample(text, 'scout_search_calls_total', { provider: 'tavily', outcome: 'error' })).toBe(1);
     expect(sample(text, 'scout_edits_sent_total', { surface: 'slack' })).toBe(2);
     expect(sample(text, 'scout_edits_sent_total', { surface: 'discord' })).toBe(1);
+  });
+
+  it('shows a stalled event loop in the lag series', async () => {
+    const fresh = createMetrics();
+    const pause = () => new Promise((resolve) => setTimeout(resolve, EVENT_LOOP_SAMPLE_MS * 1.5));
+    await pause();
+    // A 400 ms stall, as a synchronous parse of a hostile page would make.
+    const until = performance.now() + 400;
+    while (performance.now() < until) {}
+    await pause();
+    const text = await fresh.render();
+    expect(sample(text, 'scout_nodejs_eventloop_lag_max_seconds')).toBeGreaterThan(0.25);
   });
 
   it('keeps registries apart and answers unknown paths with 404', async () => {
