@@ -70,15 +70,22 @@ function procCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
 }
 
-function procThreadCpuMs(pid: number): Record<string, number> {
-  const byName: Record<string, number> = {};
+/** One file of each of the process's threads (/proc/<pid>/task/<tid>/<file>), threads that ended skipped. */
+function* taskFiles(pid: number, file: 'stat' | 'schedstat'): Generator<{ tid: string; text: string }> {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
+    let text: string;
     try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      text = readFileSync(`/proc/${pid}/task/${tid}/${file}`, 'utf8');
     } catch {
       continue; // the thread ended
     }
+    yield { tid, text };
+  }
+}
+
+function procThreadCpuMs(pid: number): Record<string, number> {
+  const byName: Record<string, number> = {};
+  for (const { tid, text: stat } of taskFiles(pid, 'stat')) {
     const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const cpu = ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
@@ -89,13 +96,7 @@ function procThreadCpuMs(pid: number): Record<string, number> {
 
 function procOnCpuNs(pid: number): number {
   let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // the thread ended
-    }
-  }
+  for (const { text } of taskFiles(pid, 'schedstat')) total += Number(text.split(' ')[0]);
   return total;
 }
 
