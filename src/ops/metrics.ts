@@ -29,8 +29,8 @@ const PREFIX = 'scout_';
 const TURN_BUCKETS_S = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
 /**
  * How often the event-loop lag series sample the loop (ms). prom-client's default, 10 ms, is a timer
- * that wakes the process 100 times a second for ever, busy or idle: an idle Scout spent 6-9 ms of CPU
- * a second on it, and at 20 tokens/s that was about 3 ms of each turn's CPU (docs/performance.md).
+ * that wakes the process 100 times a second for ever, busy or idle: an idle Scout spent 8.8 ms of CPU
+ * a second on it, and a lone 6 s turn about 48 ms of its 202 (docs/performance.md).
  * Ten samples a second still catch any stall worth an alert (one of 100 ms or more is seen whole).
  */
 export const EVENT_LOOP_SAMPLE_MS = 100;
