@@ -5,6 +5,10 @@
  * only after a back-off; after shutdown, exports fail at once.
  */
 import { Worker } from 'node:worker_threads';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
+import { TraceState } from '@opentelemetry/core';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -27,6 +31,69 @@ function finishedSpans(names: string[]): ReadableSpan[] {
   return memory.getFinishedSpans();
 }
 
+/**
+ * Spans with everything the serializer reads: parents, every attribute type, events, a link with
+ * a trace state, an error with its message, dropped attributes, two resources and two scopes.
+ */
+function richSpans(): ReadableSpan[] {
+  const memory = new InMemorySpanExporter();
+  const processor = new SimpleSpanProcessor(memory);
+  const providers = [
+    new BasicTracerProvider({
+      resource: resourceFromAttributes(
+        { 'service.name': 'scout', 'deployment.environment': 'test' },
+        {
+          schemaUrl: 'https://opentelemetry.io/schemas/1.37.0',
+        },
+      ),
+      spanProcessors: [processor],
+      spanLimits: { attributeCountLimit: 8 },
+    }),
+    new BasicTracerProvider({ spanProcessors: [processor] }),
+  ];
+  for (const [i, provider] of providers.entries()) {
+    const tracer = provider.getTracer(`scope ${i}`, i === 0 ? '1.2.3' : undefined, {
+      schemaUrl: i === 0 ? 'https://example.com/schema' : undefined,
+    });
+    const root = tracer.startSpan('invoke_agent Scout', {
+      attributes: { 'gen_ai.operation.name': 'invoke_agent' },
+    });
+    const child = tracer.startSpan(
+      'chat model',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          text: 'ünïcode ✓',
+          int: 42,
+          double: 0.25,
+          flag: true,
+          list: ['stop', 'length'],
+          numbers: [1, 2.5],
+        },
+        links: [
+          {
+            context: {
+              traceId: '0af7651916cd43dd8448eb211c80319c',
+              spanId: 'b7ad6b7169203331',
+              traceFlags: TraceFlags.SAMPLED,
+              isRemote: true,
+              traceState: new TraceState('vendor=value,other=1'),
+            },
+            attributes: { 'link.kind': 'follows' },
+          },
+        ],
+      },
+      trace.setSpan(ROOT_CONTEXT, root),
+    );
+    child.addEvent('tokens', { 'gen_ai.usage.output_tokens': 12 });
+    child.setStatus({ code: SpanStatusCode.ERROR, message: 'rate_limited' });
+    for (let a = 0; a < 10; a++) child.setAttribute(`extra.${a}`, a);
+    child.end();
+    root.end();
+  }
+  return memory.getFinishedSpans();
+}
+
 const exported = (exporter: OffThreadExporter, spans: ReadableSpan[]) =>
   new Promise<Result>((resolve) => exporter.export(spans, resolve));
 
@@ -46,6 +113,32 @@ describe('the span exporter thread', () => {
     else process.env.OTEL_EXPORTER_OTLP_ENDPOINT = saved;
     await receiver.close();
   });
+
+  it.each([
+    ['http/protobuf', ProtobufTraceSerializer],
+    ['http/json', JsonTraceSerializer],
+  ] as const)(
+    'sends, in %s, the bytes the official serializer makes of the spans',
+    async (protocol, serializer) => {
+      const spans = richSpans();
+      const exporter = new OffThreadExporter(protocol);
+      const result = await exported(exporter, spans);
+      await exporter.shutdown();
+      expect(result.code).toBe(0);
+      expect(receiver.requests).toHaveLength(1);
+      const expected = serializer.serializeRequest(spans);
+      expect(expected).toBeDefined();
+      expect(receiver.requests[0]!.body.equals(Buffer.from(expected!))).toBe(true);
+      // And the receiver reads them back: both resources, both scopes, the parents.
+      const received = receiver.spans();
+      expect(received.map((s) => [s.scope, s.name, s.parentSpanId !== ''])).toEqual([
+        ['scope 0', 'chat model', true],
+        ['scope 0', 'invoke_agent Scout', false],
+        ['scope 1', 'chat model', true],
+        ['scope 1', 'invoke_agent Scout', false],
+      ]);
+    },
+  );
 
   it('a thread that dies fails the export it held; the next export starts another and arrives', async () => {
     const threads: Worker[] = [];

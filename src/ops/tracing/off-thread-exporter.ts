@@ -1,21 +1,29 @@
 /**
- * The OTLP/HTTP span exporter with its HTTP requests made on a worker thread of their own. The spans
- * are encoded here by the official serializer (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=
- * http/json); the bytes go to the worker, which sends them with the official exporter's own
- * transport (otlp-exporter-base: endpoint, headers, time limit, compression and retries read from the
- * same OTEL_EXPORTER_OTLP_* variables, answers decoded the same way).
+ * The OTLP/HTTP span exporter, run on a worker thread of its own: the spans are encoded there by the
+ * official serializer (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) and sent with
+ * the official exporter's own transport (otlp-exporter-base: endpoint, headers, time limit,
+ * compression and retries read from the same OTEL_EXPORTER_OTLP_* variables, answers decoded the
+ * same way). The main thread hands over each finished span's fields as plain data (`spanRecord`);
+ * the thread rebuilds what the serializer reads of a span, so the bytes are the serializer's own for
+ * the SDK's spans (test/ops/off-thread-exporter.test.ts compares them).
  *
- * Why a thread: Node's HTTP client is one body of JavaScript shared by every request of the process,
- * and V8 optimises it for the shapes of objects it has seen. Scout's model, search and Slack requests
- * all look alike; the exporter's (its own agent, options, a byte body) do not. Its first export
- * deoptimised the HTTP client all through (`_http_outgoing`, `_http_client`, `net`, writable
- * streams: 100 "wrong map" deoptimisations against 34, `--log-deopt`, scenario 17), and every model
- * and Slack request after it ran on the slower code that sees both. On its own thread the exporter
- * has an HTTP client of its own (docs/performance.md, "Issue 29 on an AMD EPYC (Zen 5) machine").
+ * Why a thread for the requests: Node's HTTP client is one body of JavaScript shared by every
+ * request of the process, and V8 optimises it for the shapes of objects it has seen. Scout's model,
+ * search and Slack requests all look alike; the exporter's (its own agent, options, a byte body) do
+ * not. Its first export deoptimised the HTTP client all through (`_http_outgoing`, `_http_client`,
+ * `net`, writable streams: 100 "wrong map" deoptimisations against 34, `--log-deopt`, scenario 17),
+ * and every model and Slack request after it ran on the slower code that sees both.
+ *
+ * Why the encoding there too: the serializer builds a tree of small objects for every span and
+ * attribute, and protobufjs an object for every field it writes, all garbage in the main heap beside
+ * fifty turns in flight. Timed in a running bot (scenario 17, wall time), an export took 24–37 µs a
+ * span on the main thread while it encoded there, and 6–20 µs a span now that the main thread only
+ * copies the fields (docs/performance.md, "Issue 29 on an Intel Xeon machine: tracing's code timed
+ * where it runs"). The thread's heap holds next to nothing, so its garbage costs next to nothing.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { type ExportResult, FAILED, SUCCESS } from './export-reporter.js';
 
@@ -38,26 +46,59 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createOtlpHttpExportDelegate, convertLegacyHttpOptions } = require(workerData.exporterBase);
 const transformer = require(workerData.transformer);
 const official = workerData.json ? transformer.JsonTraceSerializer : transformer.ProtobufTraceSerializer;
-// The official exporter's delegate, as OTLPTraceExporter builds it, fed bytes already encoded.
+
+const traceState = (text) => (text === undefined ? undefined : { serialize: () => text });
+// What the serializer reads of a span (ReadableSpan), from the fields spanRecord sent. The
+// serializer groups spans by their resource object: one object per resource of the batch.
+function readable(batch) {
+  const resources = batch.resources.map((r) => ({ attributes: r.attributes, schemaUrl: r.schemaUrl }));
+  return batch.spans.map((s) => {
+    const context = { traceId: s.traceId, spanId: s.spanId, traceFlags: s.traceFlags, traceState: traceState(s.traceState) };
+    return {
+      name: s.name,
+      kind: s.kind,
+      spanContext: () => context,
+      parentSpanContext: s.parent,
+      startTime: s.startTime,
+      endTime: s.endTime,
+      status: s.status,
+      attributes: s.attributes,
+      links: s.links.map((l) => ({ ...l, context: { ...l.context, traceState: traceState(l.context.traceState) } })),
+      events: s.events,
+      duration: s.duration,
+      ended: true,
+      resource: resources[s.resource],
+      instrumentationScope: batch.scopes[s.scope],
+      droppedAttributesCount: s.droppedAttributesCount,
+      droppedEventsCount: s.droppedEventsCount,
+      droppedLinksCount: s.droppedLinksCount,
+    };
+  });
+}
+// The official exporter's delegate, as OTLPTraceExporter builds it.
 const delegate = createOtlpHttpExportDelegate(
   convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': workerData.contentType }),
-  { serializeRequest: (batch) => batch.bytes, deserializeResponse: (data) => official.deserializeResponse(data) },
+  { serializeRequest: (batch) => official.serializeRequest(readable(batch)), deserializeResponse: (data) => official.deserializeResponse(data) },
   'otlp_http_span_exporter',
-  { name: 'span', countItems: (batch) => batch.count },
+  { name: 'span', countItems: (batch) => batch.spans.length },
   undefined,
 );
+const answer = (id, code, error) =>
+  parentPort.postMessage({
+    t: 'result',
+    id,
+    code,
+    // The error's kind, status and message (the transport's own words, e.g. "Not Found"), no body.
+    error: error ? { name: error.name, message: String(error.message), code: error.code } : undefined,
+  });
 parentPort.on('message', (message) => {
   if (message.t === 'export') {
-    delegate.export({ bytes: message.bytes, count: message.count }, (result) => {
-      const error = result.error;
-      parentPort.postMessage({
-        t: 'result',
-        id: message.id,
-        code: result.code,
-        // The error's kind, status and message (the transport's own words, e.g. "Not Found"), no body.
-        error: error ? { name: error.name, message: String(error.message), code: error.code } : undefined,
-      });
-    });
+    try {
+      delegate.export(message.batch, (result) => answer(message.id, result.code, result.error));
+    } catch (err) {
+      // The spans could not be encoded: that export fails, the thread goes on.
+      answer(message.id, 1, err instanceof Error ? err : new Error('the spans could not be encoded'));
+    }
   } else if (message.t === 'shutdown') {
     delegate.shutdown().finally(() => parentPort.postMessage({ t: 'closed' }));
   }
@@ -101,16 +142,72 @@ function exportError(error: SenderError): Error {
   );
 }
 
-/** Moves an encoded batch to the thread without a copy when it owns its whole buffer (not Node's pool). */
-function transferable(bytes: Uint8Array): ArrayBuffer[] {
-  const buffer = bytes.buffer;
-  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength
-    ? [buffer]
-    : [];
+type TraceStateText = string | undefined;
+
+/**
+ * A finished span's fields as plain data, which a message can carry (a span itself holds its
+ * processor, and through it this exporter). Only references to what the span already holds, and
+ * the trace states as their text.
+ */
+function spanRecord(span: ReadableSpan, resource: number, scope: number) {
+  const context = span.spanContext();
+  const parent = span.parentSpanContext;
+  return {
+    name: span.name,
+    kind: span.kind,
+    traceId: context.traceId,
+    spanId: context.spanId,
+    traceFlags: context.traceFlags,
+    traceState: context.traceState?.serialize() as TraceStateText,
+    parent: parent
+      ? { traceId: parent.traceId, spanId: parent.spanId, isRemote: parent.isRemote }
+      : undefined,
+    startTime: span.startTime,
+    endTime: span.endTime,
+    duration: span.duration,
+    status: span.status,
+    attributes: span.attributes,
+    events: span.events,
+    links: span.links.map((link) => ({
+      attributes: link.attributes,
+      droppedAttributesCount: link.droppedAttributesCount,
+      context: {
+        traceId: link.context.traceId,
+        spanId: link.context.spanId,
+        traceFlags: link.context.traceFlags,
+        isRemote: link.context.isRemote,
+        traceState: link.context.traceState?.serialize() as TraceStateText,
+      },
+    })),
+    droppedAttributesCount: span.droppedAttributesCount,
+    droppedEventsCount: span.droppedEventsCount,
+    droppedLinksCount: span.droppedLinksCount,
+    resource,
+    scope,
+  };
+}
+
+/** The batch as the thread takes it: each resource and instrumentation scope once, spans by index. */
+function batchOf(spans: ReadableSpan[]) {
+  const resources = new Map<Resource, number>();
+  const scopes = new Map<ReadableSpan['instrumentationScope'], number>();
+  const indexOf = <K>(map: Map<K, number>, key: K) => {
+    const known = map.get(key);
+    if (known !== undefined) return known;
+    map.set(key, map.size);
+    return map.size - 1;
+  };
+  const records = spans.map((span) =>
+    spanRecord(span, indexOf(resources, span.resource), indexOf(scopes, span.instrumentationScope)),
+  );
+  return {
+    spans: records,
+    resources: [...resources.keys()].map((r) => ({ attributes: r.attributes, schemaUrl: r.schemaUrl })),
+    scopes: [...scopes.keys()].map((s) => ({ name: s.name, version: s.version, schemaUrl: s.schemaUrl })),
+  };
 }
 
 export class OffThreadExporter implements SpanExporter {
-  readonly #serializer: typeof ProtobufTraceSerializer | typeof JsonTraceSerializer;
   readonly #data: ReturnType<typeof senderData>;
   /** The variables as they were when tracing started. */
   readonly #env = senderEnv(process.env);
@@ -125,9 +222,7 @@ export class OffThreadExporter implements SpanExporter {
   #restartAt = 0;
 
   constructor(protocol?: string) {
-    const json = protocol === 'http/json';
-    this.#serializer = json ? JsonTraceSerializer : ProtobufTraceSerializer;
-    this.#data = senderData(json);
+    this.#data = senderData(protocol === 'http/json');
   }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
@@ -135,22 +230,18 @@ export class OffThreadExporter implements SpanExporter {
       done({ code: FAILED, error: new Error('the trace exporter is shut down') });
       return;
     }
-    // Before encoding: spans dropped while the thread waits to restart are not encoded for nothing.
+    // Spans dropped while the thread waits to restart are not copied for nothing.
     if (Date.now() < this.#restartAt) {
       done({ code: FAILED, error: new Error('the trace export thread failed again: it restarts later') });
       return;
     }
-    const bytes = this.#serializer.serializeRequest(spans);
-    if (!bytes) {
-      done({ code: FAILED, error: new Error('the spans could not be encoded') });
-      return;
-    }
+    const batch = batchOf(spans);
     const id = ++this.#nextId;
     this.#pending.set(id, done);
     const worker = this.#sender();
     // While an export is on its way the thread keeps the process alive, as its socket would.
     worker.ref();
-    worker.postMessage({ t: 'export', id, bytes, count: spans.length }, transferable(bytes));
+    worker.postMessage({ t: 'export', id, batch });
   }
 
   /** Resolves once every export handed over so far has its result (later ones are not waited for). */
