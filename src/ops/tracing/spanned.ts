@@ -4,7 +4,8 @@
  * turn's own spans (context reading, delivery, waiting for the user) and the search spans; `failed`
  * by every span that can fail (model and tool calls too).
  */
-import { type Context, type Span, type SpanOptions, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { type Context, type Span, type SpanOptions, SpanStatusCode } from '@opentelemetry/api';
+import type { SpanStarter } from './deferred-spans.js';
 import { ERROR_TYPE } from './genai.js';
 
 /** Marks a span failed, with the kind of error (`error.type`). */
@@ -23,7 +24,7 @@ export interface SpannedOptions<T> extends SpanOptions {
 const errorName = (err: unknown) => (err instanceof Error ? err.name : 'unknown');
 
 export async function spanned<T>(
-  tracer: Tracer,
+  tracer: SpanStarter,
   parent: Context,
   name: string,
   options: SpannedOptions<T>,

@@ -26,8 +26,10 @@ import { redactSecrets } from '../../llm/redact.js';
 import { type Logger, secretsOf } from '../../logger.js';
 import { mcpSecrets } from '../../mcp/mcp-config.js';
 import { combineObservers } from './combine-observers.js';
+import { deferChildSpans } from './deferred-spans.js';
 import { ReportingExporter } from './export-reporter.js';
 import { OffThreadExporter } from './off-thread-exporter.js';
+import { SpanIds } from './span-ids.js';
 import { traceLlm } from './trace-llm.js';
 import { traceSearch } from './trace-search.js';
 import { traceTools } from './trace-tools.js';
@@ -63,11 +65,14 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
     )
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the defaults.
     .merge(detectResources({ detectors: [envDetector] }));
+  const ids = new SpanIds();
   const provider = new BasicTracerProvider({
     resource,
+    idGenerator: ids,
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
-  const tracer = provider.getTracer('scout');
+  // Each turn's child spans are made when the turn ends, one after another (deferred-spans.ts).
+  const tracer = deferChildSpans(provider.getTracer('scout'), ids);
 
   const secrets = [...secretsOf(env), ...mcpSecrets(config.mcpServers)];
   // Content goes on spans only when asked for, bounded and scrubbed of keys like log lines are.

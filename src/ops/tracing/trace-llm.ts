@@ -5,7 +5,7 @@
  * out, cached, cache-written and reasoning, finish reason, and the estimated cost. The messages go
  * on the span only when content capture is switched on (OTEL_CAPTURE_CONTENT).
  */
-import { type Context, type Span, SpanKind, type Tracer } from '@opentelemetry/api';
+import { type Context, type Span, SpanKind } from '@opentelemetry/api';
 import { LlmError } from '../../errors.js';
 import { estimateCost, type PriceTable } from '../../llm/pricing.js';
 import type { ModelCallWatcher } from '../../core/scout-deps.js';
@@ -18,11 +18,12 @@ import type {
   StreamPart,
   Usage,
 } from '../../llm/types.js';
+import type { SpanStarter } from './deferred-spans.js';
 import { GEN_AI, SCOUT, providerName } from './genai.js';
 import { failed } from './spanned.js';
 
 export interface TraceLlmOptions {
-  tracer: Tracer;
+  tracer: SpanStarter;
   prices: PriceTable;
   /** Present when content capture is on: bounds and scrubs a text before it goes on a span. */
   capture?: (text: string) => string;

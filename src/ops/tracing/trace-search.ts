@@ -4,10 +4,11 @@
  * cache answered, how many results. The query is message text: on the span only with content
  * capture on.
  */
-import { type Context, SpanKind, type Tracer } from '@opentelemetry/api';
+import { type Context, SpanKind } from '@opentelemetry/api';
 import type { StepResult, TurnStep } from '../../turn-steps.js';
 import { ScoutError } from '../../errors.js';
 import { SCOUT } from './genai.js';
+import type { SpanStarter } from './deferred-spans.js';
 import { spanned } from './spanned.js';
 
 const errorCode = (err: unknown) => (err instanceof ScoutError ? err.code : 'unknown');
@@ -18,7 +19,7 @@ export type SearchTracer = (
   parent: Context,
 ) => Promise<StepResult<'search'>>;
 
-export function traceSearch(tracer: Tracer, capture?: (text: string) => string): SearchTracer {
+export function traceSearch(tracer: SpanStarter, capture?: (text: string) => string): SearchTracer {
   return (step, work, parent) =>
     spanned(
       tracer,

@@ -5,11 +5,12 @@
  * call's span, and its log lines carry the call's ids. MCP calls carry the server's name and
  * `mcp.method.name`. Arguments and results are content: on the span only with content capture on.
  */
-import { type Context, SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import { type Context, SpanKind, trace } from '@opentelemetry/api';
 import type { ToolCallWatcher } from '../../core/scout-deps.js';
 import type { HearStep } from '../../turn-steps.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import { GEN_AI, SCOUT } from './genai.js';
+import type { SpanStarter } from './deferred-spans.js';
 import { failed } from './spanned.js';
 
 export type ToolCallTracer = (
@@ -21,7 +22,7 @@ export type ToolCallTracer = (
   stepsUnder: (parent: Context) => HearStep,
 ) => ToolCallWatcher;
 
-export function traceTools(tracer: Tracer, capture?: (text: string) => string): ToolCallTracer {
+export function traceTools(tracer: SpanStarter, capture?: (text: string) => string): ToolCallTracer {
   // Which server offers each tool, per registry (a turn's), read when a name is not known yet (MCP
   // servers' tools are listed once the turn has prepared them; a server's tools may change).
   const servers = new WeakMap<ToolRegistry, Map<string, string | undefined>>();

@@ -11,12 +11,13 @@
  * than the spans themselves. The turn span carries surface, mode, outcome, tokens and cost; the
  * question and answer only with content capture on.
  */
-import { type Context, ROOT_CONTEXT, type Span, SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import { type Context, ROOT_CONTEXT, type Span, SpanKind, trace } from '@opentelemetry/api';
 import type { TurnObserver, TurnScope } from '../../core/scout-deps.js';
 import type { HearStep, StepResult, TurnStep, TurnStepKind } from '../../turn-steps.js';
 import type { IncomingMessage, TurnSink } from '../../surface.js';
 import { errorKind } from '../metrics-observer.js';
 import { GEN_AI, SCOUT } from './genai.js';
+import type { SpanStarter } from './deferred-spans.js';
 import { failed, spanned } from './spanned.js';
 import type { ModelCallTracer } from './trace-llm.js';
 import type { SearchTracer } from './trace-search.js';
@@ -38,7 +39,7 @@ export function surfaceOf(channelId: string): string {
 }
 
 export function traceTurns(
-  tracer: Tracer,
+  tracer: SpanStarter,
   tracers: TurnTracers,
   capture?: (text: string) => string,
 ): TurnObserver {
