@@ -3,6 +3,7 @@
  * of real `@slack/socket-mode` clients; SLACK_APP_TOKEN set), the fake Web API for the answers and a fake
  * Socket Mode endpoint that delivers envelopes over a WebSocket and records the client's acks.
  */
+import { createHook } from 'node:async_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { itWithShared } from '../helpers/fixtures.js';
 import { ACTION_STOP } from '../../adapters/slack/render-blocks.js';
@@ -28,12 +29,33 @@ async function start(options: SocketScoutOptions = {}): Promise<SocketScout> {
 /** What would keep a Node process alive: sockets, servers and ref'd timers (vitest's pipes aside). */
 const KEEP_ALIVE_KINDS = new Set(['Timeout', 'TCPSocketWrap', 'TCPServerWrap']);
 
+/**
+ * Where each timer still pending was made: a failure names the code that left one behind, not only
+ * "Timeout" (seen once on a loaded CI machine, not reproduced).
+ */
+const timers = new Map<number, { stack: string; resource: { hasRef?: () => boolean } }>();
+const timerHook = createHook({
+  init(id, type, _trigger, resource) {
+    if (type === 'Timeout')
+      timers.set(id, { stack: new Error().stack ?? '', resource: resource as { hasRef?: () => boolean } });
+  },
+  destroy(id) {
+    timers.delete(id);
+  },
+});
+
 /** Waits (briefly: closed sockets take a few ticks to go) until nothing keeps the process alive. */
 async function keepAliveHandlesAfterSettling(timeoutMs = 2000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const left = process.getActiveResourcesInfo().filter((kind) => KEEP_ALIVE_KINDS.has(kind));
-    if (left.length === 0 || Date.now() > deadline) return left;
+    if (left.length === 0) return left;
+    if (Date.now() > deadline) {
+      const made = [...timers.values()]
+        .filter((t) => t.resource.hasRef?.() !== false)
+        .map((t) => t.stack.split('\n').slice(2, 9).join('\n'));
+      return [...left, ...made];
+    }
     await new Promise((r) => setImmediate(r));
   }
 }
@@ -178,6 +200,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
   });
 
   itWithShared('stop() closes the socket and leaves no handle behind (the process can exit)', async () => {
+    timerHook.enable();
     const s = await start();
     const { mention } = dmFixture();
     s.h.llm.enqueue(textReply('Before stopping'));
@@ -196,6 +219,8 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
     // Nothing keeps the process alive once the fakes are closed too.
     await s.close();
     // (A 30 s close-handshake timer or a leftover socket would show here.)
-    expect(await keepAliveHandlesAfterSettling()).toEqual([]);
+    const left = await keepAliveHandlesAfterSettling();
+    timerHook.disable();
+    expect(left).toEqual([]);
   });
 });
