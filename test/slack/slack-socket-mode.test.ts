@@ -62,6 +62,8 @@ async function keepAliveHandlesAfterSettling(timeoutMs = 2000): Promise<string[]
 
 describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () => {
   afterEach(async () => {
+    // Off again even when the test that enabled it failed before its end.
+    timerHook.disable();
     await current?.close();
     current = undefined;
   });
@@ -219,8 +221,6 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
     // Nothing keeps the process alive once the fakes are closed too.
     await s.close();
     // (A 30 s close-handshake timer or a leftover socket would show here.)
-    const left = await keepAliveHandlesAfterSettling();
-    timerHook.disable();
-    expect(left).toEqual([]);
+    expect(await keepAliveHandlesAfterSettling()).toEqual([]);
   });
 });

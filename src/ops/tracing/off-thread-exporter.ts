@@ -49,9 +49,8 @@ const official = workerData.json ? transformer.JsonTraceSerializer : transformer
 
 const traceState = (text) => (text === undefined ? undefined : { serialize: () => text });
 // What the serializer reads of a span (ReadableSpan), from the fields spanRecord sent. The
-// serializer groups spans by their resource object: one object per resource of the batch.
+// serializer groups spans by their resource object: the batch's resources, one object each.
 function readable(batch) {
-  const resources = batch.resources.map((r) => ({ attributes: r.attributes, schemaUrl: r.schemaUrl }));
   return batch.spans.map((s) => {
     const context = { traceId: s.traceId, spanId: s.spanId, traceFlags: s.traceFlags, traceState: traceState(s.traceState) };
     return {
@@ -65,9 +64,7 @@ function readable(batch) {
       attributes: s.attributes,
       links: s.links.map((l) => ({ ...l, context: { ...l.context, traceState: traceState(l.context.traceState) } })),
       events: s.events,
-      duration: s.duration,
-      ended: true,
-      resource: resources[s.resource],
+      resource: batch.resources[s.resource],
       instrumentationScope: batch.scopes[s.scope],
       droppedAttributesCount: s.droppedAttributesCount,
       droppedEventsCount: s.droppedEventsCount,
@@ -164,7 +161,6 @@ function spanRecord(span: ReadableSpan, resource: number, scope: number) {
       : undefined,
     startTime: span.startTime,
     endTime: span.endTime,
-    duration: span.duration,
     status: span.status,
     attributes: span.attributes,
     events: span.events,
