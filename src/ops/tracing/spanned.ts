@@ -5,7 +5,7 @@
  * by every span that can fail (model and tool calls too).
  */
 import { type Context, type Span, type SpanOptions, SpanStatusCode } from '@opentelemetry/api';
-import type { SpanStarter } from './deferred-spans.js';
+import type { SpanStarter } from './recorded-spans.js';
 import { ERROR_TYPE } from './genai.js';
 
 /** Marks a span failed, with the kind of error (`error.type`). */

@@ -1,24 +1,21 @@
 /**
  * OpenTelemetry traces, loaded (by dynamic import) only when OTEL_EXPORTER_OTLP_ENDPOINT or
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set. The official SDK: a tracer provider with an OTLP/HTTP
- * exporter (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) behind a batch processor;
- * the exporter's requests go from a thread of their own (off-thread-exporter.ts).
- * No context manager: each turn's span is handed to what the turn does explicitly (trace-turn.ts),
- * and nothing is registered globally. The exporter reads the standard variables itself (endpoint, headers,
- * timeout, compression), the processor the OTEL_BSP_* ones, the sampler OTEL_TRACES_SAMPLER, the
- * resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
+ * exporter (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) behind a batch processor,
+ * run on a thread of its own (trace-thread.ts); the main thread records each span as plain data and
+ * sends it there when it ends (recorded-spans.ts), and decides sampling with the sampler the SDK
+ * builds from OTEL_TRACES_SAMPLER. No context manager: each turn's span is handed to what the turn
+ * does explicitly (trace-turn.ts), and nothing is registered globally. The exporter reads the
+ * standard variables itself (endpoint, headers, timeout, compression), the processor the OTEL_BSP_*
+ * ones, the resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
  *
  * A slow or unreachable endpoint never slows a turn: spans are exported in the background from a
  * bounded queue (spans past it are dropped), each export has a time limit, and the failure is logged
  * once (export-reporter.ts). Shutdown flushes what is queued, for at most FLUSH_BOUND_MS.
  */
-import {
-  defaultResource,
-  detectResources,
-  envDetector,
-  resourceFromAttributes,
-} from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+// The SDK's own reading of OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG (not in its index; the
+// version is pinned to a minor in package.json).
+import { buildSamplerFromEnv } from '@opentelemetry/sdk-trace-base/build/src/config.js';
 import type { Config } from '../../config/env.js';
 import type { BuildOptions } from '../../core/build-scout.js';
 import { loadPriceTable } from '../../llm/pricing.js';
@@ -26,10 +23,10 @@ import { redactSecrets } from '../../llm/redact.js';
 import { type Logger, secretsOf } from '../../logger.js';
 import { mcpSecrets } from '../../mcp/mcp-config.js';
 import { combineObservers } from './combine-observers.js';
-import { deferChildSpans } from './deferred-spans.js';
-import { ReportingExporter } from './export-reporter.js';
-import { OffThreadExporter } from './off-thread-exporter.js';
+import { ExportReporter } from './export-reporter.js';
+import { recordingTracer } from './recorded-spans.js';
 import { SpanIds } from './span-ids.js';
+import { TraceThread } from './trace-thread.js';
 import { traceLlm } from './trace-llm.js';
 import { traceSearch } from './trace-search.js';
 import { traceTools } from './trace-tools.js';
@@ -52,27 +49,13 @@ export interface Tracing {
 export async function startTracing(config: Config, logger: Logger): Promise<Tracing> {
   const env = config.env;
   const log = logger.child({ component: 'tracing' });
-  // The exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION itself.
-  const sender = new OffThreadExporter(
+  // The thread's exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and
+  // _COMPRESSION itself.
+  const thread = new TraceThread(
     env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL,
+    new ExportReporter(log),
   );
-  const exporter = new ReportingExporter(sender, log);
-  const resource = defaultResource()
-    .merge(
-      resourceFromAttributes({
-        'service.name': 'scout',
-      }),
-    )
-    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the defaults.
-    .merge(detectResources({ detectors: [envDetector] }));
-  const ids = new SpanIds();
-  const provider = new BasicTracerProvider({
-    resource,
-    idGenerator: ids,
-    spanProcessors: [new BatchSpanProcessor(exporter)],
-  });
-  // Each turn's child spans are made when the turn ends, one after another (deferred-spans.ts).
-  const tracer = deferChildSpans(provider.getTracer('scout'), ids);
+  const tracer = recordingTracer(buildSamplerFromEnv(), new SpanIds(), (span) => thread.send(span));
 
   const secrets = [...secretsOf(env), ...mcpSecrets(config.mcpServers)];
   // Content goes on spans only when asked for, bounded and scrubbed of keys like log lines are.
@@ -105,7 +88,7 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
         timer = setTimeout(() => resolve('cut'), FLUSH_BOUND_MS);
         timer.unref();
       });
-      const flushed = provider.shutdown().then(
+      const flushed = thread.shutdown().then(
         () => 'done' as const,
         (err: unknown) => {
           log.warn({ err }, 'tracing shutdown failed');
@@ -116,7 +99,7 @@ export async function startTracing(config: Config, logger: Logger): Promise<Trac
         log.warn({ boundMs: FLUSH_BOUND_MS }, 'trace flush cut off at shutdown: the last spans are dropped');
       clearTimeout(timer);
       // Past the bound, an export still under way is given up with its thread.
-      sender.close();
+      thread.close();
     },
   };
 }

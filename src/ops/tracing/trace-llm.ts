@@ -18,7 +18,7 @@ import type {
   StreamPart,
   Usage,
 } from '../../llm/types.js';
-import type { SpanStarter } from './deferred-spans.js';
+import type { SpanStarter } from './recorded-spans.js';
 import { GEN_AI, SCOUT, providerName } from './genai.js';
 import { failed } from './spanned.js';
 

@@ -8,7 +8,7 @@ import { type Context, SpanKind } from '@opentelemetry/api';
 import type { StepResult, TurnStep } from '../../turn-steps.js';
 import { ScoutError } from '../../errors.js';
 import { SCOUT } from './genai.js';
-import type { SpanStarter } from './deferred-spans.js';
+import type { SpanStarter } from './recorded-spans.js';
 import { spanned } from './spanned.js';
 
 const errorCode = (err: unknown) => (err instanceof ScoutError ? err.code : 'unknown');

@@ -10,7 +10,7 @@ import type { ToolCallWatcher } from '../../core/scout-deps.js';
 import type { HearStep } from '../../turn-steps.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import { GEN_AI, SCOUT } from './genai.js';
-import type { SpanStarter } from './deferred-spans.js';
+import type { SpanStarter } from './recorded-spans.js';
 import { failed } from './spanned.js';
 
 export type ToolCallTracer = (

@@ -17,7 +17,7 @@ import type { HearStep, StepResult, TurnStep, TurnStepKind } from '../../turn-st
 import type { IncomingMessage, TurnSink } from '../../surface.js';
 import { errorKind } from '../metrics-observer.js';
 import { GEN_AI, SCOUT } from './genai.js';
-import type { SpanStarter } from './deferred-spans.js';
+import type { SpanStarter } from './recorded-spans.js';
 import { failed, spanned } from './spanned.js';
 import type { ModelCallTracer } from './trace-llm.js';
 import type { SearchTracer } from './trace-search.js';
