@@ -139,6 +139,21 @@ function record(name: string, ids = new SpanIds()): SpanRecord {
   };
 }
 
+/** The threads spans were handed to; `after` runs on each after a message is posted to it. */
+function watchThreads(after?: (worker: Worker) => void): Set<Worker> {
+  const threads = new Set<Worker>();
+  const post = Worker.prototype.postMessage;
+  vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+    this: Worker,
+    ...args: Parameters<Worker['postMessage']>
+  ) {
+    threads.add(this);
+    post.apply(this, args);
+    after?.(this);
+  });
+  return threads;
+}
+
 describe('the trace thread', () => {
   let receiver: OtlpReceiver;
   const saved = { ...process.env };
@@ -218,15 +233,7 @@ describe('the trace thread', () => {
   });
 
   it('a thread that dies loses, and reports, the spans it held; the next spans start another', async () => {
-    const threads = new Set<Worker>();
-    const post = Worker.prototype.postMessage;
-    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
-      this: Worker,
-      ...args: Parameters<Worker['postMessage']>
-    ) {
-      threads.add(this);
-      return post.apply(this, args);
-    });
+    const threads = watchThreads();
     const { reporter, lost } = reports();
     const thread = new TraceThread(undefined, reporter);
 
@@ -252,17 +259,8 @@ describe('the trace thread', () => {
   });
 
   it('a thread that keeps dying before it is ready is started again only after a back-off', async () => {
-    const threads = new Set<Worker>();
-    const post = Worker.prototype.postMessage;
-    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
-      this: Worker,
-      ...args: Parameters<Worker['postMessage']>
-    ) {
-      threads.add(this);
-      post.apply(this, args);
-      // Dies with the spans it was handed, as a thread that cannot load its modules does.
-      void this.terminate();
-    });
+    // Each thread dies with the spans it was handed, as a thread that cannot load its modules does.
+    const threads = watchThreads((worker) => void worker.terminate());
     const { reporter, lost } = reports();
     const thread = new TraceThread(undefined, reporter);
     for (let i = 0; i < 4; i++) {
