@@ -5,7 +5,8 @@
  * builds them, reading the same OTEL_EXPORTER_OTLP_* and OTEL_BSP_* variables. Each span record
  * the main thread sends (recorded-spans.ts) is replayed into the SDK's tracer: started with its ids,
  * parent, kind, attributes, links and start time, then its events and statuses, then ended at its
- * end time. The sampling was decided on the main thread, so this thread's sampler keeps every span.
+ * end time, and what came is exported at once (the main thread kept the batch schedule). The
+ * sampling was decided on the main thread, so this thread's sampler keeps every span.
  *
  * Plain CommonJS, so that it runs the same under tsx, vitest, tsc output and the bundle; the
  * packages come by absolute path (resolved by the main thread), whatever the working directory.
@@ -118,6 +119,8 @@ function replay(record) {
   span.end(time(record.end));
 }
 
+// The export the last spans started.
+let exported = Promise.resolve();
 parentPort.on('message', (message) => {
   if (message.t === 'spans') {
     let unreadable = 0;
@@ -131,10 +134,13 @@ parentPort.on('message', (message) => {
       }
     }
     if (unreadable > 0) post({ t: 'unreadable', spans: unreadable, error: errorOf(error) });
+    // The main thread kept the batch schedule: what came is exported now, while it is young.
+    exported = provider.forceFlush();
   } else if (message.t === 'flush') {
-    provider.forceFlush().finally(() => post({ t: 'flushed', id: message.id }));
+    // A flush does not wait for an export another flush started: wait for that one first.
+    exported.finally(() => provider.forceFlush()).finally(() => post({ t: 'flushed', id: message.id }));
   } else if (message.t === 'shutdown') {
-    provider.shutdown().finally(() => post({ t: 'closed' }));
+    exported.finally(() => provider.shutdown()).finally(() => post({ t: 'closed' }));
   }
 });
 post({ t: 'ready' });

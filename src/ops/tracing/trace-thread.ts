@@ -1,8 +1,11 @@
 /**
  * The trace thread: where the official SDK makes, batches and exports the spans the main thread
- * recorded (recorded-spans.ts; its code in trace-thread-source.ts). Ended spans wait here a moment
- * and go over in one message (every POST_EVERY_MS, or at once when POST_AT wait), so a busy process
- * wakes the thread a few times a second, not once a span.
+ * recorded (recorded-spans.ts; its code in trace-thread-source.ts). The batch schedule is kept here:
+ * ended spans wait on this side for OTEL_BSP_SCHEDULE_DELAY (5 s by default; at once when POST_AT
+ * wait) and go over in one message, which the thread makes into spans and exports at once. So the
+ * thread wakes once an export, runs the SDK, the serializer and the request one after another while
+ * they are warm, and its spans die young in its heap; a span reaches the endpoint when it would have
+ * with the SDK's batch processor on this thread.
  *
  * Why a thread for the SDK and its requests: on the main thread the SDK's code ran cold at every
  * call and its spans lived in the main heap until exported (recorded-spans.ts). And Node's HTTP
@@ -22,11 +25,9 @@ import type { ExportReporter } from './export-reporter.js';
 import type { SpanRecord } from './recorded-spans.js';
 import { TRACE_THREAD_SOURCE } from './trace-thread-source.js';
 
-/**
- * How long ended spans wait before they go to the thread, unless POST_AT are waiting: at most this,
- * and at most the batch processor's own schedule (OTEL_BSP_SCHEDULE_DELAY, 5 s by default).
- */
-export const POST_EVERY_MS = 1_000;
+/** How long ended spans wait before they go to the thread: the batch processor's default schedule. */
+export const POST_EVERY_MS = 5_000;
+/** Spans sent at once however soon: the batch processor's default batch (OTEL_BSP_MAX_EXPORT_BATCH_SIZE). */
 const POST_AT = 512;
 /** Spans waiting here at most (the batch processor's own queue bound, OTEL_BSP_MAX_QUEUE_SIZE's default). */
 const MAX_WAITING = 2_048;
@@ -72,11 +73,11 @@ function threadEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
-/** POST_EVERY_MS, or less when OTEL_BSP_SCHEDULE_DELAY asks the batch processor to export sooner. */
+/** OTEL_BSP_SCHEDULE_DELAY, the batch processor's schedule, where it is set; POST_EVERY_MS otherwise. */
 function postEvery(env: NodeJS.ProcessEnv): number {
   const schedule = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   return env.OTEL_BSP_SCHEDULE_DELAY?.trim() && Number.isFinite(schedule) && schedule >= 0
-    ? Math.min(schedule, POST_EVERY_MS)
+    ? schedule
     : POST_EVERY_MS;
 }
 
