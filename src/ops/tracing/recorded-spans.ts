@@ -34,6 +34,7 @@ import {
   type TimeInput,
   TraceFlags,
   type Tracer,
+  type TraceState,
   trace,
 } from '@opentelemetry/api';
 import type { SpanIds } from './span-ids.js';
@@ -164,23 +165,12 @@ class RecordedSpan implements Span {
    */
   child(name: string, options: SpanOptions): RecordedSpan {
     const { record, context, recorder } = this;
-    const spanId = recorder.ids.generateSpanId();
-    const links = options.links;
-    return new RecordedSpan(
-      {
-        name,
-        kind: options.kind ?? SpanKind.INTERNAL,
-        traceId: record.traceId,
-        spanId,
-        parent: record.spanId,
-        ...(record.traceState !== undefined ? { traceState: record.traceState } : {}),
-        start: options.startTime === undefined ? performance.now() : stampOf(options.startTime),
-        attributes: copyAttributes(options.attributes, {}),
-        ...(links && links.length > 0 ? { links: links.map(linkRecord) } : {}),
-      },
-      context.traceState === undefined
-        ? { traceId: record.traceId, spanId, traceFlags: TraceFlags.SAMPLED }
-        : { traceId: record.traceId, spanId, traceFlags: TraceFlags.SAMPLED, traceState: context.traceState },
+    return recordedSpan(
+      name,
+      options,
+      copyAttributes(options.attributes, {}),
+      { traceId: record.traceId, spanId: recorder.ids.generateSpanId(), parent: record.spanId },
+      context.traceState,
       recorder,
     );
   }
@@ -246,6 +236,32 @@ class RecordedSpan implements Span {
   }
 }
 
+/** A sampled span's record and context, its start now (or when `options` says). */
+function recordedSpan(
+  name: string,
+  options: SpanOptions,
+  attributes: SpanAttributes,
+  ids: { traceId: string; spanId: string; parent?: string },
+  traceState: TraceState | undefined,
+  recorder: Recorder,
+): RecordedSpan {
+  const { traceId, spanId } = ids;
+  const links = options.links;
+  return new RecordedSpan(
+    {
+      name,
+      kind: options.kind ?? SpanKind.INTERNAL,
+      ...ids,
+      ...(traceState ? { traceState: traceState.serialize() } : {}),
+      start: stampOf(options.startTime),
+      attributes,
+      ...(links && links.length > 0 ? { links: links.map(linkRecord) } : {}),
+    },
+    { traceId, spanId, traceFlags: TraceFlags.SAMPLED, ...(traceState ? { traceState } : {}) },
+    recorder,
+  );
+}
+
 /**
  * A tracer whose spans are recorded here and sent, as each ends, to `send` (the trace thread).
  * `sampler` decides each turn's root as the SDK's tracer would; `ids` draws the trace and span ids.
@@ -268,10 +284,15 @@ export function recordingTracer(
       const child = parent !== undefined && trace.isSpanContextValid(parent);
       const traceId = child ? parent.traceId : ids.generateTraceId();
       const spanId = ids.generateSpanId();
-      const kind = options.kind ?? SpanKind.INTERNAL;
       const attributes = copyAttributes(options.attributes, {});
-      const links = options.links ?? [];
-      const sampled = sampler.shouldSample(context, traceId, name, kind, attributes, links);
+      const sampled = sampler.shouldSample(
+        context,
+        traceId,
+        name,
+        options.kind ?? SpanKind.INTERNAL,
+        attributes,
+        options.links ?? [],
+      );
       const traceState = sampled.traceState ?? (child ? parent.traceState : undefined);
       // The SDK's batch processor exports sampled spans only: anything else records nothing here.
       if (sampled.decision !== SamplingDecision.RECORD_AND_SAMPLED)
@@ -282,25 +303,12 @@ export function recordingTracer(
           ...(traceState ? { traceState } : {}),
         });
       copyAttributes(sampled.attributes, attributes);
-      const spanContext: SpanContext = {
-        traceId,
-        spanId,
-        traceFlags: TraceFlags.SAMPLED,
-        ...(traceState ? { traceState } : {}),
-      };
-      return new RecordedSpan(
-        {
-          name,
-          kind,
-          traceId,
-          spanId,
-          ...(child ? { parent: parent.spanId } : {}),
-          ...(traceState ? { traceState: traceState.serialize() } : {}),
-          start: stampOf(options.startTime),
-          attributes,
-          ...(links.length > 0 ? { links: links.map(linkRecord) } : {}),
-        },
-        spanContext,
+      return recordedSpan(
+        name,
+        options,
+        attributes,
+        { traceId, spanId, ...(child ? { parent: parent.spanId } : {}) },
+        traceState,
         recorder,
       );
     },

@@ -29,8 +29,6 @@ import { TRACE_THREAD_SOURCE } from './trace-thread-source.js';
 export const POST_EVERY_MS = 5_000;
 /** Spans sent at once however soon: the batch processor's default batch (OTEL_BSP_MAX_EXPORT_BATCH_SIZE). */
 const POST_AT = 512;
-/** Spans waiting here at most (the batch processor's own queue bound, OTEL_BSP_MAX_QUEUE_SIZE's default). */
-const MAX_WAITING = 2_048;
 /** The thread's heap: the batch processor's queue and an encoded batch or two. */
 const THREAD_HEAP_MB = 64;
 const FIRST_BACKOFF_MS = 1_000;
@@ -114,13 +112,12 @@ export class TraceThread {
     this.#data = threadData(protocol === 'http/json');
   }
 
-  /** An ended span, for the thread to make and export. */
+  /**
+   * An ended span, for the thread to make and export. At most POST_AT wait here: then they go at
+   * once, and the thread's batch processor bounds its own queue (OTEL_BSP_MAX_QUEUE_SIZE).
+   */
   send(record: SpanRecord): void {
     if (this.#closed) return;
-    if (this.#waiting.length >= MAX_WAITING) {
-      this.reporter.lost(1, new Error('too many spans wait for the trace thread: this one is dropped'));
-      return;
-    }
     this.#waiting.push(record);
     if (this.#waiting.length >= POST_AT) this.#post();
     else if (!this.#timer) {
