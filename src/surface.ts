@@ -94,7 +94,7 @@ export interface TurnSink {
    * Optional: a reply for the asker alone (a usage limit, `/usage`) where `reply` would be public
    * (Discord: a DM). Surfaces whose `reply` is already private (Slack, the terminal) leave it out.
    */
-  replyPrivately?(text: UserText): Promise<void>;
+  replyPrivately?(text: UserText, options?: { isError?: boolean }): Promise<void>;
   /**
    * Optional: show a plan with Run / Cancel controls and resolve with the choice. Surfaces without it
    * run plans without asking (console `--once`). Should resolve false when `signal` aborts.
@@ -150,7 +150,7 @@ export interface ScoutCore {
 }
 
 export interface Surface {
-  readonly name: 'slack' | 'discord' | 'console';
+  readonly name: 'slack' | 'discord' | 'web' | 'console';
   /** Connects and starts taking messages. */
   start(): Promise<void>;
   /** Stops taking new messages (SIGTERM); running turns are finished by the core. */

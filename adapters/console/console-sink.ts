@@ -103,7 +103,16 @@ export class ConsoleSink implements TurnSink {
     this.#screen.close();
   }
 
-  async reply(text: UserText, _options?: { isError?: boolean }): Promise<void> {
+  /**
+   * A reply that is not a turn. One that says why no answer came (a usage limit, storage down) goes
+   * where the turn's error would (`--once`: stderr), so a script reading stdout never takes it for one.
+   */
+  async reply(text: UserText, options?: { isError?: boolean }): Promise<void> {
+    const errors = this.options.errors;
+    if (options?.isError && errors) {
+      errors.write(`${stripTerminalControls(say(this.locale, text))}\n`);
+      return;
+    }
     this.#screen.print(`${replyText(say(this.locale, text), this.#style)}\n`);
   }
 

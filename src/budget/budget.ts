@@ -200,7 +200,14 @@ export function formatDuration(ms: number): string {
   return hours > 0 ? `${hours} h ${rest} min` : `${rest} min`;
 }
 
-/** A message for the asker alone: `replyPrivately` where the surface's `reply` is public. */
-export function replyPrivately(sink: TurnSink, text: UserText): Promise<void> {
-  return sink.replyPrivately ? sink.replyPrivately(text) : sink.reply(text);
+/**
+ * A message for the asker alone: `replyPrivately` where the surface's `reply` is public. `isError`:
+ * the message is not the answer asked for (a refused turn), for surfaces that report an outcome.
+ */
+export function replyPrivately(
+  sink: TurnSink,
+  text: UserText,
+  options?: { isError?: boolean },
+): Promise<void> {
+  return sink.replyPrivately ? sink.replyPrivately(text, options) : sink.reply(text, options);
 }

@@ -193,9 +193,10 @@ export class Scout implements ScoutCore {
       // A new question while a plan waits for Run / Cancel moves on: the plan is declined, so its
       // turn ends and frees the conversation instead of keeping this message queued behind it.
       this.awaitingPlan.get(message.conversationId)?.abort(new CancelledError('superseded'));
-      // Over a usage limit (or at the most answers at once): one private message, no turn.
+      // Over a usage limit (or at the most answers at once): one private message, no turn. It is
+      // not the answer asked for: `--once` and piped input exit 1 on it.
       const admission = await this.budget.admit(message, locale);
-      if (admission.refusal) return await replyPrivately(sink, admission.refusal);
+      if (admission.refusal) return await replyPrivately(sink, admission.refusal, { isError: true });
       try {
         const turn = (turnMessage: IncomingMessage, turnSink: TurnSink, scope?: TurnScope) =>
           this.runTurn(turnMessage, turnSink, locale, log, admission.meter, scope);

@@ -2,7 +2,7 @@
  * `--once` exit codes as scripts read them: 0 answered and saved, 1 failed, 2 partial or not saved.
  * Driven through runOnce with the real core (scripted model) and real stores.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ONCE_EXIT, onceExitCode, runOnce } from '../../adapters/console/console-surface.js';
 import { emptyView } from '../../src/render/view.js';
 import { textReply } from '../helpers/fake-openai-server.js';
@@ -36,6 +36,21 @@ describe('--once exit codes', () => {
     h = await startTestScout();
     h.llm.enqueue({ status: 401, body: { error: { message: 'invalid key' } } });
     expect(await runOnce(h.scout, 'hello', sinkOutput(), undefined, sinkOutput())).toBe(ONCE_EXIT.failed);
+  });
+
+  it('1 when MAX_TURNS_PER_USER refuses the turn: the refusal on stderr, nothing on stdout', async () => {
+    h = await startTestScout({ env: { MAX_TURNS_PER_USER: '1' } });
+    // The same terminal user's first answer is still running (its model never answers).
+    h.llm.enqueue({ hang: true });
+    const running = runOnce(h.scout, 'first', sinkOutput(), 'once:first', sinkOutput());
+    await vi.waitFor(() => expect(h?.llm.requests).toHaveLength(1));
+    const out = sinkOutput();
+    const errors = sinkOutput();
+    expect(await runOnce(h.scout, 'second', out, 'once:second', errors)).toBe(ONCE_EXIT.failed);
+    expect(errors.text()).toMatch(/already have 1 answers? running/);
+    expect(out.text()).toBe('');
+    h.scout.cancel('once:first');
+    expect(await running).toBe(ONCE_EXIT.failed);
   });
 
   it('2 when the answer is shown but storage refused to save it', async (context) => {

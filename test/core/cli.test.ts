@@ -104,6 +104,27 @@ describe('the scout command', { timeout: 60_000 }, () => {
     expect(result.stdout + result.stderr).not.toContain('sk-cli-test');
   });
 
+  it('--once exits 1 when BUDGET_USER_DAILY_USD is spent, with the refusal on stderr', async () => {
+    const limited = {
+      ...env,
+      STORE_URL: `sqlite://${join(dir, 'budget.sqlite')}`,
+      PRICE_TABLE: JSON.stringify({ 'openai/cli-model': { input: 1000, output: 1000 } }),
+      BUDGET_USER_DAILY_USD: '0.01',
+    };
+    llm.enqueue(textReply('The first answer.', { usage: { inputTokens: 100, outputTokens: 100 } }));
+    const first = await runMain(['--once', 'first question'], limited);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('The first answer.');
+
+    // That answer cost $0.20 of a $0.01 day: the next is refused, and a cron job must see it failed.
+    const calls = llm.requests.length;
+    const second = await runMain(['--once', 'second question'], limited);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('daily spending limit');
+    expect(second.stdout).toBe('');
+    expect(llm.requests).toHaveLength(calls);
+  });
+
   it('--once names the endpoint and the cause when the LLM server cannot be reached, on stderr', async () => {
     // A port that was just free: nothing listens there, as when Ollama is not running.
     const closed = await new Promise<number>((resolve) => {
