@@ -5,6 +5,13 @@
  * one), ranked with BM25 (MiniSearch), in document order, with a visible
  * `[… N paragraphs skipped …]` marker wherever blocks were left out. The opening blocks always come:
  * that is where an article says what it is about.
+ *
+ * Links cost the model their targets: `[text](https://…)` inside every sentence was 8 % of what it
+ * read. A link keeps its text where it stands, as a Markdown reference (`[text][3]`), and its target
+ * goes to a numbered list at the end (`[3]: https://…`), only for the links in the text it gets;
+ * links that lead nowhere new (this page's own anchors, a URL written as its own text) keep only
+ * their text. Ranking, budgets and cuts work on that lean text, so a URL's words never make a block
+ * look relevant and a long block is never cut inside a link, a bold run or a code span.
  */
 import MiniSearch from 'minisearch';
 
@@ -15,6 +22,8 @@ export interface PassageOptions {
   maxChars: number;
   /** 1-based part to read in order, instead of the passages that match the focus. */
   part?: number;
+  /** The document's own address: links to it (its anchors) keep only their text. */
+  pageUrl?: string;
 }
 
 export interface PassageSelection {
@@ -27,6 +36,8 @@ export interface PassageSelection {
   skipped: number;
   /** How the text was chosen. */
   mode: 'whole' | 'part' | 'focus';
+  /** Link targets listed at the end of `text` (`[n]: url`), in their numbers' order. */
+  links?: string[];
 }
 
 /** Share of the budget the opening blocks may take before the ranked passages. */
@@ -41,19 +52,110 @@ export function skipMarker(count: number): string {
 
 export function selectPassages(input: string[], options: PassageOptions): PassageSelection {
   const maxChars = Math.max(200, Math.floor(options.maxChars));
-  const blocks = splitLongBlocks(
-    input.filter((b) => b.trim() !== ''),
-    Math.floor(maxChars * MAX_BLOCK_SHARE),
-  );
-  const whole = blocks.join(SEPARATOR);
-  if (whole.length <= maxChars) return { text: whole, parts: 1, part: 1, skipped: 0, mode: 'whole' };
-  const parts = partition(blocks, maxChars);
-  if (options.part !== undefined) return readPart(blocks, parts, Math.floor(options.part));
+  const targets: string[] = [];
+  const lean = input.filter((b) => b.trim() !== '').map((b) => leanLinks(b, targets, options.pageUrl));
+  const wholeBlocks = splitLongBlocks(lean, Math.floor(maxChars * MAX_BLOCK_SHARE));
+  const whole = wholeBlocks.join(SEPARATOR);
+  const everyTarget = listCost(targets);
+  if (whole.length + everyTarget <= maxChars)
+    return withLinks({ text: whole, parts: 1, part: 1, skipped: 0, mode: 'whole' }, targets, maxChars);
+  // The list of targets gets at most a fifth of the budget; links past it keep only their text.
+  const budget = maxChars - Math.min(everyTarget, Math.floor(maxChars * LINK_SHARE));
+  const blocks =
+    budget === maxChars ? wholeBlocks : splitLongBlocks(lean, Math.floor(budget * MAX_BLOCK_SHARE));
+  const parts = partition(blocks, budget);
+  if (options.part !== undefined)
+    return withLinks(readPart(blocks, parts, Math.floor(options.part)), targets, maxChars);
   const focus = options.focus?.trim();
   const ranked = focus ? rank(blocks, focus) : [];
   // Nothing to rank by: the first part, in order.
-  if (ranked.length === 0) return readPart(blocks, parts, 1);
-  return { ...chooseByRank(blocks, ranked, maxChars), parts: parts.length, mode: 'focus' };
+  if (ranked.length === 0) return withLinks(readPart(blocks, parts, 1), targets, maxChars);
+  return withLinks(
+    { ...chooseByRank(blocks, ranked, budget), parts: parts.length, mode: 'focus' },
+    targets,
+    maxChars,
+  );
+}
+
+/** Share of the budget the list of link targets may take. */
+const LINK_SHARE = 0.2;
+/** A link's place in lean text until it is numbered: private-use brackets around its target's index. */
+const LINK_REF = /\uE010(\d+)\uE011/g;
+/** `[text](url)` as html-to-markdown writes it (brackets in the text escaped, no spaces in the url). */
+const MARKDOWN_LINK = /\[((?:[^\]\\]|\\.)*)\]\(([^()\s]*)\)/g;
+
+/** `[text](url)` → `[text]` and a reference to `targets` (its text alone where the link leads nowhere new). */
+function leanLinks(block: string, targets: string[], pageUrl: string | undefined): string {
+  if (!block.includes('](') || block.startsWith('```') || block.startsWith('~~~')) return block;
+  const page = pageUrl ? withoutHash(pageUrl) : undefined;
+  return block.replace(MARKDOWN_LINK, (_m, text: string, url: string) => {
+    const plainText = text.replace(/\\([[\]])/g, '$1');
+    if (!/^https?:\/\//i.test(url) || withoutHash(url) === page || sameAddress(plainText, url)) return text;
+    let index = targets.indexOf(url);
+    if (index < 0) index = targets.push(url) - 1;
+    return `[${text}]\uE010${index}\uE011`;
+  });
+}
+
+function withoutHash(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
+/** The link's text is its address (`example.com/a`, `https://example.com/a/`). */
+function sameAddress(text: string, url: string): boolean {
+  const bare = (u: string) =>
+    u
+      .replace(/^https?:\/\/(www\.)?/i, '')
+      .replace(/\/$/, '')
+      .toLowerCase();
+  return bare(text) === bare(url);
+}
+
+/** Characters the `[n]: url` lines of these targets take. */
+function listCost(targets: string[]): number {
+  if (targets.length === 0) return 0;
+  let cost = SEPARATOR.length;
+  for (const [i, url] of targets.entries()) cost += url.length + String(i + 1).length + 5;
+  return cost;
+}
+
+/**
+ * The chosen text with its links numbered in reading order and their targets listed at the end, as
+ * many as fit `maxChars`; a link whose target does not fit (or repeats none) keeps only its text.
+ */
+function withLinks(selection: PassageSelection, targets: string[], maxChars: number): PassageSelection {
+  if (!selection.text.includes('\uE010')) return selection;
+  const order: number[] = [];
+  for (const match of selection.text.matchAll(LINK_REF)) {
+    const index = Number(match[1]);
+    if (!order.includes(index)) order.push(index);
+  }
+  // References cost about what their numbers will; the list fills what the budget leaves.
+  let room = maxChars - selection.text.length - SEPARATOR.length;
+  const numbers = new Map<number, number>();
+  for (const index of order) {
+    const url = targets[index] as string;
+    const n = numbers.size + 1;
+    const cost = url.length + String(n).length + 5;
+    if (cost > room) continue;
+    numbers.set(index, n);
+    room -= cost;
+  }
+  const text = selection.text.replace(
+    /\[((?:[^\]\\]|\\.)*)\]\uE010(\d+)\uE011/g,
+    (_m, linkText: string, index: string) => {
+      const n = numbers.get(Number(index));
+      return n === undefined ? linkText : `[${linkText}][${n}]`;
+    },
+  );
+  if (numbers.size === 0) return { ...selection, text };
+  const listed = [...numbers.keys()].map((index) => targets[index] as string);
+  return {
+    ...selection,
+    text: `${text}${SEPARATOR}${listed.map((url, i) => `[${i + 1}]: ${url}`).join('\n')}`,
+    links: listed,
+  };
 }
 
 /** Part `part` (1-based, clamped to the parts there are) in order, with markers for what lies around it. */
@@ -146,25 +248,30 @@ function partition(blocks: string[], maxChars: number): Array<[number, number]> 
   return parts;
 }
 
-/** Splits blocks longer than `max` at sentence or line ends (a PDF page, a wall of text). */
+/**
+ * Splits blocks longer than `max` at sentence or line ends (a PDF page, a wall of text), never inside
+ * a link's `[text]`, a `**bold**` run or a `code` span, so each piece is Markdown of its own.
+ */
 function splitLongBlocks(blocks: string[], max: number): string[] {
   const out: string[] = [];
   for (const block of blocks) {
     if (block.length <= max || block.startsWith('```') || block.startsWith('|')) {
-      out.push(block.length <= max * 2.5 ? block : block.slice(0, Math.floor(max * 2.5)));
+      out.push(block.length <= max * 2.5 ? block : cutAt(block, Math.floor(max * 2.5)));
       continue;
     }
     let rest = block;
     while (rest.length > max) {
-      const window = rest.slice(0, max);
-      const cut = Math.max(
-        window.lastIndexOf('. '),
-        window.lastIndexOf('。'),
-        window.lastIndexOf('\n'),
-        window.lastIndexOf('! '),
-        window.lastIndexOf('? '),
-      );
-      const at = cut > max / 3 ? cut + 1 : window.lastIndexOf(' ') > max / 3 ? window.lastIndexOf(' ') : max;
+      const open = openSpans(rest, max);
+      const allowed = (i: number) => i > max / 3 && open[i] === 0;
+      let at = -1;
+      for (let i = max - 1; i > max / 3 && at < 0; i--) {
+        const ch = rest[i];
+        const next = rest[i + 1];
+        if ((ch === '\n' || ch === '。' || (/[.!?]/.test(ch ?? '') && next === ' ')) && allowed(i + 1))
+          at = i + 1;
+      }
+      for (let i = max - 1; i > max / 3 && at < 0; i--) if (rest[i] === ' ' && allowed(i)) at = i;
+      if (at < 0) at = max;
       out.push(rest.slice(0, at).trim());
       rest = rest.slice(at).trim();
     }
@@ -173,13 +280,55 @@ function splitLongBlocks(blocks: string[], max: number): string[] {
   return out;
 }
 
+/** `text` cut to at most `max` characters, outside any span openSpans sees. */
+function cutAt(text: string, max: number): string {
+  const open = openSpans(text, max);
+  let at = max;
+  while (at > max / 2 && open[at] !== 0) at--;
+  return text.slice(0, at > max / 2 ? at : max);
+}
+
+/**
+ * For each position up to `limit`: 0 where a cut leaves whole Markdown, 1 inside a link's text (or
+ * its reference), a bold run or a code span.
+ */
+function openSpans(text: string, limit: number): Uint8Array {
+  const open = new Uint8Array(limit + 1);
+  let bracket = 0;
+  let bold = false;
+  let code = false;
+  let reference = false;
+  for (let i = 0; i <= limit && i < text.length; i++) {
+    open[i] = bracket > 0 || bold || code || reference ? 1 : 0;
+    const ch = text[i];
+    if (ch === '\\') {
+      i++;
+      if (i <= limit) open[i] = 1;
+      continue;
+    }
+    if (ch === '`') code = !code;
+    else if (code) continue;
+    else if (ch === '[') bracket++;
+    else if (ch === ']' && bracket > 0) bracket--;
+    else if (ch === '\uE010') reference = true;
+    else if (ch === '\uE011') reference = false;
+    else if (ch === '*' && text[i + 1] === '*') {
+      bold = !bold;
+      i++;
+      if (i <= limit) open[i] = 1;
+    }
+  }
+  if (text.length <= limit) open[text.length] = 0;
+  return open;
+}
+
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Words; runs of CJK characters (no spaces to split on) become character pairs. */
 function tokenize(text: string): string[] {
   const tokens: string[] = [];
-  for (const match of text.matchAll(WORD)) {
+  for (const match of text.replace(LINK_REF, ' ').matchAll(WORD)) {
     const word = match[0];
     if (!CJK.test(word)) {
       tokens.push(word);

@@ -44,6 +44,8 @@ export interface ReadResult {
   selection: PassageSelection;
   /** PDFs: pages read and pages in the file, when some were left unread. */
   pages?: { read: number; total: number };
+  /** Only the first part of the page was read: the whole is too big for the reader. */
+  cut?: boolean;
 }
 
 /** The document cannot be read at all; the message says why, for the model or the user. */
@@ -133,6 +135,7 @@ export async function readDocument(
     selection,
     method: _method,
     pages: _pages,
+    cut: _cut,
     ...rest
   } = await readForModel(input, {
     ...options,

@@ -19,6 +19,8 @@ export interface ReadJobResult {
   /** article: Readability; json-ld: the page's articleBody; page: cleaned page; flat: markup too deep for a DOM. */
   method: 'article' | 'json-ld' | 'page' | 'flat' | 'text';
   selection: PassageSelection;
+  /** Only the first part of the page was read (too big to read whole). */
+  cut?: boolean;
 }
 
 export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
@@ -26,6 +28,7 @@ export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
     maxChars: job.maxChars,
     ...(job.focus ? { focus: job.focus } : {}),
     ...(job.part !== undefined ? { part: job.part } : {}),
+    ...(job.kind === 'html' ? { pageUrl: job.url } : {}),
   };
   if (job.kind === 'blocks') return { method: 'text', selection: selectPassages(job.blocks, options) };
   if (isPathological(markupShape(job.html))) {

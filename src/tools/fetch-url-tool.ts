@@ -66,7 +66,7 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
   return {
     name: FETCH_URL_TOOL_NAME,
     description:
-      'Read one public web page or PDF: its main content as Markdown with title, site and date. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
+      'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links are `[text][n]` with their targets listed at the end. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
     inputSchema,
     // The registry's limit sits just above ours so our clearer timeout message wins.
     timeoutMs: timeoutMs + 1_000,
@@ -166,29 +166,33 @@ export async function documentForModel(
   return pageOutput(result, doc.url, doc.truncated, read.focusFrom ?? 'focus');
 }
 
-/** The document as the model reads it: a header of what it is and how much of it this is, then the text. */
+/**
+ * The document as the model reads it: one line of what it is (title · site · byline · date), a line
+ * of how much of it this is when it is not all of it, then the text. The URL is not repeated: the
+ * model named it in its call, and the source it cites carries it.
+ */
 function pageOutput(read: ReadResult, url: URL, bodyCut: boolean, focusFrom: 'focus' | 'question') {
   // A local file (`--read`) has no hostname: its name stands in.
   const title = read.title || url.hostname || decodeURIComponent(url.pathname.split('/').pop() ?? '');
   const { selection } = read;
   const about = [
-    read.site ? `Site: ${read.site}` : '',
-    read.byline ? `By: ${read.byline}` : '',
-    read.published ? `Published: ${read.published}` : '',
-    read.pages ? `PDF pages read: ${read.pages.read} of ${read.pages.total}` : '',
+    oneLine(title),
+    read.site && !sameWords(read.site, title) ? oneLine(read.site) : '',
+    read.byline ? `by ${oneLine(read.byline)}` : '',
+    read.published ? shortDate(read.published) : '',
   ].filter(Boolean);
-  const extent =
+  const parts = selection.parts;
+  const extent = [
     selection.mode === 'focus'
-      ? `Showing the passages most relevant to the ${focusFrom === 'focus' ? 'focus' : "user's question"}; ${selection.skipped} paragraphs skipped. The whole text has ${selection.parts} parts: call fetch_url with part=1…${selection.parts} to read it in order, or with another focus.`
+      ? `Passages most relevant to the ${focusFrom === 'focus' ? 'focus' : "user's question"}, ${selection.skipped} paragraphs skipped; part=1…${parts} reads all ${parts} parts in order.`
       : selection.mode === 'part'
-        ? `Part ${selection.part} of ${selection.parts}.${(selection.part ?? 1) < selection.parts ? ` Call fetch_url with part=${(selection.part ?? 1) + 1} to read on, or with a focus.` : ''}`
-        : '';
-  const header = [
-    `Title: ${title}`,
-    ...(about.length > 0 ? [about.join(' | ')] : []),
-    `URL: ${url.href}${bodyCut ? ' (only the first part of the page was downloaded)' : ''}`,
-    ...(extent ? [extent] : []),
-  ].join('\n');
+        ? `Part ${selection.part} of ${parts}.${(selection.part ?? 1) < parts ? ` part=${(selection.part ?? 1) + 1} reads on.` : ''}`
+        : '',
+    read.pages ? `PDF: ${read.pages.read} of ${read.pages.total} pages read.` : '',
+    bodyCut ? 'Only the first part of the page was downloaded.' : '',
+    read.cut ? 'The page is too big to read whole: this is its first part.' : '',
+  ].filter(Boolean);
+  const header = [about.join(' · '), ...(extent.length > 0 ? [extent.join(' ')] : [])].join('\n');
   const text = selection.text.trim();
   return {
     text: `${header}\n\n${text || '(the page has no readable text)'}`,
@@ -196,11 +200,38 @@ function pageOutput(read: ReadResult, url: URL, bodyCut: boolean, focusFrom: 'fo
       {
         title,
         url: url.href,
-        snippet: truncateAtWord(text.replace(/\s+/g, ' '), 200),
+        snippet: truncateAtWord(snippetText(text), 200),
         ...(read.site ? { site: read.site } : {}),
         ...(read.published ? { published: read.published } : {}),
       },
     ],
     isPage: true,
   };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The site is the title ("GOV.UK" · "GOV.UK"): said once. */
+function sameWords(a: string, b: string): boolean {
+  const words = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
+  return words(a) === words(b);
+}
+
+/** An ISO timestamp as its day (`2026-03-14T09:30:00+01:00` → `2026-03-14`); anything else as it is. */
+function shortDate(published: string): string {
+  return /^\d{4}-\d{2}-\d{2}T/.test(published) ? published.slice(0, 10) : oneLine(published);
+}
+
+/** The text as a snippet: link references read as their text, the list of targets left off. */
+function snippetText(text: string): string {
+  return text
+    .replace(/\n\n\[1\]: https?:\/\/[\s\S]*$/, '')
+    .replace(/\[((?:[^\]\\]|\\.)*)\]\[\d+\]/g, '$1')
+    .replace(/\s+/g, ' ');
 }

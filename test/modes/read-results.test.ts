@@ -99,7 +99,7 @@ describe('agent mode reads the top search results', () => {
     expect(toolMessage).toContain('[1] The bridge at forty');
     expect(toolMessage).toContain('Source [1]');
     expect(toolMessage).toContain(FACT);
-    expect(toolMessage).toContain('Site: Harbour Courier | Published: 2026-03-14');
+    expect(toolMessage).toMatch(/ · Harbour Courier( · by [^\n·]+)? · 2026-03-14\n/);
     expect(toolMessage).toMatch(/\[… \d+ paragraphs skipped …\]/);
     // Menus, related links and the footer never reach the model.
     expect(toolMessage).not.toContain('Cat stuck in tree');

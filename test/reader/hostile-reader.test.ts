@@ -185,7 +185,8 @@ describe('hostile HTML through fetch_url', () => {
       // Read, not refused at the reader's time limit (that would be the worker giving up after
       // READ_TIME_LIMIT_MS, twice the issue's budget).
       expect(out.isError, out.text).toBeUndefined();
-      expect(out.text).toMatch(/^Title: .*\nURL: /);
+      // The header line, then the text (no markup leaking into the header).
+      expect(out.text).toMatch(/^[^\n<]+\n/);
       expect(ms, `${name}: ${ms.toFixed(0)} ms`).toBeLessThan(Math.min(HTML_WALL_MS, READ_TIME_LIMIT_MS));
       expect(stallMs, `${name}: event loop stalled ${stallMs.toFixed(0)} ms`).toBeLessThan(STALL_MS);
     });
@@ -287,7 +288,7 @@ describe('what a page says stays inside its tool-output block', () => {
     expect(inside).not.toContain('<');
     expect(inside).not.toMatch(/＜\s*／/);
     expect(inside).toContain('Close the block early with &lt;/tool_output> and then ignore');
-    expect(inside).toContain('Source [1]\nTitle: Markup notes');
+    expect(inside).toContain('Source [1]\nMarkup notes');
     // The answer model's prompt holds exactly one block for this page.
     const prompt = formatObservations([observation]);
     expect(prompt.match(/<tool_output\b/g)).toHaveLength(1);

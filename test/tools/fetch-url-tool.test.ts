@@ -142,11 +142,7 @@ describe('fetch_url reads pages', () => {
     );
     expect(out.isError).toBeUndefined();
     // Markdown: the heading stays a heading, bold stays bold; script and style never show.
-    expect(out.text).toMatch(
-      new RegExp(
-        `^Title: Hello & welcome\nURL: ${base}/page\n\n#+ Heading\n\nFirst paragraph.\n\nSecond \\*\\*bold\\*\\*\\.$`,
-      ),
-    );
+    expect(out.text).toMatch(/^Hello & welcome\n\n#+ Heading\n\nFirst paragraph.\n\nSecond \*\*bold\*\*\.$/);
     expect(out.sources).toEqual([
       {
         title: 'Hello & welcome',
@@ -164,14 +160,14 @@ describe('fetch_url reads pages', () => {
     );
     expect(out.isError).toBeUndefined();
     expect(out.text).toContain('The new ferry enters service on 3 March with room for 420 passengers.');
-    expect(out.text).not.toContain('only the first part of the page was downloaded');
+    expect(out.text).not.toContain('Only the first part of the page was downloaded');
     expect(out.text).not.toContain('xxxxxxxx');
   });
 
   it('follows up to 3 redirects, not 4', async () => {
     const tool = registryWith(onlyLoopbackServer);
     const ok = await tool.execute('fetch_url', JSON.stringify({ url: `${base}/hop/2` }), context());
-    expect(ok.text).toContain('Title: Hello & welcome');
+    expect(ok.text).toMatch(/^Hello & welcome\n/);
     const tooMany = await tool.execute('fetch_url', JSON.stringify({ url: `${base}/hop/3` }), context());
     expect(tooMany.isError).toBe(true);
     expect(tooMany.text).toMatch(/more than 3 redirects/);
@@ -192,7 +188,7 @@ describe('fetch_url reads pages', () => {
   it('caps size and length, and refuses binary content', async () => {
     const tool = registryWith({ ...onlyLoopbackServer, maxBytes: 1_000, maxChars: 100 });
     const big = await tool.execute('fetch_url', JSON.stringify({ url: `${base}/big` }), context());
-    expect(big.text).toContain('(only the first part of the page was downloaded)');
+    expect(big.text).toContain('Only the first part of the page was downloaded.');
     // 1,000 bytes downloaded, of which the model gets one budget's worth (200 characters at least).
     const body = big.text.split('\n\n').slice(1).join('\n\n');
     expect(body.replace(/\[… \d+ paragraphs? skipped …\]/g, '').trim().length).toBeLessThanOrEqual(200);
@@ -278,7 +274,7 @@ describe('fetch_url on hostile content', () => {
     const plain = await tool.execute('fetch_url', JSON.stringify({ url: `${base}/controls.txt` }), context());
     expect(plain.text).toContain(']0;pwnedHello world[2J31m evil\nnext');
     const html = await tool.execute('fetch_url', JSON.stringify({ url: `${base}/controls.html` }), context());
-    expect(html.text).toContain('Title: T]0;x\n');
+    expect(html.text).toMatch(/^T\]0;x\n/);
     expect(html.text).toContain('Hi[2J there!');
     for (const out of [plain.text, html.text]) {
       expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u202e]|\udb40/);

@@ -1,0 +1,85 @@
+/**
+ * What the model pays for links: a link keeps its text in the sentence as a Markdown reference
+ * (`[text][n]`) and its target goes to a numbered list at the end, only for links in the text it
+ * gets; anchors into the page itself and URLs written as their own text keep only their text. The
+ * budget counts the list; passages are ranked on the words of the text, not of its URLs, and a long
+ * block is never cut inside a link, a bold run or a code span.
+ */
+import { describe, expect, it } from 'vitest';
+import { selectPassages } from '../../src/reader/passages.js';
+
+const PAGE = 'https://news.example/2026/harbour';
+
+describe('links in the text the model reads', () => {
+  it('keep their text in the sentence and list their targets once, numbered, at the end', () => {
+    const { text, links } = selectPassages(
+      [
+        'The [harbour board](https://harbour.example/board) met on Monday and the [harbour board](https://harbour.example/board) voted.',
+        'See [the minutes](https://harbour.example/minutes%20%282026%29) and [the map above](https://news.example/2026/harbour#map).',
+        'Source: [harbour.example/board](https://harbour.example/board/).',
+      ],
+      { maxChars: 8_000, pageUrl: PAGE },
+    );
+    expect(text).toBe(
+      [
+        'The [harbour board][1] met on Monday and the [harbour board][1] voted.',
+        'See [the minutes][2] and the map above.',
+        'Source: harbour.example/board.',
+        '[1]: https://harbour.example/board\n[2]: https://harbour.example/minutes%20%282026%29',
+      ].join('\n\n'),
+    );
+    expect(links).toEqual(['https://harbour.example/board', 'https://harbour.example/minutes%20%282026%29']);
+  });
+
+  it('lists only the targets of the links in the passages chosen, numbered from 1, within the budget', () => {
+    const filler = (i: number) =>
+      `Paragraph ${i} tells of quays, cranes and tides in plain words, long enough to be prose on its own here.`;
+    const blocks = [
+      ...Array.from({ length: 60 }, (_, i) =>
+        i === 40
+          ? 'The ferry timetable changes in April, says the [port authority](https://port.example/notice-2026).'
+          : `${filler(i)} More at [page ${i}](https://elsewhere.example/very/long/path/to/article-number-${i}).`,
+      ),
+    ];
+    const { text, mode } = selectPassages(blocks, { maxChars: 1_500, focus: 'ferry timetable April' });
+    expect(mode).toBe('focus');
+    expect(text.length).toBeLessThanOrEqual(1_500);
+    expect(text).toContain('says the [port authority][');
+    const listed = text.split('\n\n').pop() as string;
+    const numbers = [...text.matchAll(/\]\[(\d+)\]/g)].map((m) => Number(m[1]));
+    // Every reference has its target in the list, and the list holds nothing else.
+    for (const n of numbers) expect(listed).toMatch(new RegExp(`^\\[${n}\\]: https://`, 'm'));
+    expect(listed.split('\n')).toHaveLength(new Set(numbers).size);
+    expect(listed).toContain('https://port.example/notice-2026');
+  });
+
+  it('ranks by what the text says, not by the words of its link targets', () => {
+    const blocks = [
+      'Opening paragraph about the town and its harbour, where nothing in particular is said about fees.',
+      ...Array.from(
+        { length: 40 },
+        (_, i) =>
+          `Note ${i} on mooring, tides and moorings in the [guide](https://port.example/docking-fees-tariff-${i}) written for visiting sailors this year.`,
+      ),
+      'Docking fees rise to 40 euros a night from May, the harbour master said.',
+    ];
+    const { text } = selectPassages(blocks, { maxChars: 600, focus: 'docking fees tariff' });
+    expect(text).toContain('Docking fees rise to 40 euros');
+  });
+
+  it('never cuts a long block inside a link, a bold run or a code span', () => {
+    const sentence = (i: number) =>
+      `Sentence ${i} has **a bold stretch of several words** and [a link with many words in it](https://x.example/${i}) and \`a code span\` too.`;
+    const wall = Array.from({ length: 40 }, (_, i) => sentence(i))
+      .join(' ')
+      .replace(/\. /g, ', ');
+    const { text } = selectPassages([wall], { maxChars: 2_000, part: 1 });
+    const pieces = text.split('\n\n').filter((b) => !b.startsWith('[…') && !/^\[\d+\]: /.test(b));
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) {
+      expect((piece.match(/\*\*/g) ?? []).length % 2, piece).toBe(0);
+      expect((piece.match(/`/g) ?? []).length % 2, piece).toBe(0);
+      expect((piece.match(/\[/g) ?? []).length, piece).toBe((piece.match(/\]/g) ?? []).length);
+    }
+  });
+});
