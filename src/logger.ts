@@ -32,7 +32,7 @@ export function secretsOf(env: Record<string, unknown>): string[] {
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (typeof value !== 'string' || value === '') continue;
-    if (/(_KEY|_TOKEN|_SECRET)$/.test(name)) secrets.push(value);
+    if (/(_KEY|_TOKEN|_SECRET|_PASSWORD)$/.test(name)) secrets.push(value);
     else if (name.endsWith('_HEADERS')) secrets.push(...headerSecrets(value));
     else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
       try {

@@ -23,7 +23,8 @@ import type { Surface } from './surface.js';
 
 const USAGE = `Usage: npm start [-- options]
 
-  (no options)        run the bot: Slack and/or Discord when their tokens are set, else the terminal chat
+  (no options)        run the bot: Slack and/or Discord when their tokens are set, the web chat when
+                      WEB_PORT is set, else the terminal chat
   --once "question"   answer one message in the terminal and exit: 0 answered and saved, 1 failed,
                       2 partial (cut short by an error or Stop) or not saved; errors go to stderr.
                       From npm: npm start --silent -- --once "…" keeps npm's banner off stdout
@@ -128,10 +129,16 @@ async function main(): Promise<number> {
   }
 
   const consoleOnly = values.once !== undefined || config.surfaces.console;
+  const webWithTerminal =
+    config.surfaces.web && !config.surfaces.slack && !config.surfaces.discord && Boolean(process.stdin.isTTY);
   // In the terminal chat, logs would interleave with answers: only warnings, on stderr.
   const explicitLevel = process.env.LOG_LEVEL !== undefined;
   const level =
-    consoleOnly && !explicitLevel ? (values.once !== undefined ? 'silent' : 'warn') : config.env.LOG_LEVEL;
+    (consoleOnly || webWithTerminal) && !explicitLevel
+      ? values.once !== undefined
+        ? 'silent'
+        : 'warn'
+      : config.env.LOG_LEVEL;
   const tracingOn = tracingEnabled(config.env);
   const [logger, { buildScout }] = await Promise.all([
     // A silent logger needs no pino (and its loading time): `--once`, or LOG_LEVEL=silent.
@@ -140,7 +147,7 @@ async function main(): Promise<number> {
       : import('./logger.js').then(({ createLogger, secretsOf }) =>
           createLogger({
             level,
-            pretty: consoleOnly || undefined,
+            pretty: consoleOnly || webWithTerminal || undefined,
             secrets: [...secretsOf(config.env), ...mcpSecrets(config.mcpServers)],
           }),
         ),
@@ -200,6 +207,14 @@ async function runServer(
     metrics?.recordError('unhandled');
   });
   const surfaces: Surface[] = [];
+  // The web chat alone: a person at a terminal also gets the terminal chat; without a TTY (a service,
+  // a container) Scout serves the page until SIGTERM.
+  const terminalChat =
+    config.surfaces.console ||
+    (config.surfaces.web &&
+      !config.surfaces.slack &&
+      !config.surfaces.discord &&
+      Boolean(process.stdin.isTTY));
   /** The terminal chat's exit code (piped input: 0 when every question was answered). */
   let exitCode = 0;
   let finished: () => void = () => {};
@@ -250,7 +265,11 @@ async function runServer(
       createDiscordSurface({ core: scout, config, logger, stores: scout.stores, onEdit, connection }),
     );
   }
-  if (config.surfaces.console) {
+  if (config.surfaces.web) {
+    const { createWebSurface } = await import('../adapters/web/web-surface.js');
+    surfaces.push(createWebSurface({ core: scout, config, logger, stores: scout.stores }));
+  }
+  if (terminalChat) {
     const { createConsoleSurface } = await import('../adapters/console/console-surface.js');
     const onExit = (code: number) => {
       exitCode = code;
@@ -305,7 +324,7 @@ async function runServer(
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   await exited;
-  if (config.surfaces.console) await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
+  if (terminalChat) await scout.shutdown(config.env.SHUTDOWN_GRACE_MS);
   await stopSurfaces();
   // The last turns' spans, flushed (bounded) once no turn runs.
   await tracing?.shutdown();

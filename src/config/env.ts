@@ -13,7 +13,7 @@ import { AGENT_FIELDS } from './env-agent.js';
 import { LIMIT_FIELDS } from './env-limits.js';
 import { MODEL_FIELDS } from './env-models.js';
 import { OPS_FIELDS, TRACE_FIELDS } from './env-ops.js';
-import { PLATFORM_FIELDS, slackProblems } from './env-platforms.js';
+import { PLATFORM_FIELDS, slackProblems, webProblems } from './env-platforms.js';
 import { STORE_FIELDS } from './env-store.js';
 
 /** The sections are defined by area in env-*.ts (field kinds in env-values.ts); joined here in this order. */
@@ -37,7 +37,11 @@ export interface Config {
   answerModel: ModelConfig | null;
   /** SUMMARY_MODEL, when set; else summaries use the channel's function-call model. */
   summaryModel?: ModelConfig;
-  surfaces: { slack: boolean; discord: boolean; console: boolean };
+  /**
+   * `console`: the terminal chat, when no platform token is set (main.ts also opens it next to the
+   * web chat when that is the only surface and a person sits at a terminal).
+   */
+  surfaces: { slack: boolean; discord: boolean; web: boolean; console: boolean };
   /** The servers of MCP_CONFIG; empty without it. */
   mcpServers: McpServerConfig[];
   /** SCOUT_INSTRUCTIONS or the text of SCOUT_INSTRUCTIONS_FILE, cleaned; absent when neither is set. */
@@ -114,7 +118,10 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
     if (!parsed.success) return { problems: [...problems, ...slackProblems(source)] };
   }
   const env = parsed.data;
-  problems.push(...slackProblems(env));
+  problems.push(...slackProblems(env), ...webProblems(source));
+  if (env.WEB_PORT !== undefined && env.WEB_PORT === env.PORT) {
+    problems.push('WEB_PORT: must differ from PORT (the health and metrics endpoints listen there)');
+  }
   const defaults = {
     temperature: env.DEFAULT_TEMPERATURE,
     maxTokens: env.DEFAULT_MAX_TOKENS,
@@ -192,13 +199,14 @@ export function checkConfig(source: NodeJS.ProcessEnv = process.env): {
   if (problems.length > 0 || !toolModel) return { problems };
   const slack = Boolean(env.SLACK_BOT_TOKEN);
   const discord = Boolean(env.DISCORD_TOKEN);
+  const web = env.WEB_PORT !== undefined;
   return {
     config: {
       env,
       toolModel,
       answerModel,
       ...(summaryModel ? { summaryModel } : {}),
-      surfaces: { slack, discord, console: !slack && !discord },
+      surfaces: { slack, discord, web, console: !slack && !discord && !web },
       mcpServers,
       ...(instructions.text ? { instructions: instructions.text } : {}),
     },

@@ -28,7 +28,7 @@ describe('loadConfig', () => {
     expect(config.env.AGENT_MAX_EXECUTION_TIME).toBe(60);
     expect(config.env.SESSION_TTL).toBe(24 * 3_600_000);
     expect(config.env.STORE_URL).toBe('sqlite://data/scout.sqlite');
-    expect(config.surfaces).toEqual({ slack: false, discord: false, console: true });
+    expect(config.surfaces).toEqual({ slack: false, discord: false, web: false, console: true });
   });
 
   it('says exactly which variable to set when no LLM key is configured', () => {

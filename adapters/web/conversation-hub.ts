@@ -1,0 +1,86 @@
+/**
+ * The live side of each open web conversation: the events it has sent lately (so a browser that
+ * reconnects with Last-Event-ID gets exactly what it missed), the turn running in it (so one that
+ * cannot be replayed gets a snapshot), and the browsers listening. A turn with no listener still
+ * runs to its end and is stored; the hub of a conversation nobody watches and nothing runs in is
+ * dropped.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EventStream, StreamEvent } from './event-stream.js';
+import type { WireTurn } from './wire.js';
+
+/** Events kept per conversation for replay, by count and by bytes; older ones mean a snapshot. */
+const REPLAY_EVENTS = 512;
+const REPLAY_BYTES = 512 * 1024;
+
+/** Event ids are `<boot>.<n>`: an id from another process (a restart, another instance) is never replayed. */
+const BOOT = randomBytes(4).toString('hex');
+
+export class ConversationHub {
+  #seq = 0;
+  #log: StreamEvent[] = [];
+  #logBytes = 0;
+  readonly listeners = new Set<EventStream>();
+  /** The turn running now, as last sent (what a snapshot shows). */
+  running: WireTurn | undefined;
+
+  publish(event: string, body: unknown): void {
+    const item: StreamEvent = { id: `${BOOT}.${++this.#seq}`, event, data: JSON.stringify(body) };
+    this.#log.push(item);
+    this.#logBytes += item.data.length;
+    while (this.#log.length > REPLAY_EVENTS || this.#logBytes > REPLAY_BYTES) {
+      const old = this.#log.shift();
+      if (old) this.#logBytes -= old.data.length;
+    }
+    for (const listener of this.listeners) listener.send(item);
+  }
+
+  /** The events after `lastId`, or undefined when they cannot all be replayed (send a snapshot). */
+  since(lastId: string | undefined): StreamEvent[] | undefined {
+    if (!lastId) return undefined;
+    const [boot, n] = lastId.split('.');
+    const seq = Number(n);
+    if (boot !== BOOT || !Number.isInteger(seq) || seq > this.#seq) return undefined;
+    if (seq === this.#seq) return [];
+    const first = this.#log[0];
+    if (!first || Number(first.id.split('.')[1]) > seq + 1) return undefined;
+    return this.#log.filter((item) => Number(item.id.split('.')[1]) > seq);
+  }
+
+  /** The id a snapshot sent now stands for (replay resumes after it). */
+  get lastId(): string {
+    return `${BOOT}.${this.#seq}`;
+  }
+
+  get idle(): boolean {
+    return this.listeners.size === 0 && !this.running;
+  }
+}
+
+/** The hubs by conversation, made on demand and dropped when idle. */
+export class Hubs {
+  readonly #hubs = new Map<string, ConversationHub>();
+
+  get(key: string): ConversationHub {
+    let hub = this.#hubs.get(key);
+    if (!hub) {
+      hub = new ConversationHub();
+      this.#hubs.set(key, hub);
+    }
+    return hub;
+  }
+
+  peek(key: string): ConversationHub | undefined {
+    return this.#hubs.get(key);
+  }
+
+  /** Forgets the hub when nothing needs it any more. */
+  release(key: string): void {
+    const hub = this.#hubs.get(key);
+    if (hub?.idle) this.#hubs.delete(key);
+  }
+
+  get size(): number {
+    return this.#hubs.size;
+  }
+}

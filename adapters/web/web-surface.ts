@@ -1,0 +1,192 @@
+/**
+ * The web chat (`WEB_PORT`): the same core, commands, settings, limits and renderer events as Slack,
+ * Discord and the terminal, served to a browser page (adapters/web/client) over one origin. Requests
+ * are routed in api-routes.ts; this file owns the server, the pages, who is asking, and shutdown.
+ * Binds WEB_HOST (loopback by default; config refuses any other address without a login).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../../src/config/env.js';
+import type { Logger } from '../../src/logger.js';
+import type { Stores } from '../../src/store/types.js';
+import type { ScoutCore, Surface } from '../../src/surface.js';
+import { ApiRoutes } from './api-routes.js';
+import { cleanUserName, WebAuth } from './auth/web-auth.js';
+import { hashPassword } from './auth/password.js';
+import { appendCookie, SessionCookies, sameSecret, sessionSecret } from './auth/session-cookie.js';
+import { escapeHtml, HttpError, readBody, readCookie, securityHeaders, sendError } from './http-kit.js';
+import { TokenBuckets } from './request-limits.js';
+import { defaultAssetsDir, StaticAssets } from './static-assets.js';
+import { randomBytes } from 'node:crypto';
+
+export interface WebSurfaceOptions {
+  core: ScoutCore;
+  config: Config;
+  logger: Logger;
+  stores: Stores;
+  /** Where the built page is (tests); default dist/web of this checkout. */
+  assetsDir?: string;
+  /** Called with the address once listening (tests bind port 0). */
+  onListening?: (address: AddressInfo) => void;
+}
+
+export interface WebSurface extends Surface {
+  /** The bound address, once started. */
+  address(): AddressInfo | undefined;
+}
+
+/** Requests per second per address, and the burst allowed (the page makes a handful per action). */
+const REQUESTS_PER_SECOND = 20;
+const REQUEST_BURST = 200;
+/** Login attempts: one every 6 s per address after a burst of 10 (password guessing). */
+const LOGIN_PER_SECOND = 1 / 6;
+const LOGIN_BURST = 10;
+const LOGIN_COOKIE = 'scout_login';
+
+export function createWebSurface(options: WebSurfaceOptions): WebSurface {
+  const { config, logger } = options;
+  const env = config.env;
+  let server: Server | undefined;
+  let routes: ApiRoutes | undefined;
+  let auth: WebAuth | undefined;
+  let assets: StaticAssets | undefined;
+  const requests = new TokenBuckets(REQUESTS_PER_SECOND, REQUEST_BURST);
+  const logins = new TokenBuckets(LOGIN_PER_SECOND, LOGIN_BURST);
+
+  const page = (res: ServerResponse, status: number, html: string) => {
+    res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(html);
+  };
+
+  const loginPage = (req: IncomingMessage, res: ServerResponse, error = '', status = 200) => {
+    if (!assets) return;
+    const token = randomBytes(18).toString('base64url');
+    appendCookie(
+      res,
+      `${LOGIN_COOKIE}=${token}; Path=/login; HttpOnly; SameSite=Strict; Max-Age=600${auth?.secure(req) ? '; Secure' : ''}`,
+    );
+    page(
+      res,
+      status,
+      assets.text('login.html').replace('{{csrf}}', token).replace('{{error}}', escapeHtml(error)),
+    );
+  };
+
+  const handleLogin = async (req: IncomingMessage, res: ServerResponse) => {
+    if (auth?.kind !== 'password') throw new HttpError(404, 'There is no login page here.');
+    if (!logins.take(auth.clientAddress(req))) {
+      return loginPage(req, res, 'Too many attempts: wait a minute and try again.', 429);
+    }
+    const form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
+    const expected = readCookie(req, LOGIN_COOKIE);
+    if (!expected || !sameSecret(form.get('csrf') ?? '', expected)) {
+      return loginPage(req, res, 'The form expired: try again.', 403);
+    }
+    const user = await auth.passwordLogin(form.get('name') ?? '', form.get('password') ?? '');
+    if (!user) {
+      logger.info({ event: 'web.login.failed' }, 'web login refused');
+      const named = cleanUserName(form.get('name') ?? '') !== '';
+      return loginPage(req, res, named ? 'Wrong password.' : 'Enter your name and the password.', 401);
+    }
+    auth.issue(req, res, user);
+    res.writeHead(303, { Location: '/' });
+    res.end();
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    securityHeaders(res);
+    if (!auth || !routes || !assets) throw new HttpError(503, 'Scout is starting: try again in a moment.');
+    if (!requests.take(auth.clientAddress(req))) {
+      res.setHeader('Retry-After', '5');
+      throw new HttpError(429, 'Too many requests: slow down a little.');
+    }
+    const url = new URL(req.url ?? '/', 'http://web');
+    const path = url.pathname;
+    if (path.startsWith('/assets/') && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (assets.serve(req, res, path.slice('/assets/'.length))) return;
+      throw new HttpError(404, 'No such file.');
+    }
+    if (path === '/login') {
+      if (req.method === 'POST') return handleLogin(req, res);
+      if (auth.kind !== 'password') {
+        res.writeHead(303, { Location: '/' });
+        return void res.end();
+      }
+      return loginPage(req, res);
+    }
+    if (path === '/logout' && req.method === 'POST') {
+      const session = auth.session(req, res);
+      if (session) auth.checkChange(req, session);
+      auth.logout(res);
+      res.writeHead(303, { Location: auth.kind === 'password' ? '/login' : '/' });
+      return void res.end();
+    }
+    const session = auth.session(req, res);
+    if (path === '/' && req.method === 'GET') {
+      if (!session) {
+        if (auth.kind === 'password') {
+          res.writeHead(303, { Location: '/login' });
+          return void res.end();
+        }
+        return page(res, 401, assets.text('index.html'));
+      }
+      return page(res, 200, assets.text('index.html'));
+    }
+    if (path.startsWith('/api/')) {
+      if (!session) {
+        throw new HttpError(
+          401,
+          auth.kind === 'header' ? 'Sign in through your organisation’s login first.' : 'Log in first.',
+        );
+      }
+      return routes.handle(req, res, url, session);
+    }
+    throw new HttpError(404, 'There is nothing here.');
+  };
+
+  return {
+    name: 'web',
+    address: () => (server?.address() as AddressInfo | null) ?? undefined,
+    async start() {
+      assets = new StaticAssets(options.assetsDir ?? defaultAssetsDir());
+      // The plain password goes as soon as it is hashed: neither the config nor the environment keeps it.
+      const password = env.WEB_PASSWORD ? await hashPassword(env.WEB_PASSWORD) : undefined;
+      (env as { WEB_PASSWORD?: string }).WEB_PASSWORD = undefined;
+      delete process.env.WEB_PASSWORD;
+      const cookies = new SessionCookies(
+        await sessionSecret(env.WEB_SESSION_SECRET, options.stores),
+        env.WEB_SESSION_TTL,
+      );
+      auth = new WebAuth({ env, cookies, ...(password ? { password } : {}), oidc: false });
+      routes = new ApiRoutes({ core: options.core, config, logger, stores: options.stores, auth });
+      server = createServer((req, res) => {
+        handle(req, res).catch((err: unknown) => {
+          if (err instanceof HttpError) return sendError(res, err);
+          logger.error({ err, path: req.url?.split('?')[0] }, 'web request failed');
+          sendError(res, new HttpError(500, 'Something went wrong on Scout’s side: try again.'));
+        });
+      });
+      // A browser that opens a connection and sends nothing does not hold it for long.
+      server.headersTimeout = 20_000;
+      server.requestTimeout = 120_000;
+      await new Promise<void>((resolve, reject) => {
+        server?.once('error', reject);
+        server?.listen(env.WEB_PORT ?? 0, env.WEB_HOST, () => {
+          server?.off('error', reject);
+          resolve();
+        });
+      });
+      const address = server.address() as AddressInfo;
+      logger.info({ host: address.address, port: address.port, auth: auth.kind }, 'web chat listening');
+      options.onListening?.(address);
+    },
+    async stop() {
+      routes?.stop();
+      const closing = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      // Event streams stay open for ever: end them so close() can finish.
+      server?.closeIdleConnections();
+      routes?.closeStreams();
+      await closing;
+    },
+  };
+}
