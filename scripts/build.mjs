@@ -15,6 +15,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWeb } from './build-web.mjs';
 import { repoRoot, STAMP } from './stale.mjs';
 
 export { bundleEntry, entry, isStale } from './stale.mjs';
@@ -123,6 +124,8 @@ export async function build(reason = '') {
   try {
     rmSync(join(repoRoot, 'dist/scout'), { recursive: true, force: true });
     await bundle();
+    // The web chat page (dist/web/), served by adapters/web when WEB_PORT is set.
+    await buildWeb();
   } catch (err) {
     process.stderr.write(`Scout did not bundle: ${err instanceof Error ? err.message : String(err)}\n`);
     return false;

@@ -19,12 +19,15 @@ const OUTPUTS = ['dist/src/main.js', 'dist/scout/main.js'];
 const SOURCE_DIRS = ['src', 'adapters'];
 const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
+/** Sources: TypeScript, and the web page's stylesheet and HTML (adapters/web/client/). */
+const SOURCE_FILE = /\.(ts|css|html)$/;
+
 function newestMtime(dir) {
   let newest = 0;
   for (const item of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, item.name);
     if (item.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (item.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+    else if (SOURCE_FILE.test(item.name)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
