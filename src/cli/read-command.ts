@@ -6,8 +6,7 @@
  * typed them. Needs no model key or platform token: it reads, it does not answer.
  */
 import { fileURLToPath } from 'node:url';
-import { isAbortError } from '../errors.js';
-import { FETCH_TIMEOUT_MS, MAX_FOCUS_CHARS, MAX_PARTS, failureReason } from '../tools/fetch-policy.js';
+import { failureReason, MAX_FOCUS_CHARS, MAX_PARTS } from '../tools/fetch-policy.js';
 import { type DocumentReadOptions, documentForModel, fetchForModel } from '../tools/fetch-url-tool.js';
 import type { ToolOutput } from '../tools/types.js';
 import { LocalFileError, readLocalDocument } from './local-document.js';
@@ -73,18 +72,13 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 async function readTarget(target: string, read: DocumentReadOptions): Promise<ToolOutput> {
   if (URL_LIKE.test(target) && !/^file:/i.test(target)) return fetchForModel(target, read);
-  // The same time cap as a fetched page: the reader's part of it is what remains for a file.
-  const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  // A file has no download to wait for: its clock starts when a reader takes it, and the reader's
+  // own CPU limit bounds it (documents read at once wait their turn without losing time).
   try {
     const doc = await readLocalDocument(/^file:/i.test(target) ? fileURLToPath(target) : target);
-    return await documentForModel(doc, read, { signal });
+    return await documentForModel(doc, read);
   } catch (err) {
-    const reason =
-      err instanceof LocalFileError
-        ? err.message
-        : signal.aborted || isAbortError(err)
-          ? `not read within ${FETCH_TIMEOUT_MS} ms`
-          : failureReason(err);
+    const reason = err instanceof LocalFileError ? err.message : failureReason(err);
     return { isError: true, text: `Could not read ${target}: ${reason}` };
   }
 }

@@ -3,6 +3,7 @@
  * page costs this thread's time, never other conversations'. The pool (reader-pool.ts) bounds its
  * time and heap and replaces it when either is spent.
  */
+import { readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { type ReadJob, runReadJob } from './read-job.js';
 
@@ -19,5 +20,17 @@ parentPort?.on('message', async ({ id, job }: JobMessage) => {
   }
 });
 
-// Modules loaded: the pool may send the first job (its time limit starts now).
-parentPort?.postMessage({ ready: true });
+/** This thread's id as the kernel knows it (`/proc/thread-self` → `<pid>/task/<tid>`), on Linux. */
+function kernelThreadId(): number | undefined {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Modules loaded: the pool may send the first job (its time limit starts now, and counts the CPU
+// time of the thread named here).
+const threadId = kernelThreadId();
+parentPort?.postMessage({ ready: true, ...(threadId !== undefined ? { threadId } : {}) });

@@ -3,8 +3,13 @@
  * steps, so it happens where a stall cannot reach other conversations: each job runs in a worker with
  * a time limit and a heap cap, and a worker that overruns either is terminated and replaced. Workers
  * start with the first page and stop after a while idle, so an idle Scout holds none.
+ *
+ * The time limit measures the reader's own work: the CPU time of the worker's thread since it took
+ * the job (Linux's per-thread schedstat, read from this thread), not the time the job waited in the
+ * queue or the worker waited for a core on a busy machine. A generous wall-clock bound stays behind
+ * it, and where the thread's CPU time cannot be read (not Linux) the limit is wall-clock as before.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +17,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReadJob, ReadJobResult } from './read-job.js';
 
-/** Time one page may take in a worker (building the DOM, Readability, passages). */
+/** CPU time one page may take in a worker (building the DOM, Readability, passages). */
 export const READ_TIME_LIMIT_MS = 2_000;
+/**
+ * Wall-clock bound on a job once a worker has it, as a multiple of its CPU limit: a worker starved of
+ * cores for this long is given up on (the job fails as too complex), whatever its CPU time says.
+ */
+const WALL_LIMIT_FACTOR = 10;
+/** How often a running job's CPU time is looked at, at most (a file read from /proc, ~20 µs). */
+const CPU_CHECK_MS = 100;
 /** Heap of a reader worker: the DOM of a real 1.5 MB page needs a few tens of MB. */
 const WORKER_HEAP_MB = 192;
 /** Starting a worker (loading the DOM and Readability; tsx compiling them under tests). */
@@ -23,9 +35,22 @@ const IDLE_MS = 15_000;
 
 export class ReadTimeoutError extends Error {
   constructor(limitMs: number) {
-    super(`the page is too complex to read (it took more than ${limitMs} ms to process)`);
+    super(`the page is too complex to read (it took more than ${limitMs} ms of processing)`);
   }
 }
+
+/** Milliseconds of CPU a thread of this process has used, or undefined where that cannot be read. */
+export type ThreadCpuClock = (threadId: number) => number | undefined;
+
+/** Linux: the thread's time on a CPU, in nanoseconds, is the first field of its schedstat. */
+export const linuxThreadCpuMs: ThreadCpuClock = (threadId) => {
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${threadId}/schedstat`, 'latin1').split(' ')[0]);
+    return Number.isFinite(ns) ? ns / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 export class ReadFailedError extends Error {}
 
@@ -41,7 +66,12 @@ interface Slot {
   worker: Worker;
   /** The worker has loaded its modules: a job's time limit counts from here, not from the start. */
   ready: boolean;
+  /** The worker's thread as the kernel numbers it (its CPU time is read by it), when it said. */
+  threadId?: number;
   job?: PendingJob;
+  /** The thread's CPU time and the wall clock when it took the job. */
+  cpuAtStart?: number;
+  wallAtStart?: number;
   timer?: NodeJS.Timeout;
   idleTimer?: NodeJS.Timeout;
 }
@@ -52,7 +82,21 @@ export class ReaderPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly size = Math.max(1, Math.min(2, availableParallelism()))) {}
+  private readonly cpuClock: ThreadCpuClock;
+  private readonly wallLimitFactor: number;
+
+  constructor(
+    private readonly size = Math.max(1, Math.min(2, availableParallelism())),
+    options: {
+      /** The worker threads' CPU clock (tests give one of their own). */
+      cpuClock?: ThreadCpuClock;
+      /** The wall-clock bound on a job, as a multiple of its CPU limit. */
+      wallLimitFactor?: number;
+    } = {},
+  ) {
+    this.cpuClock = options.cpuClock ?? linuxThreadCpuMs;
+    this.wallLimitFactor = options.wallLimitFactor ?? WALL_LIMIT_FACTOR;
+  }
 
   /** Runs `job` in a worker; rejects with ReadTimeoutError past `limitMs`, or the signal's reason. */
   run(job: ReadJob, options: { limitMs?: number; signal?: AbortSignal } = {}): Promise<ReadJobResult> {
@@ -114,10 +158,30 @@ export class ReaderPool {
       const pending = this.queue.shift() as PendingJob;
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.job = pending;
-      slot.timer = setTimeout(() => this.fail(slot, new ReadTimeoutError(pending.limitMs)), pending.limitMs);
+      slot.wallAtStart = performance.now();
+      slot.cpuAtStart = slot.threadId === undefined ? undefined : this.cpuClock(slot.threadId);
+      this.watch(slot, pending, pending.limitMs);
       slot.worker.ref();
       slot.worker.postMessage({ id: pending.id, job: pending.job });
     }
+  }
+
+  /**
+   * Looks at the job's CPU time when it could first have spent its limit, and again as it nears it:
+   * past the limit (or the wall-clock bound) the job fails and its worker goes.
+   */
+  private watch(slot: Slot, pending: PendingJob, delayMs: number): void {
+    slot.timer = setTimeout(() => {
+      if (slot.job !== pending) return;
+      const wall = performance.now() - (slot.wallAtStart ?? 0);
+      const now = slot.threadId === undefined ? undefined : this.cpuClock(slot.threadId);
+      const cpu = now === undefined || slot.cpuAtStart === undefined ? wall : now - slot.cpuAtStart;
+      if (cpu >= pending.limitMs || wall >= pending.limitMs * this.wallLimitFactor) {
+        this.fail(slot, new ReadTimeoutError(pending.limitMs));
+        return;
+      }
+      this.watch(slot, pending, Math.max(1, Math.min(pending.limitMs - cpu, CPU_CHECK_MS)));
+    }, delayMs);
   }
 
   private spawn(): Slot {
@@ -139,10 +203,18 @@ export class ReaderPool {
     );
     worker.on(
       'message',
-      (message: { id: number; ok: boolean; ready?: true; result?: ReadJobResult; error?: string }) => {
+      (message: {
+        id: number;
+        ok: boolean;
+        ready?: true;
+        threadId?: number;
+        result?: ReadJobResult;
+        error?: string;
+      }) => {
         if (message.ready) {
           clearTimeout(boot);
           slot.ready = true;
+          if (message.threadId !== undefined) slot.threadId = message.threadId;
           this.dispatch();
           return;
         }

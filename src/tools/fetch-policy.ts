@@ -5,7 +5,7 @@
  */
 import { PDF_MAX_BYTES } from '../context/pdf-text.js';
 import { UnreadableDocumentError } from '../reader/read-document.js';
-import { ReadFailedError, ReadTimeoutError } from '../reader/reader-pool.js';
+import { type ReaderPool, ReadFailedError, ReadTimeoutError } from '../reader/reader-pool.js';
 import { BlockedAddressError, type Resolver } from './ssrf-guard.js';
 import type { ToolContext } from './types.js';
 import type { FetchUrlPolicy } from './url-provenance.js';
@@ -28,7 +28,7 @@ export const FETCH_MAX_PDF_BYTES = Math.min(PDF_MAX_BYTES, 16 * 1024 * 1024);
 export const MAX_FOCUS_CHARS = 500;
 /** Parts a document may be read in (at 8,000 characters, a 400,000-character document). */
 export const MAX_PARTS = 50;
-/** One page, including redirects. */
+/** One page's download, including redirects (reading it is bounded by the reader's own limits). */
 export const FETCH_TIMEOUT_MS = 10_000;
 /** Redirect chains longer than this are loops or trackers. */
 export const FETCH_MAX_REDIRECTS = 3;
@@ -48,8 +48,10 @@ export interface FetchUrlOptions {
   maxBytes?: number;
   maxChars?: number;
   timeoutMs?: number;
-  /** Time the reader may spend on one document (src/reader/reader-pool.ts); tests make it tiny. */
+  /** CPU time the reader may spend on one document (src/reader/reader-pool.ts); tests make it tiny. */
   readLimitMs?: number;
+  /** The reader's worker pool (tests give their own); the process's otherwise. */
+  pool?: ReaderPool;
 }
 
 export class FetchProblem extends Error {}

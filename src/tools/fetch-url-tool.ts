@@ -27,6 +27,8 @@ import { fetchFollowing } from './page-download.js';
 import type { Tool, ToolOutput } from './types.js';
 
 export const FETCH_URL_TOOL_NAME = 'fetch_url';
+/** Wall-clock room for reading after the download (waiting for a reader included). */
+const READ_ALLOWANCE_MS = 20_000;
 
 const inputSchema = z.object({
   url: z
@@ -68,8 +70,9 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
     description:
       'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links are `[text][n]` with their targets listed at the end. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
     inputSchema,
-    // The registry's limit sits just above ours so our clearer timeout message wins.
-    timeoutMs: timeoutMs + 1_000,
+    // The registry's limit sits above the download's and the reading's, so their clearer messages
+    // win; reading is bounded by the reader's own CPU limit, this only by the wall clock.
+    timeoutMs: timeoutMs + READ_ALLOWANCE_MS,
     async run({ url, focus, part }, context) {
       const refusal = policyRefusal(url, context, options.policy ?? 'provenance');
       if (refusal) return { isError: true, text: refusal };
@@ -81,10 +84,15 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
           ...(chosen ? { focus: chosen, focusFrom: named ? 'focus' : 'question' } : {}),
           ...(part !== undefined ? { part } : {}),
         },
-        // Result pages read within a search round get a smaller budget than a page asked for.
-        context.maxPageChars
-          ? { ...options, maxChars: Math.min(options.maxChars ?? FETCH_MAX_CHARS, context.maxPageChars) }
-          : options,
+        {
+          ...options,
+          // Result pages read within a search round get a smaller budget than a page asked for,
+          // and a shorter wait for the network.
+          ...(context.maxPageChars
+            ? { maxChars: Math.min(options.maxChars ?? FETCH_MAX_CHARS, context.maxPageChars) }
+            : {}),
+          ...(context.maxFetchMs ? { timeoutMs: Math.min(timeoutMs, context.maxFetchMs) } : {}),
+        },
         context.signal,
       );
     },
@@ -112,7 +120,8 @@ export interface ArrivedDocument {
 /**
  * Fetches `url` (address guard, redirects, size and time caps) and returns what the model receives of
  * it, or an error output saying why it could not: fetch_url after its policy check, and `--read`.
- * Throws only when `cancel` aborts (the turn was stopped).
+ * The time cap is the network's: what arrived in time is read, however long it waits for a reader
+ * (the reader bounds its own work). Throws only when `cancel` aborts (the turn was stopped).
  */
 export async function fetchForModel(
   url: string,
@@ -123,18 +132,20 @@ export async function fetchForModel(
   const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = cancel ? AbortSignal.any([cancel, timeout]) : timeout;
+  let downloaded = false;
   try {
     const { page, finalUrl } = await fetchFollowing(url, signal, options);
+    downloaded = true;
     const arrived = {
       body: page.body,
       contentType: String(page.headers['content-type'] ?? ''),
       url: finalUrl,
       truncated: page.truncated,
     };
-    return await documentForModel(arrived, read, { ...options, signal });
+    return await documentForModel(arrived, read, { ...options, ...(cancel ? { signal: cancel } : {}) });
   } catch (err) {
     if (cancel?.aborted) throw err;
-    if (timeout.aborted || isAbortError(err)) {
+    if (!downloaded && (timeout.aborted || isAbortError(err))) {
       return {
         isError: true,
         text: `Could not fetch ${url}: no complete answer within ${timeoutMs} ms.`,
@@ -151,7 +162,7 @@ export async function fetchForModel(
 export async function documentForModel(
   doc: ArrivedDocument,
   read: DocumentReadOptions,
-  options: Pick<FetchUrlOptions, 'maxChars' | 'readLimitMs'> & { signal?: AbortSignal } = {},
+  options: Pick<FetchUrlOptions, 'maxChars' | 'readLimitMs' | 'pool'> & { signal?: AbortSignal } = {},
 ): Promise<ToolOutput> {
   const result = await readForModel(
     { body: doc.body, contentType: doc.contentType, url: doc.url.href },
@@ -159,6 +170,7 @@ export async function documentForModel(
       maxChars: options.maxChars ?? FETCH_MAX_CHARS,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.readLimitMs !== undefined ? { limitMs: options.readLimitMs } : {}),
+      ...(options.pool ? { pool: options.pool } : {}),
       ...(read.focus ? { focus: read.focus } : {}),
       ...(read.part !== undefined ? { part: read.part } : {}),
     },

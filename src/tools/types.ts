@@ -13,6 +13,8 @@ export interface ToolContext {
   question?: string;
   /** Characters fetch_url hands the model per page, when less than its own budget (result pages read in a round). */
   maxPageChars?: number;
+  /** Wall-clock bound on fetch_url's download, when less than its own (result pages read in a round). */
+  maxFetchMs?: number;
   signal: AbortSignal;
   /**
    * The URLs this turn may fetch (the user's message, this turn's search results); web_search adds

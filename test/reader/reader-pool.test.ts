@@ -1,11 +1,14 @@
 /**
  * The reader's worker pool as fetch_url uses it (through readForModel): a page that overruns its
  * time limit is refused and its worker replaced, so the next page still reads; a stopped turn stops
- * its page; several pages read at once come back each with its own text.
+ * its page; several pages read at once come back each with its own text. The limit is the worker's
+ * CPU time from when it takes the page: waiting in the queue behind slow pages, or for a core, does
+ * not count.
  */
+import { readlinkSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readForModel } from '../../src/reader/read-document.js';
-import { ReaderPool, ReadTimeoutError } from '../../src/reader/reader-pool.js';
+import { linuxThreadCpuMs, ReaderPool, ReadTimeoutError } from '../../src/reader/reader-pool.js';
 
 const pool = new ReaderPool(2);
 afterAll(() => pool.close());
@@ -46,5 +49,56 @@ describe('reader pool', () => {
     const results = await Promise.all(titles.map((t) => readForModel(input(t), { maxChars: 8_000, pool })));
     expect(results.map((r) => r.title)).toEqual(titles);
     for (const [i, r] of results.entries()) expect(r.selection.text).toContain(`page${i} paragraph 0`);
+  });
+
+  it('reads a page queued behind slow pages on every worker: the wait does not count', async () => {
+    const one = new ReaderPool(1);
+    try {
+      const slow = [1, 2].map((i) =>
+        readForModel(input(`slow${i}`, 20_000), { maxChars: 8_000, pool: one, limitMs: 60_000 }),
+      );
+      // Its limit is far less than the two slow pages ahead of it on the only worker take (each
+      // builds a DOM of a thousand paragraphs); it counts from when the worker takes it.
+      const quick = await readForModel(input('quick'), { maxChars: 8_000, pool: one, limitMs: 100 });
+      expect(quick.selection.text).toContain('quick paragraph 3');
+      await Promise.all(slow);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it("counts the worker's CPU time, not the wall clock: a page on a starved worker is still read", async () => {
+    // A clock that says the worker never got a core: however long the page takes, no CPU was spent.
+    const starved = new ReaderPool(1, { cpuClock: () => 0, wallLimitFactor: 1e6 });
+    try {
+      const read = await readForModel(input('starved', 20_000), {
+        maxChars: 8_000,
+        pool: starved,
+        limitMs: 1,
+      });
+      expect(read.selection.text).toContain('starved paragraph 3');
+    } finally {
+      await starved.close();
+    }
+  });
+
+  it('still gives up on a worker past the wall-clock bound, whatever its CPU clock says', async () => {
+    const stuck = new ReaderPool(1, { cpuClock: () => 0 });
+    try {
+      await expect(
+        readForModel(input('stuck', 40_000), { maxChars: 8_000, pool: stuck, limitMs: 1 }),
+      ).rejects.toBeInstanceOf(ReadTimeoutError);
+    } finally {
+      await stuck.close();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')("reads this platform's thread CPU clock", () => {
+    const self = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    const before = linuxThreadCpuMs(self) as number;
+    let x = 0;
+    for (let i = 0; i < 2e7; i++) x += i % 7;
+    expect(x).toBeGreaterThan(0);
+    expect(linuxThreadCpuMs(self)).toBeGreaterThan(before);
   });
 });

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { warmReader } from '../reader/warm-reader.js';
 import { silentLogger } from '../../src/logger.js';
+import { readForModel } from '../../src/reader/read-document.js';
+import { ReaderPool } from '../../src/reader/reader-pool.js';
 import type { FetchUrlOptions } from '../../src/tools/fetch-policy.js';
 import { createFetchUrlTool } from '../../src/tools/fetch-url-tool.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
@@ -250,6 +252,39 @@ describe('isBlockedAddress', () => {
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) {
       expect(isBlockedAddress(a), a).toBe(false);
+    }
+  });
+});
+
+describe('fetch_url under load', () => {
+  it("reads what arrived in time while every reader is busy: the download's clock is not the reader's", async () => {
+    const busy = new ReaderPool(1);
+    try {
+      const words = (title: string) =>
+        Buffer.from(
+          `<html><head><title>${title}</title></head><body><article>${Array.from(
+            { length: 2_000 },
+            (_, i) =>
+              `<p>${title} paragraph ${i} has enough words in it to be read as prose by the reader.</p>`,
+          ).join('')}</article></body></html>`,
+        );
+      // Two slow pages hold the only reader for longer than the whole download may take.
+      const slow = ['slow1', 'slow2'].map((t) =>
+        readForModel(
+          { body: words(t), contentType: 'text/html', url: `https://example.test/${t}` },
+          { maxChars: 8_000, pool: busy, limitMs: 60_000 },
+        ),
+      );
+      const out = await registryWith({ ...onlyLoopbackServer, timeoutMs: 1_000, pool: busy }).execute(
+        'fetch_url',
+        JSON.stringify({ url: `${base}/page` }),
+        context(),
+      );
+      expect(out.isError, out.text).toBeUndefined();
+      expect(out.text).toContain('First paragraph.');
+      await Promise.all(slow);
+    } finally {
+      await busy.close();
     }
   });
 });

@@ -13,7 +13,10 @@ import type { ReadResultsPolicy, ToolRoundContext } from './tool-round-context.j
 
 /** What the model gets of each page read this way: a fifth of an 8,000-character fetch each. */
 export const READ_RESULT_CHARS = 3_000;
-/** A result page not read within this is left out, so a slow site cannot hold the round. */
+/**
+ * A result page not downloaded within this is left out, so a slow site cannot hold the round; what
+ * arrived in time is read, however busy the reader is (its own CPU limit bounds the reading).
+ */
 export const READ_RESULT_TIMEOUT_MS = 6_000;
 
 export interface PageRead {
@@ -46,11 +49,10 @@ export async function readTopResults(
         title: phrase('step.reading', { url: shortUrl(url) }),
       });
       const started = Date.now();
-      const signal = AbortSignal.any([ctx.toolContext.signal, AbortSignal.timeout(READ_RESULT_TIMEOUT_MS)]);
       const result = await ctx.tools.execute(FETCH_URL_TOOL_NAME, JSON.stringify({ url, focus: query }), {
         ...ctx.toolContext,
-        signal,
         maxPageChars: READ_RESULT_CHARS,
+        maxFetchMs: READ_RESULT_TIMEOUT_MS,
       });
       const ms = Date.now() - started;
       ctx.trace.recordTool(FETCH_URL_TOOL_NAME, ms, result.isError === true);
