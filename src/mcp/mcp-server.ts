@@ -9,7 +9,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { redactSecrets } from '../llm/redact.js';
 import type { Logger } from '../logger.js';
@@ -53,6 +52,8 @@ export class McpServerConnection {
   private client: Client | undefined;
   /** The client of a start in progress: closing it ends a handshake or listing that hangs. */
   private connecting: Client | undefined;
+  /** The process of a stdio start in progress, told to stop at once by `close`. */
+  private connectingProcess: StdioClientTransport | undefined;
   private starting: Promise<void> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private failures = 0;
@@ -123,9 +124,22 @@ export class McpServerConnection {
     clearTimeout(this.restartTimer);
     const client = this.client;
     this.client = undefined;
-    // A server stuck in its start must not hold the shutdown until its start bound.
-    await this.connecting?.close().catch(() => undefined);
-    await this.starting?.catch(() => undefined);
+    const stuck = this.connecting;
+    if (stuck) {
+      // A server still in its start has not answered it: the shutdown (and `--once`'s exit) waits
+      // neither for its start bound nor for the SDK's grace after closing its stdin (2 s, then
+      // SIGTERM and 2 s more). It is told to stop now; the SDK's close goes on without being waited
+      // for (its timers hold no process open), and the start ends when its client closes.
+      const pid = this.connectingProcess?.pid;
+      if (pid) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // Already gone.
+        }
+      }
+      void stuck.close().catch(() => undefined);
+    }
     await client?.close().catch(() => undefined);
   }
 
@@ -138,7 +152,9 @@ export class McpServerConnection {
     this.connecting = client;
     try {
       if (config.transport === 'stdio') {
-        await client.connect(this.stdioTransport(config), { timeout });
+        const transport = this.stdioTransport(config);
+        this.connectingProcess = transport;
+        await client.connect(transport, { timeout });
       } else {
         try {
           await client.connect(
@@ -183,7 +199,10 @@ export class McpServerConnection {
       this.state = 'failed';
       this.scheduleRestart();
     } finally {
-      if (this.connecting === client) this.connecting = undefined;
+      if (this.connecting === client) {
+        this.connecting = undefined;
+        this.connectingProcess = undefined;
+      }
     }
   }
 
@@ -218,7 +237,7 @@ export class McpServerConnection {
     return client;
   }
 
-  private stdioTransport(config: Extract<McpServerConfig, { transport: 'stdio' }>): Transport {
+  private stdioTransport(config: Extract<McpServerConfig, { transport: 'stdio' }>): StdioClientTransport {
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args ?? [],

@@ -2,6 +2,7 @@
 /**
  * A small MCP server over stdio, built with the SDK's own server class, that misbehaves on demand
  * (flags in argv): `silent` never answers, `hang-list` answers the handshake but never tools/list,
+ * `stubborn` outlives its stdin closing and notes tools/list and a SIGTERM in FIXTURE_CALLS_FILE,
  * `garbage` prints non-MCP lines on stdout, `bad-schema` and `clash` list tools Scout must leave out,
  * `liar` adds `purge_notes` (deletes, yet claims readOnlyHint), `many=N` adds N `topic_NNN` tools,
  * `big-schema` adds `bloated` (a 200 KB input schema), `evil-pattern` adds `match` and `match_out` (a
@@ -23,6 +24,14 @@ const topicWord = (i) =>
   [Math.floor(i / 100) % 10, Math.floor(i / 10) % 10, i % 10].map((d) => SYLLABLES[d]).join('');
 if (process.env.FIXTURE_PID_FILE) appendFileSync(process.env.FIXTURE_PID_FILE, `${process.pid}\n`);
 const calls = process.env.FIXTURE_CALLS_FILE;
+if (flags.has('stubborn')) {
+  // Like a server with work of its own running: stdin closing does not end it, only a signal does.
+  setInterval(() => {}, 60_000);
+  process.on('SIGTERM', () => {
+    if (calls) appendFileSync(calls, 'SIGTERM\n');
+    process.exit(0);
+  });
+}
 const object = (properties = {}, required = []) => ({ type: 'object', properties, required });
 
 if (flags.has('silent')) {
@@ -130,10 +139,11 @@ if (flags.has('silent')) {
     { name: 'fixture', version: '1.0.0' },
     { capabilities: { tools: { listChanged: true } } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () =>
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (flags.has('stubborn') && calls) appendFileSync(calls, 'tools/list\n');
     // Answers the handshake, then never lists: a server stuck on its tools.
-    flags.has('hang-list') ? new Promise(() => {}) : { tools },
-  );
+    return flags.has('hang-list') ? new Promise(() => {}) : { tools };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {} } = request.params;
     if (calls) appendFileSync(calls, `${name} ${JSON.stringify(args)}\n`);

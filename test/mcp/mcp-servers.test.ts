@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger, silentLogger } from '../../src/logger.js';
 import type { McpServerConfig } from '../../src/mcp/mcp-config.js';
 import { McpToolSource } from '../../src/mcp/mcp-tools.js';
@@ -231,6 +231,28 @@ describe('MCP servers over stdio', { timeout: 30_000 }, () => {
     expect(told.slice(1)).toEqual([[], [], [], [], []]); // said once, not every turn
     expect(registry.definitions().map((d) => d.name)).toContain('fx__read_note');
     expect(registry.definitions().some((d) => d.name.startsWith('stuck__'))).toBe(false);
+  });
+
+  it('closing waits on no server that never answered its start: it is told to stop at once', {
+    timeout: 20_000,
+  }, async () => {
+    const calls = join(scratch(), 'calls.txt');
+    writeFileSync(calls, '');
+    // Stuck at tools/list and deaf to its stdin closing, as a busy real server can be.
+    const stuck = { ...fixture(['hang-list', 'stubborn'], { FIXTURE_CALLS_FILE: calls }), name: 'stuck' };
+    const { registry, source } = setup([stuck], { startTimeoutMs: 60_000, firstListWaitMs: 50 });
+    expect(await prepared(registry)).toEqual([
+      expect.stringContaining('"stuck" is unavailable (still starting)'),
+    ]);
+    await vi.waitFor(() => expect(readFileSync(calls, 'utf8')).toBe('tools/list\n'), { timeout: 10_000 });
+    // No timer may run out while it closes: a close that waits on the server's grace period never ends.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await source.close();
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() => expect(readFileSync(calls, 'utf8')).toBe('tools/list\nSIGTERM\n'));
   });
 
   it('an input schema over 16 KB leaves that tool out with one notice; requests stay small', async () => {
