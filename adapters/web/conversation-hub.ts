@@ -15,22 +15,33 @@ const REPLAY_BYTES = 512 * 1024;
 
 /** Event ids are `<boot>.<n>`: an id from another process (a restart, another instance) is never replayed. */
 const BOOT = randomBytes(4).toString('hex');
+/**
+ * One count for every hub of the process: a hub dropped and made again never reuses an id, so an
+ * id from before the drop cannot be mistaken for one of the new hub's.
+ */
+let lastSeq = 0;
 
 export class ConversationHub {
-  #seq = 0;
+  /** The last id given out before this hub existed: ids at or below it are not in its log. */
+  readonly #born = lastSeq;
+  #seq = lastSeq;
   #log: StreamEvent[] = [];
   #logBytes = 0;
+  /** Whether older events left the log (then an id before its first event needs a snapshot). */
+  #dropped = false;
   readonly listeners = new Set<EventStream>();
   /** The turn running now, as last sent (what a snapshot shows). */
   running: WireTurn | undefined;
 
   publish(event: string, body: unknown): void {
-    const item: StreamEvent = { id: `${BOOT}.${++this.#seq}`, event, data: JSON.stringify(body) };
+    this.#seq = ++lastSeq;
+    const item: StreamEvent = { id: `${BOOT}.${this.#seq}`, event, data: JSON.stringify(body) };
     this.#log.push(item);
     this.#logBytes += item.data.length;
     while (this.#log.length > REPLAY_EVENTS || this.#logBytes > REPLAY_BYTES) {
       const old = this.#log.shift();
       if (old) this.#logBytes -= old.data.length;
+      this.#dropped = true;
     }
     for (const listener of this.listeners) listener.send(item);
   }
@@ -40,10 +51,14 @@ export class ConversationHub {
     if (!lastId) return undefined;
     const [boot, n] = lastId.split('.');
     const seq = Number(n);
-    if (boot !== BOOT || !Number.isInteger(seq) || seq > this.#seq) return undefined;
+    if (boot !== BOOT || !Number.isInteger(seq) || seq > this.#seq || seq < this.#born) return undefined;
     if (seq === this.#seq) return [];
+    // Ids of one hub are not consecutive (the count is shared): the log covers `seq` when its first
+    // event is the first this hub sent, or one at or before `seq`.
     const first = this.#log[0];
-    if (!first || Number(first.id.split('.')[1]) > seq + 1) return undefined;
+    if (!first) return undefined;
+    const firstSeq = Number(first.id.split('.')[1]);
+    if (firstSeq > seq && this.#dropped) return undefined;
     return this.#log.filter((item) => Number(item.id.split('.')[1]) > seq);
   }
 

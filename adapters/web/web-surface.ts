@@ -13,6 +13,7 @@ import type { ScoutCore, Surface } from '../../src/surface.js';
 import { ApiRoutes } from './api-routes.js';
 import { cleanUserName, WebAuth } from './auth/web-auth.js';
 import { hashPassword } from './auth/password.js';
+import type { OidcLogin } from './auth/oidc-login.js';
 import { appendCookie, SessionCookies, sameSecret, sessionSecret } from './auth/session-cookie.js';
 import { escapeHtml, HttpError, readBody, readCookie, securityHeaders, sendError } from './http-kit.js';
 import { TokenBuckets } from './request-limits.js';
@@ -50,6 +51,7 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
   let routes: ApiRoutes | undefined;
   let auth: WebAuth | undefined;
   let assets: StaticAssets | undefined;
+  let oidc: OidcLogin | undefined;
   const requests = new TokenBuckets(REQUESTS_PER_SECOND, REQUEST_BURST);
   const logins = new TokenBuckets(LOGIN_PER_SECOND, LOGIN_BURST);
 
@@ -106,10 +108,16 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
       if (assets.serve(req, res, path.slice('/assets/'.length))) return;
       throw new HttpError(404, 'No such file.');
     }
+    if (oidc && path === '/auth/login' && req.method === 'GET') return oidc.begin(req, res, auth.secure(req));
+    if (oidc && path === '/auth/callback' && req.method === 'GET') {
+      auth.issue(req, res, await oidc.callback(req, res, url));
+      res.writeHead(303, { Location: '/' });
+      return void res.end();
+    }
     if (path === '/login') {
       if (req.method === 'POST') return handleLogin(req, res);
       if (auth.kind !== 'password') {
-        res.writeHead(303, { Location: '/' });
+        res.writeHead(303, { Location: auth.kind === 'oidc' ? '/auth/login' : '/' });
         return void res.end();
       }
       return loginPage(req, res);
@@ -124,8 +132,8 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
     const session = auth.session(req, res);
     if (path === '/' && req.method === 'GET') {
       if (!session) {
-        if (auth.kind === 'password') {
-          res.writeHead(303, { Location: '/login' });
+        if (auth.kind === 'password' || auth.kind === 'oidc') {
+          res.writeHead(303, { Location: auth.kind === 'oidc' ? '/auth/login' : '/login' });
           return void res.end();
         }
         return page(res, 401, assets.text('index.html'));
@@ -153,11 +161,22 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
       const password = env.WEB_PASSWORD ? await hashPassword(env.WEB_PASSWORD) : undefined;
       (env as { WEB_PASSWORD?: string }).WEB_PASSWORD = undefined;
       delete process.env.WEB_PASSWORD;
-      const cookies = new SessionCookies(
-        await sessionSecret(env.WEB_SESSION_SECRET, options.stores),
-        env.WEB_SESSION_TTL,
-      );
-      auth = new WebAuth({ env, cookies, ...(password ? { password } : {}), oidc: false });
+      const secret = await sessionSecret(env.WEB_SESSION_SECRET, options.stores);
+      const cookies = new SessionCookies(secret, env.WEB_SESSION_TTL);
+      if (env.WEB_OIDC_ISSUER && env.WEB_OIDC_CLIENT_ID && env.WEB_OIDC_CLIENT_SECRET && env.WEB_PUBLIC_URL) {
+        // Loaded only when configured: openid-client and jose stay off every other start.
+        const { createOidcLogin } = await import('./auth/oidc-login.js');
+        oidc = createOidcLogin({
+          issuer: env.WEB_OIDC_ISSUER,
+          clientId: env.WEB_OIDC_CLIENT_ID,
+          clientSecret: env.WEB_OIDC_CLIENT_SECRET,
+          publicUrl: env.WEB_PUBLIC_URL,
+          cookieSecret: secret,
+          logger,
+        });
+        await oidc.start();
+      }
+      auth = new WebAuth({ env, cookies, ...(password ? { password } : {}), oidc: oidc !== undefined });
       routes = new ApiRoutes({ core: options.core, config, logger, stores: options.stores, auth });
       server = createServer((req, res) => {
         handle(req, res).catch((err: unknown) => {

@@ -104,12 +104,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, DISCORD_TOKEN: 'd' }).surfaces).toEqual({
       slack: false,
       discord: true,
+      web: false,
+      console: false,
+    });
+    expect(loadConfig({ ...base, WEB_PORT: '8080' }).surfaces).toEqual({
+      slack: false,
+      discord: false,
+      web: true,
       console: false,
     });
     expect(
       loadConfig({ ...base, SLACK_BOT_TOKEN: 'xoxb', SLACK_SIGNING_SECRET: 's', DISCORD_TOKEN: 'd' })
         .surfaces,
-    ).toEqual({ slack: true, discord: true, console: false });
+    ).toEqual({ slack: true, discord: true, web: false, console: false });
   });
 });
 
