@@ -5,7 +5,7 @@
  */
 import { htmlToText } from '../tools/html-to-text.js';
 import { extractArticle } from './extract-article.js';
-import { isPathological, markupShape } from './markup-shape.js';
+import { isPathological, markupShape, readInPart } from './markup-shape.js';
 import { type PassageOptions, type PassageSelection, selectPassages } from './passages.js';
 
 export type ReadJob = PassageOptions &
@@ -31,7 +31,14 @@ export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
     ...(job.kind === 'html' ? { pageUrl: job.url } : {}),
   };
   if (job.kind === 'blocks') return { method: 'text', selection: selectPassages(job.blocks, options) };
-  if (isPathological(markupShape(job.html))) {
+  const shape = markupShape(job.html);
+  const partEnd = readInPart(shape);
+  if (partEnd !== undefined) {
+    // An ordinary page too big to read whole: its first part, read as a page, and said so.
+    const { blocks, method, ...metadata } = extractArticle(job.html.slice(0, partEnd), job.url);
+    return { ...metadata, method, cut: true, selection: selectPassages(blocks, options) };
+  }
+  if (isPathological(shape)) {
     // No DOM for this page: the linear, tag-stripping reader gives its text.
     const flat = await htmlToText(job.html, {
       maxChars: Number.isFinite(job.maxChars) ? job.maxChars * 4 : 4_000_000,

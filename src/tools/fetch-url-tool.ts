@@ -201,8 +201,7 @@ function pageOutput(read: ReadResult, url: URL, bodyCut: boolean, focusFrom: 'fo
         ? `Part ${selection.part} of ${parts}.${(selection.part ?? 1) < parts ? ` part=${(selection.part ?? 1) + 1} reads on.` : ''}`
         : '',
     read.pages ? `PDF: ${read.pages.read} of ${read.pages.total} pages read.` : '',
-    bodyCut ? 'Only the first part of the page was downloaded.' : '',
-    read.cut ? 'The page is too big to read whole: this is its first part.' : '',
+    bodyCut || read.cut ? 'The page is too big to read whole: this is its first part.' : '',
   ].filter(Boolean);
   const header = [about.join(' · '), ...(extent.length > 0 ? [extent.join(' ')] : [])].join('\n');
   const text = selection.text.trim();
