@@ -242,7 +242,6 @@ function readTitle(messages: number, names: string[]): Phrase | undefined {
   const list = names.join(', ');
   if (messages > 0 && names.length > 0)
     return phrase('context.read.messages-files', { count: messages, names: list });
-  if (messages === 1) return phrase('context.read.message');
   if (messages > 0) return phrase('context.read.messages', { count: messages });
   if (names.length > 0) return phrase('context.read.files', { names: list });
   return undefined;

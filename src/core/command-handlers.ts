@@ -18,8 +18,8 @@ import {
   COMMANDS,
   COMMAND_NAMES,
   type CommandName,
-  allUsageLines,
-  terminalUsageLines,
+  type CommandPlace,
+  commandList,
   usageLine,
 } from './commands.js';
 import { instructionsConfigLine, runInstructionsCommand } from './instructions.js';
@@ -63,7 +63,9 @@ export async function runCommand(
 ): Promise<CommandReply> {
   const name = rawName.replace(/^\//, '').toLowerCase();
   if (!(COMMAND_NAMES as readonly string[]).includes(name)) {
-    return reply(joinText([phrase('usage.unknown', { command: `/${name}` }), allUsageLines()], '\n'));
+    return reply(
+      joinText([phrase('usage.unknown', { command: `/${name}` }), commandList(placeOf(ctx))], '\n'),
+    );
   }
   const command = name as CommandName;
   const admins = deps.config.env.ADMIN_USERS;
@@ -85,7 +87,7 @@ export async function runCommand(
     case 'tools':
       return toolsArgumentsValid(args) ? runToolsCommand(deps, args, ctx) : reply(usage('tools'));
     case 'help':
-      return reply(helpText(isTerminal(ctx)));
+      return reply(helpText(placeOf(ctx) === 'terminal'));
     case 'instructions':
       return runInstructionsCommand(deps, args, ctx);
     case 'reset':
@@ -110,13 +112,17 @@ function isTerminal(ctx: Pick<CommandContext, 'channelId'>): boolean {
   return ctx.channelId.startsWith('console:');
 }
 
+function placeOf(ctx: Pick<CommandContext, 'channelId'>): CommandPlace {
+  return isTerminal(ctx) ? 'terminal' : 'chat';
+}
+
 export function helpText(terminal = false): Phrase {
   return phrase('help.text', {
     howToAsk: phrase(terminal ? 'help.how-to-ask.terminal' : 'help.how-to-ask'),
     chat: phrase('mode.chat.description'),
     agent: phrase('mode.agent.description'),
     plan: phrase('mode.plan.description'),
-    commands: terminal ? terminalUsageLines() : allUsageLines(),
+    commands: commandList(terminal ? 'terminal' : 'chat'),
   });
 }
 

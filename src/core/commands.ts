@@ -160,21 +160,20 @@ export function usageLine(name: CommandName): Phrase {
   return joinText([`\`/${name}${spec.usage ? ` ${spec.usage}` : ''}\` — `, phrase(spec.description)]);
 }
 
-export function allUsageLines(): Phrase {
-  return joinText(
-    COMMAND_NAMES.map((name) => joinText(['• ', usageLine(name)])),
-    '\n',
-  );
-}
+/** Where a command list is shown: a chat platform, or the terminal chat. */
+export type CommandPlace = 'chat' | 'terminal';
 
-/** Terminal usage lines: no Discord-only `config thread`, and `/quit`, which only the terminal has. */
-export function terminalUsageLines(): Phrase {
-  return joinText(
-    COMMAND_NAMES.map((name) =>
-      name === 'config'
-        ? joinText(['• `/config` — ', phrase('help.config.terminal')])
-        : joinText(['• ', usageLine(name)]),
-    ).concat(joinText(['• `/quit` — ', phrase('help.quit.terminal')])),
-    '\n',
+/**
+ * The one command list, for `/help` and for the reply to an unknown command alike, so the two never
+ * differ. In the terminal it has no Discord-only `config thread` and ends with `/quit`, which only the
+ * terminal has.
+ */
+export function commandList(place: CommandPlace): Phrase {
+  const lines = COMMAND_NAMES.map((name) =>
+    place === 'terminal' && name === 'config'
+      ? joinText(['• `/config` — ', phrase('help.config.terminal')])
+      : joinText(['• ', usageLine(name)]),
   );
+  if (place === 'terminal') lines.push(joinText(['• `/quit` — ', phrase('help.quit.terminal')]));
+  return joinText(lines, '\n');
 }

@@ -71,7 +71,7 @@ export const EN_COMMANDS = {
   'config.tool-model': 'Function-call model',
   'config.answer-model': 'Answer model',
   'config.limits': 'Agent limits',
-  'config.limits.value': '{iterations} iterations, {seconds} s',
+  'config.limits.value': '{iterations, plural, one {# iteration} other {# iterations}}, {seconds} s',
   'config.search-provider': 'Search provider',
   'config.thread': 'Discord mentions',
   'config.thread.on': 'answered in a new thread on the message (`/config thread off` to reply in place)',

@@ -8,13 +8,14 @@ export const EN_FEATURES = {
   'command.memory': 'Show the summary of this conversation’s earlier messages; `clear` forgets it',
   'option.memory': 'What to do with the summary',
   'choice.memory-clear': 'Clear it',
-  'memory.summarising': 'Summarising {count} earlier messages…',
-  'memory.summarised': 'Summarised {count} earlier messages',
+  'memory.summarising': 'Summarising {count, plural, one {# earlier message} other {# earlier messages}}…',
+  'memory.summarised': 'Summarised {count, plural, one {# earlier message} other {# earlier messages}}',
   'memory.failed':
     'Could not summarise the earlier messages, so they were left out of this answer; Scout will try again on the next one.',
   'memory.not-saved':
     'The summary of earlier messages was not saved: Scout’s storage is unavailable, so it is used for this answer only.',
-  'memory.show': '*Summary of {count} earlier messages* (updated {date}):\n{text}',
+  'memory.show':
+    '*Summary of {count, plural, one {# earlier message} other {# earlier messages}}* (updated {date}):\n{text}',
   'memory.empty': 'No summary yet: this conversation still fits the model’s context window.',
   'memory.cleared': '🧹 The summary of earlier messages was cleared; the recent messages are kept.',
   'memory.no-conversation':
@@ -27,14 +28,16 @@ export const EN_FEATURES = {
   'instructions.where.terminal': 'this terminal chat',
   'instructions.none':
     'No instructions are set for {where}. `/instructions <text>` sets some: the language to answer in, the tone, your product, the sources to prefer.',
-  'instructions.show.own': '*Instructions for {where}* ({chars} characters):',
+  'instructions.show.own':
+    '*Instructions for {where}* ({chars, plural, one {# character} other {# characters}}):',
   'instructions.show.default':
-    '*Default instructions* (SCOUT_INSTRUCTIONS; {where} has none of its own, {chars} characters):',
+    '*Default instructions* (SCOUT_INSTRUCTIONS; {where} has none of its own, {chars, plural, one {# character} other {# characters}}):',
   'instructions.how':
     'They go into every mode’s prompt after Scout’s own rules, which they cannot change. `/instructions <text>` replaces them, `/instructions clear` removes them.',
   'instructions.set':
-    '✅ Instructions saved for {where} ({chars} characters). They apply from the next message, in every mode, after Scout’s own rules.',
-  'instructions.cut': '✂️ They were cut to {max} characters ({cut} characters left out).',
+    '✅ Instructions saved for {where} ({chars, plural, one {# character} other {# characters}}). They apply from the next message, in every mode, after Scout’s own rules.',
+  'instructions.cut':
+    '✂️ They were cut to {max, plural, one {# character} other {# characters}} ({cut, plural, one {# character} other {# characters}} left out).',
   'instructions.cleared': '🧹 The instructions for {where} were removed.',
   'instructions.cleared-default':
     '🧹 The instructions for {where} were removed; the default instructions (SCOUT_INSTRUCTIONS) apply again.',
@@ -45,8 +48,10 @@ export const EN_FEATURES = {
     'These instructions look like they hold an API key or token, so they were not saved and are not shown here; if it is a real key, revoke it and create a new one.',
   'config.instructions': 'Instructions',
   'config.instructions.none': 'none (`/instructions <text>` sets them)',
-  'config.instructions.channel': 'set here ({chars} characters): {preview}',
-  'config.instructions.default': 'the SCOUT_INSTRUCTIONS default ({chars} characters): {preview}',
+  'config.instructions.channel':
+    'set here ({chars, plural, one {# character} other {# characters}}): {preview}',
+  'config.instructions.default':
+    'the SCOUT_INSTRUCTIONS default ({chars, plural, one {# character} other {# characters}}): {preview}',
   'home.instructions': '📝 Instructions (`/instructions <text>` sets them)',
   'home.instructions-none': 'None of its own; `/config` says whether a default applies.',
   // ── Limits and /usage (src/budget) ──
@@ -55,34 +60,35 @@ export const EN_FEATURES = {
   'budget.refused.user-usd':
     '⛔ You have reached your daily spending limit ({limit} per person), so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
   'budget.refused.user-tokens':
-    '⛔ You have reached your daily limit of {limit} tokens per person, so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+    '⛔ You have reached your daily limit of {limit, plural, one {# token} other {# tokens}} per person, so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
   'budget.refused.channel-usd':
     '⛔ This channel has reached its daily spending limit ({limit}), so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
   'budget.refused.channel-tokens':
-    '⛔ This channel has reached its daily limit of {limit} tokens, so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
+    '⛔ This channel has reached its daily limit of {limit, plural, one {# token} other {# tokens}}, so I am not starting this answer. The limit resets at 00:00 UTC, in {resetIn}.',
   'budget.refused.concurrent':
-    '⏳ You already have {limit} answers running (the most at once per person). Ask again when one has finished.',
+    '⏳ You already have {limit, plural, one {# answer} other {# answers}} running (the most at once per person). Ask again when one has finished.',
   'budget.unavailable':
     '⚠️ I cannot check the usage limits right now (the store is unreachable), so I am not starting new answers. Try again in a minute.',
   'report.title': '*Your usage* (UTC days)',
   'report.today': 'Today',
   'report.week': '7 days',
   'report.month': '30 days',
-  'report.line': '{usd} · {tokens} tokens · {turns} answers',
+  'report.line':
+    '{usd} · {tokens, plural, one {# token} other {# tokens}} · {turns, plural, one {# answer} other {# answers}}',
   'report.chart': 'Spend per day, last 30 days (max {max}):',
   'report.chart-tokens': 'Tokens per day, last 30 days (max {max}):',
   'report.limits': 'Daily limits: {limits}',
   'report.limit.user-usd': '{limit} per person',
-  'report.limit.user-tokens': '{limit} tokens per person',
+  'report.limit.user-tokens': '{limit, plural, one {# token} other {# tokens}} per person',
   'report.limit.channel-usd': '{limit} per channel',
-  'report.limit.channel-tokens': '{limit} tokens per channel',
-  'report.limit.concurrent': '{limit} answers at once',
+  'report.limit.channel-tokens': '{limit, plural, one {# token} other {# tokens}} per channel',
+  'report.limit.concurrent': '{limit, plural, one {# answer} other {# answers}} at once',
   'report.exempt': 'As an admin you are not held to them.',
   'report.top-channels': '*Top channels* (30 days)',
   'report.top-users': '*Top users* (30 days)',
   'report.top-models': '*Top models* (30 days)',
   'report.top-tools': '*Top tools* (30 days)',
-  'report.tool-calls': '{calls} calls',
+  'report.tool-calls': '{calls, plural, one {# call} other {# calls}}',
   'report.none': 'nothing yet',
   'report.unpriced': 'tokens of models without a price count toward token limits only',
   'report.chart-alt': 'Bar chart of spend per day over the last 30 days',

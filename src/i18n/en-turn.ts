@@ -6,17 +6,19 @@
 export const EN_TURN = {
   'notice.history-trimmed': 'Earlier messages were left out to fit the model’s context window.',
   'context.reading': 'Reading the conversation…',
-  'context.read.messages': 'Read {count} earlier messages',
-  'context.read.message': 'Read 1 earlier message',
+  'context.read.messages': 'Read {count, plural, one {# earlier message} other {# earlier messages}}',
   'context.read.files': 'Read {names}',
-  'context.read.messages-files': 'Read {count} earlier messages and {names}',
-  'context.read.older-left-out': '{count} older messages left out to fit the context budget.',
-  'context.read.bots-left-out': '{count} messages from bots left out.',
+  'context.read.messages-files':
+    'Read {count, plural, one {# earlier message} other {# earlier messages}} and {names}',
+  'context.read.older-left-out':
+    '{count, plural, one {# older message} other {# older messages}} left out to fit the context budget.',
+  'context.read.bots-left-out': '{count, plural, one {# message} other {# messages}} from bots left out.',
   'context.read.truncated': '{name} was cut to fit the context budget.',
-  'context.read.pages': '{name}: {read} of {pages} pages read.',
+  'context.read.pages': '{name}: {read} of {pages, plural, one {# page} other {# pages}} read.',
   'context.no-vision':
     'This model can’t read images, so {names} went unseen — switch with /model tool <provider/model> (for example openai/gpt-4o).',
-  'context.too-many-images': 'Only {max} images are sent per message; skipped {names}.',
+  'context.too-many-images':
+    'Only {max, plural, one {# image is} other {# images are}} sent per message; skipped {names}.',
   'context.too-large': 'Skipped {name}: it is larger than {limit}.',
   'context.host-not-allowed': 'Skipped {name}: its link is not on the platform’s own file servers.',
   'context.download-failed': 'Could not download {name}; answering without it.',
@@ -32,7 +34,8 @@ export const EN_TURN = {
   'context.unsupported': 'Skipped {names}: Scout reads images, PDFs and text files only.',
   'context.read-failed':
     'Could not read the earlier messages of this thread; answering from this message alone.',
-  'notice.input-trimmed': 'Your message was very long; only the first {chars} characters were used.',
+  'notice.input-trimmed':
+    'Your message was very long; only the first {chars, plural, one {# character} other {# characters}} were used.',
   'notice.not-saved':
     'This answer was not saved: Scout’s storage is unavailable, so it will not be remembered in this conversation.',
   'notice.waiting': 'Waiting for the previous answer in this conversation to finish…',
@@ -48,7 +51,7 @@ export const EN_TURN = {
   'step.read-failed': 'Could not read: {url}',
   'step.search-failed': 'Search failed: {query}',
   'step.results.one': 'Found 1 result',
-  'step.results': 'Found {count} results',
+  'step.results': 'Found {count, plural, one {# result} other {# results}}',
   'step.tool-failed': '{name} failed',
   'step.evaluation': 'Evaluating results',
   'step.model-switch': 'Switching model',
@@ -59,9 +62,10 @@ export const EN_TURN = {
   'step.plan-not-run': 'Not run',
   'agent.repeated-call': 'This exact call was already made; see the earlier result.',
   'agent.sufficient': 'Results are sufficient — switching to the answer model',
-  'agent.insufficient': 'Results are empty or too short ({chars} of {min} characters) — searching more',
+  'agent.insufficient':
+    'Results are empty or too short ({chars} of {min, plural, one {# character} other {# characters}}) — searching more',
   'agent.sufficient-model-decides':
-    'Results look sufficient ({chars} characters) — the function-call model decides whether another search is needed',
+    'Results look sufficient ({chars, plural, one {# character} other {# characters}}) — the function-call model decides whether another search is needed',
   'agent.sufficient-and-done':
     'Results are sufficient and the model needs no more tools — switching to the answer model',
   'agent.no-more-tools': 'The model needs no more tools — switching to the answer model',
@@ -150,13 +154,14 @@ export const EN_TURN = {
   'tool-approval.origin-unnamed': 'The model chose this call, not you, while answering the message {message}',
   'tool-approval.read-earlier':
     'For this answer Scout also read earlier messages of the conversation: text there may have asked for this call.',
-  'tool-approval.cut': '({count} more characters of the arguments are not shown: deny unless you are sure.)',
+  'tool-approval.cut':
+    '({count, plural, one {# more character} other {# more characters}} of the arguments are not shown: deny unless you are sure.)',
   'tool-approval.approved': '✅ Approved: running it.',
   'tool-approval.denied': '🚫 Denied: it was not run.',
   'tool-approval.not-yours': 'Only the person who asked (or an admin) can approve or deny this tool call.',
   'button.approve-tool': 'Approve',
   'button.deny-tool': 'Deny',
-  'steps.earlier': '{count} earlier steps',
+  'steps.earlier': '{count, plural, one {# earlier step} other {# earlier steps}}',
   'steps.expired': 'These details are no longer available.',
   'button.inactive': 'This button is no longer active.',
   'home.title': 'Scout settings',

@@ -10,7 +10,6 @@ export const ZH_TURN = {
   'notice.history-trimmed': '为适应模型的上下文窗口，较早的消息已被省略。',
   'context.reading': '正在读取对话…',
   'context.read.messages': '已读取之前的 {count} 条消息',
-  'context.read.message': '已读取之前的 1 条消息',
   'context.read.files': '已读取 {names}',
   'context.read.messages-files': '已读取之前的 {count} 条消息和 {names}',
   'context.read.older-left-out': '为适应上下文预算，省略了更早的 {count} 条消息。',

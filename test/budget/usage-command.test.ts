@@ -74,6 +74,31 @@ describe('/usage in the terminal', () => {
   });
 });
 
+describe('/usage counts in words', () => {
+  let h: TestScout | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('one answer is "1 answer", one at once is "1 answer at once", in English and in Chinese', async () => {
+    h = await startTestScout({ env: { PRICE_TABLE: PRICES, MAX_TURNS_PER_USER: '1' } });
+    h.llm.fallback = () => textReply('An answer.');
+    const en = await pipedTerminalChat(h, ['one question', '/usage'], 'console:usage-one');
+    expect(en.code).toBe(0);
+    expect(en.printed).toMatch(/Today: \$0\.0200 · 15 tokens · 1 answer$/m);
+    expect(en.printed).toContain('Daily limits: 1 answer at once');
+    expect(en.printed).not.toMatch(/\b1 answers\b/);
+    await h.close();
+
+    h = await startTestScout({ env: { PRICE_TABLE: PRICES, MAX_TURNS_PER_USER: '1', BOT_LOCALE: 'zh' } });
+    h.llm.fallback = () => textReply('回答。');
+    const zh = await pipedTerminalChat(h, ['一个问题', '/usage'], 'console:usage-one-zh');
+    expect(zh.printed).toMatch(/今天: \$0\.0200 · 15 token · 1 次回答$/m);
+    expect(zh.printed).toContain('同时 1 个回答');
+  });
+});
+
 describeWithShared('/usage on Slack', () => {
   let s: SlackHarness | undefined;
   afterEach(async () => {

@@ -32,6 +32,20 @@ describe('terminal commands', () => {
     expect(printed).not.toMatch(/\*[A-Za-z][^*\n]*\*/);
   });
 
+  it('an unknown command lists the very commands /help lists, /config as the terminal has it', async () => {
+    const { printed } = await chat(h, ['/help', '/frobnicate']);
+    // What each line typed got: the lines after its echo up to the next prompt.
+    const lists = printed
+      .split(/^› /m)
+      .map((reply) => reply.split('\n').filter((line) => line.startsWith('• /')))
+      .filter((lines) => lines.length > 0);
+    expect(lists).toHaveLength(2);
+    expect(lists[1]).toEqual(lists[0]);
+    expect(lists[0]).toContain('• /config — Show the current settings');
+    expect(lists[0]?.at(-1)).toMatch(/^• \/quit — /);
+    expect(printed).toContain('Unknown command /frobnicate.');
+  });
+
   it('/search without an argument shows whether search is on, then how to change it', async () => {
     const { printed } = await chat(h, ['/search', '/search on', '/search']);
     const states = printed.match(/Web search \(chat mode\): (on|off)/g);
