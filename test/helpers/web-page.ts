@@ -170,6 +170,8 @@ function defaults(call: ApiCall): { status?: number; json?: unknown } {
   const one = /^\/api\/conversations\/([^/]+)$/.exec(call.path);
   if (one && call.method === 'GET') return { json: { id: one[1], title: '', entries: [], turn: null } };
   if (one && call.method === 'DELETE') return { status: 204 };
+  if (one && call.method === 'PATCH')
+    return { json: { id: one[1], title: (call.body as { title: string }).title, updatedAt: 3 } };
   if (call.path.endsWith('/messages')) return { status: 202, json: { accepted: true } };
   if (call.path.endsWith('/stop')) return { json: { stopped: true } };
   if (call.path.endsWith('/confirm')) return { json: { ok: true } };

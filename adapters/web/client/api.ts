@@ -21,9 +21,18 @@ export function setCsrf(token: string): void {
   csrf = token;
 }
 
-export function goToLogin(): void {
-  const next = location.pathname + location.hash;
-  location.assign(`/login?next=${encodeURIComponent(next)}`);
+const LOGIN_GUARD = 'scout-login-redirect';
+
+/**
+ * To the login form, once: where the server has no login page (a trusted proxy's header, OIDC)
+ * /login sends the browser back here, and a second 401 soon after must not start a loop.
+ */
+export function goToLogin(): boolean {
+  const last = Number(sessionStorage.getItem(LOGIN_GUARD) ?? 0);
+  if (Date.now() - last < 15_000) return false;
+  sessionStorage.setItem(LOGIN_GUARD, String(Date.now()));
+  location.assign('/login');
+  return true;
 }
 
 async function request<T>(
@@ -41,8 +50,9 @@ async function request<T>(
   if (body !== undefined) init.body = body;
   const res = await fetch(path, init);
   if (res.status === 401) {
+    const data = (await res.json().catch(() => ({}))) as { error?: string };
     goToLogin();
-    throw new ApiError('Not logged in', 401);
+    throw new ApiError(data.error || 'Log in first.', 401);
   }
   if (res.status === 204) return undefined as T;
   const data = (await res.json().catch(() => ({}))) as { error?: string; problems?: string[] };

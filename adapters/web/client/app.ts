@@ -293,7 +293,5 @@ async function start(): Promise<void> {
   composer.focus();
 }
 
-start().catch((err: unknown) => {
-  if (err instanceof ApiError && err.status === 401) return; // on its way to /login
-  problem(messageOf(err));
-});
+// A 401 is on its way to /login; if it was not sent there (a loop), the server's sentence shows.
+start().catch((err: unknown) => problem(messageOf(err)));

@@ -115,6 +115,12 @@ const PURIFY = {
     'meta',
     'base',
     'dialog',
+    // Media would load from wherever the model says (the CSP's default-src 'none' is the backstop).
+    'video',
+    'audio',
+    'source',
+    'track',
+    'picture',
   ],
   FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'id', 'name'],
   ALLOW_DATA_ATTR: false,

@@ -56,7 +56,9 @@ export class SettingsDialog {
     cancel.addEventListener('click', () => this.close());
     const form = h(
       'form',
-      { method: 'dialog', class: 'settings-form' },
+      // novalidate: the server checks the values as the slash commands do, and its sentences show
+      // here in the page's words; min/max stay as hints for the number inputs' steppers.
+      { method: 'dialog', class: 'settings-form', novalidate: true },
       h('h2', { id: titleId }, S.settings),
       field(S.mode, this.mode),
       field(S.webSearch, this.search, h('p', { class: 'hint' }, S.webSearchHint)),
