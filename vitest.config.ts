@@ -1,19 +1,83 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two suites (README › Tests):
+ * - `unit` (`npm test`): unit and in-process integration tests — fakes on loopback, no child process,
+ *   no real server, no seconds of real time. Minutes on a laptop.
+ * - `e2e` (`npm run test:e2e`): files that start real processes (Scout itself, MCP servers, shards,
+ *   llama-server, a browser), need a real Redis, or run for seconds of real time (benchmarks, pacing
+ *   at Slack's own intervals). `.ci/run` runs both.
+ *
+ * A new end-to-end file is named `*.e2e.test.ts`; the files listed in E2E_FILES predate that
+ * convention (renaming them would break the links to them from docs and issues).
+ * `vitest run <file>` runs any file in the suite it belongs to.
+ */
+export const E2E_FILES = [
+  // Benchmarks against a peer bot: seconds of CPU rounds each.
+  'test/bench/bench-peer-cpu-rounds.test.ts',
+  'test/bench/bench-tracing-pair.test.ts',
+  // Scout itself in a child process (`node --import tsx src/main.ts`, the bundle, `npm start`).
+  'test/console/chat-process.test.ts',
+  'test/console/console-input-queue.test.ts',
+  'test/console/console-turns.test.ts',
+  'test/core/bundle.test.ts',
+  'test/core/cli.test.ts',
+  'test/core/read-cli.test.ts',
+  'test/core/start-loads.test.ts',
+  'test/core/start-script.test.ts',
+  'test/http/accept-thread.test.ts',
+  'test/http/keep-alive.test.ts',
+  'test/ops/idle-collection-process.test.ts',
+  'test/ops/log-secrets.test.ts',
+  'test/ops/otel-process.test.ts',
+  'test/ops/port-in-use.test.ts',
+  'test/ops/shutdown.test.ts',
+  'test/ops/sqlite-deleted.test.ts',
+  'test/slack/http-mode-loads.test.ts',
+  'test/scale/scale-buttons.test.ts',
+  'test/scale/scale-out.test.ts',
+  // A PDF parser in a child process with a memory cap.
+  'test/context/pdf-bomb.test.ts',
+  // MCP servers over stdio and HTTP: server-everything from npm and the fixture server.
+  'test/mcp/mcp-agent.test.ts',
+  'test/mcp/mcp-cli.test.ts',
+  'test/mcp/mcp-servers.test.ts',
+  'test/mcp/slack-approval.test.ts',
+  // A real Redis (REDIS_URL; skipped without it).
+  'test/budget/budget-redis.test.ts',
+  'test/core/lock-lease.test.ts',
+  'test/store/redis-scale-out.test.ts',
+  'test/store/redis-store.test.ts',
+  // Seconds of real time: every surface through whole turns, Slack's own edit intervals.
+  'test/conformance/conformance.test.ts',
+  'test/slack/slack-stream-pacing.test.ts',
+  'test/slack/slack-workspace-pacing.test.ts',
+];
+const E2E = ['test/**/*.e2e.test.ts', ...E2E_FILES];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // One line when ../shared/fixtures or ../shared/replays is absent (their tests skip); a failure under CI=true.
     globalSetup: ['test/helpers/shared-folder-setup.ts'],
     // Real HTTP fakes on loopback and a real Redis: give slow CI machines room, but fail hangs.
     testTimeout: 20_000,
+    hookTimeout: 20_000,
     // Under CI a test that fails gets one more try: a loopback timing test can lose a race on a loaded
     // 2-core machine. Deterministic failures still fail, and .ci/run names every test that needed
     // its retry (scripts/ci/outcome-reporter.mjs), so flakiness is reported, not hidden.
     retry: process.env.CI === 'true' ? 1 : 0,
-    hookTimeout: 20_000,
     pool: 'forks',
     // Tests that use the shared Redis namespace their keys, so files may run in parallel.
     fileParallelism: true,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: E2E },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: E2E },
+      },
+    ],
   },
 });
