@@ -99,9 +99,13 @@ export class TurnView {
     this.renderConfirm(t.confirm);
     this.renderAnswer(t);
 
-    this.errorEl.textContent = t.error ?? '';
-    show(this.errorEl, Boolean(t.error));
-    const notes = [t.cancelled ? S.stopped : '', t.notSaved ? S.notSaved : ''].filter(Boolean).join(' ');
+    // A stop the user asked for is a note, not an alert: the core's words for it (sent as the
+    // turn's error) are said once, in the note's place.
+    const alert = t.cancelled ? '' : (t.error ?? '');
+    this.errorEl.textContent = alert;
+    show(this.errorEl, Boolean(alert));
+    const stopped = t.cancelled ? t.error || S.stopped : '';
+    const notes = [stopped, t.notSaved ? S.notSaved : ''].filter(Boolean).join(' ');
     this.noteEl.textContent = notes;
     show(this.noteEl, Boolean(notes));
     this.footerEl.textContent = t.footer ?? '';
