@@ -40,8 +40,23 @@ export function dropBoilerplateBlocks(blocks: string[], title?: string): string[
   const seen = new Set<string>();
   const wantedTitle = title ? normalise(title) : undefined;
   const out: string[] = [];
+  /** The heading kept last still has nothing under it, and something under it was dropped. */
+  let emptied = false;
   for (const block of blocks) {
-    if (isBoilerplateBlock(block)) continue;
+    const heading = /^(#{1,6}) /.exec(block)?.[1]?.length;
+    if (isBoilerplateBlock(block)) {
+      if (/^#{1,6} /.test(out.at(-1) ?? '')) emptied = true;
+      continue;
+    }
+    // A heading whose section held only furniture ("Related posts" over a list of links, in any
+    // language) goes with it, when the next heading of its level or above (or the end) shows it ends.
+    if (
+      emptied &&
+      heading !== undefined &&
+      heading <= (/^(#{1,6}) /.exec(out.at(-1) ?? '')?.[1]?.length ?? 0)
+    )
+      out.pop();
+    emptied = false;
     // A repeated block (a caption shown twice, a teaser in two slots) says nothing new.
     if (block.length > 40) {
       if (seen.has(block)) continue;
@@ -51,6 +66,7 @@ export function dropBoilerplateBlocks(blocks: string[], title?: string): string[
       continue;
     out.push(block);
   }
+  if (emptied) out.pop();
   return out;
 }
 

@@ -18,12 +18,16 @@ import { dropBoilerplateBlocks, linkTextChars, withoutLinkTargets } from './boil
 import type { DomNode } from './dom-node.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
+import { type StructuredContent, structuredContent } from './structured-data.js';
 
 export interface ExtractedArticle extends Omit<PageMetadata, 'articleBody' | 'baseUrl' | 'declaresArticle'> {
   /** Markdown blocks in document order (paragraphs, headings, lists, tables, code, quotes). */
   blocks: string[];
-  /** Which reading won: Readability's article, the page's JSON-LD body, or the cleaned page. */
-  method: 'article' | 'json-ld' | 'page';
+  /**
+   * Which reading won: Readability's article, the page's JSON-LD body, or the cleaned page;
+   * `structured` when the page's structured data (a recipe, an FAQ …) was added to it.
+   */
+  method: 'article' | 'json-ld' | 'page' | 'structured';
 }
 
 /** Below this many characters Readability's pick is a fragment, not an article. */
@@ -50,6 +54,40 @@ const BOILERPLATE_NAMES =
 export function extractArticle(html: string, pageUrl: string): ExtractedArticle {
   const document = parse(html);
   const metadata = readMetadata(document, pageUrl);
+  // Read before the furniture goes: a recipe card may sit in what looks like a sidebar.
+  const structured = structuredContent(document);
+  const chosen = chooseReading(document, html, metadata);
+  return structured ? withStructured(chosen, structured) : chosen;
+}
+
+/**
+ * The page's structured content against the text chosen from its markup: where that text holds
+ * less than half of what the structured data says the page holds (its ingredients, steps, answers),
+ * the structured blocks come first and the chosen text's own blocks after them.
+ */
+function withStructured(chosen: ExtractedArticle, structured: StructuredContent): ExtractedArticle {
+  const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
+  const found = structured.keys.filter((key) => text.includes(comparable(key).slice(0, 80))).length;
+  if (found >= structured.keys.length * 0.5) return chosen;
+  const given = comparable(structured.blocks.join(' '));
+  const title = comparable(chosen.title ?? '');
+  const rest = chosen.blocks.filter((block) => {
+    const words = comparable(withoutLinkTargets(block));
+    // The page's title as a heading says nothing the header line does not.
+    return !given.includes(words) && !(block.startsWith('#') && words === title);
+  });
+  return { ...chosen, blocks: [...structured.blocks, ...rest], method: 'structured' };
+}
+
+/** Words only, lower case: the same text marked up or spaced differently compares equal. */
+function comparable(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+function chooseReading(document: DomDocument, html: string, metadata: PageMetadata): ExtractedArticle {
   const { articleBody, baseUrl, declaresArticle, ...fields } = metadata;
   // What is never content goes before Readability looks: it scores less noise, and faster.
   removeBoilerplate(document.body ?? document.documentElement);
@@ -137,7 +175,44 @@ function removeBoilerplate(root: DomElement | null): void {
     )
       junk.push(element);
   }
+  junk.push(...furnitureByShape(root));
   for (const element of junk) if (isAttached(element, root) && !holdsContent(element)) element.remove();
+}
+
+/** Text a newsletter box or a consent banner holds at most (more is content around a form). */
+const MAX_FURNITURE_CHARS = 600;
+
+/**
+ * Furniture told by its shape, in any language: a newsletter box is the little text around an
+ * e-mail field; a consent banner is a little text with two or more buttons, outside the page's
+ * `<main>` or `<article>`. Each is taken up to its largest ancestor that is still that little.
+ */
+function furnitureByShape(root: DomElement): DomElement[] {
+  const found: DomElement[] = [];
+  const content = root.querySelector('main, [role="main"], article');
+  const little = (element: DomElement) =>
+    !/^(BODY|HTML|MAIN|ARTICLE)$/i.test(element.tagName) &&
+    element.getAttribute('role') !== 'main' &&
+    (element.textContent ?? '').length <= MAX_FURNITURE_CHARS &&
+    !element.querySelector('h1');
+  const widest = (start: DomElement): DomElement | undefined => {
+    let box: DomElement | undefined;
+    for (let node: DomElement | null = start.parentNode as DomElement | null; node && little(node); )
+      [box, node] = [node, node.parentNode as DomElement | null];
+    return box;
+  };
+  for (const field of root.querySelectorAll('input[type="email" i]')) {
+    const box = widest(field);
+    if (box) found.push(box);
+  }
+  if (content) {
+    for (const button of root.querySelectorAll('button')) {
+      if (button.closest('main, [role="main"], article')) continue;
+      const box = widest(button);
+      if (box && box.querySelectorAll('button').length >= 2) found.push(box);
+    }
+  }
+  return found;
 }
 
 /** Still in the tree under `root` (an ancestor removed before it takes it along). */

@@ -16,8 +16,11 @@ export interface ReadJobResult {
   site?: string;
   byline?: string;
   published?: string;
-  /** article: Readability; json-ld: the page's articleBody; page: cleaned page; flat: markup too deep for a DOM. */
-  method: 'article' | 'json-ld' | 'page' | 'flat' | 'text';
+  /**
+   * article: Readability; json-ld: the page's articleBody; page: cleaned page; structured: one of
+   * those with the page's structured data (recipe, FAQ …) added; flat: markup too deep for a DOM.
+   */
+  method: 'article' | 'json-ld' | 'page' | 'structured' | 'flat' | 'text';
   selection: PassageSelection;
   /** Only the first part of the page was read (too big to read whole). */
   cut?: boolean;

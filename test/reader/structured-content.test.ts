@@ -1,0 +1,109 @@
+/**
+ * Choosing the content like the best readers: the page's own structured data (schema.org Recipe,
+ * FAQPage, Product in JSON-LD or microdata) is a candidate beside Readability's block and the
+ * cleaned page, and where the text chosen from the markup misses what it says the page holds, its
+ * blocks come in; furniture is told by its shape and link density, in any language (here German).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { dropBoilerplateBlocks } from '../../src/reader/boilerplate-blocks.js';
+import { readDocument } from '../../src/reader/read-document.js';
+import { ReaderPool } from '../../src/reader/reader-pool.js';
+import {
+  BLOG_PAGE,
+  BLOG_TEXT,
+  FAQ_ANSWERS,
+  FAQ_PAGE,
+  PRODUCT_DESCRIPTION,
+  PRODUCT_PAGE,
+  RECIPE_INGREDIENTS,
+  RECIPE_PAGE,
+  RECIPE_STEPS,
+  RECIPE_STORY,
+} from './structured-pages.js';
+
+const pool = new ReaderPool(1);
+afterAll(() => pool.close());
+
+const read = (html: string) =>
+  readDocument(
+    {
+      body: Buffer.from(html),
+      contentType: 'text/html; charset=utf-8',
+      url: 'https://seite.example/beitrag',
+    },
+    { pool },
+  );
+
+describe('structured data as a candidate', () => {
+  it('a recipe blog whose recipe card sits in a sidebar: the ingredients and steps, and the story', async () => {
+    const { markdown, title, site } = await read(RECIPE_PAGE);
+    expect(title).toBe('Omas Roggenbrot mit Kümmel');
+    expect(site).toBe('Backstube Lindner');
+    for (const ingredient of RECIPE_INGREDIENTS) expect(markdown).toContain(`- ${ingredient}`);
+    for (const [i, step] of RECIPE_STEPS.entries()) expect(markdown).toContain(`${i + 1}. ${step}`);
+    expect(markdown).toContain('Total time: 4 h 10 min');
+    for (const paragraph of RECIPE_STORY) expect(markdown).toContain(paragraph);
+    // Once each: the card's own list is not repeated after the structured one.
+    expect(markdown.split(RECIPE_INGREDIENTS[0] as string)).toHaveLength(2);
+    expect(markdown).not.toContain('Kuchen');
+  });
+
+  it('an FAQ in microdata whose answers are hidden until a click: every question with its answer', async () => {
+    const { markdown } = await read(FAQ_PAGE);
+    expect(markdown).toContain('### Wie kann ich eine Bestellung zurücksenden?');
+    for (const answer of FAQ_ANSWERS) expect(markdown).toContain(answer);
+    expect(markdown).not.toContain('Impressum');
+  });
+
+  it('a shop page drawn by script: the product from its JSON-LD, price and description', async () => {
+    const { markdown, title } = await read(PRODUCT_PAGE);
+    expect(title).toBe('Teppich Alpsee');
+    expect(markdown).toContain('Price: 489.00 EUR');
+    expect(markdown).toContain(PRODUCT_DESCRIPTION);
+    expect(markdown).not.toContain('Kissen');
+  });
+
+  it('an article whose visible text holds what its data says is left as it is', async () => {
+    // The recipe card inside the article, where Readability finds it.
+    const page = RECIPE_PAGE.replace('</article>\n<aside class="rezeptkarte">', '<section>').replace(
+      '</aside></main>',
+      '</section></article></main>',
+    );
+    expect(page).not.toContain('<aside');
+    const { markdown } = await read(page);
+    for (const ingredient of RECIPE_INGREDIENTS) expect(markdown.split(ingredient)).toHaveLength(2);
+    expect(markdown).not.toContain('Total time');
+  });
+});
+
+describe('furniture in any language, by its shape', () => {
+  it('a German post keeps its text and loses its share bar, related posts, newsletter box and consent banner', async () => {
+    const { markdown } = await read(BLOG_PAGE);
+    for (const paragraph of BLOG_TEXT) expect(markdown).toContain(paragraph);
+    expect(markdown).not.toContain('Cookies');
+    expect(markdown).not.toContain('Alle akzeptieren');
+    expect(markdown).not.toContain('Bleiben Sie informiert');
+    expect(markdown).not.toContain('Postfach');
+    expect(markdown).not.toContain('Das könnte Sie auch interessieren');
+    expect(markdown).not.toContain('Radweg');
+    expect(markdown).not.toContain('Facebook');
+  });
+
+  it('a heading over nothing but a list of links goes with the list; one over text stays', () => {
+    expect(
+      dropBoilerplateBlocks([
+        'Erster Absatz mit genug Worten, um ein Absatz zu sein.',
+        '## Ähnliche Beiträge',
+        '- [Neuer Radweg](https://a.example/1)\n- [Grundschule bekommt Mensa](https://a.example/2)',
+        '## Weiter im Text',
+        'Zweiter Absatz des Beitrags.',
+        '### Zum Schluss',
+        '- [Freibad öffnet früher](https://a.example/3)',
+      ]),
+    ).toEqual([
+      'Erster Absatz mit genug Worten, um ein Absatz zu sein.',
+      '## Weiter im Text',
+      'Zweiter Absatz des Beitrags.',
+    ]);
+  });
+});
