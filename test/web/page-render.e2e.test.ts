@@ -547,4 +547,34 @@ describeBrowser('web page rendering', () => {
     for (const name of ['Send', 'Settings', 'New chat', 'Rename', 'Delete'])
       expect(reached, name).toContain(name);
   });
+
+  it('replaces what it shows on a snapshot, and reloads the list on a conversations event', async () => {
+    const calls = await openLive();
+    server.push('c1', 'user', { entry: { kind: 'user', text: 'old question', at: 1 } });
+    const log = page.getByRole('log');
+    await log.getByText('old question').waitFor();
+    server.push('c1', 'snapshot', {
+      entries: [{ kind: 'user', text: 'new question', at: 2 }],
+      turn: runningTurn,
+    });
+    await log.getByText('new question').waitFor();
+    expect(await log.getByText('old question').count()).toBe(0);
+    await page.getByRole('button', { name: 'Stop' }).waitFor();
+    const lists = () => calls.filter((c) => c.path === '/api/conversations' && c.method === 'GET').length;
+    const before = lists();
+    server.push('c1', 'conversations', {});
+    await expect.poll(lists).toBe(before + 1);
+  });
+
+  it('speaks Chinese to a Chinese browser', async () => {
+    await context.close();
+    context = await browser.newContext({ locale: 'zh-CN' });
+    page = await context.newPage();
+    await mockApi(page);
+    await page.goto(`${server.origin}/`);
+    await page.getByRole('textbox', { name: '消息' }).waitFor();
+    expect(await page.getByRole('button', { name: '设置' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: '新对话' }).count()).toBe(1);
+    expect(await page.evaluate('document.documentElement.lang')).toBe('zh-CN');
+  });
 });

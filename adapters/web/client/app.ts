@@ -192,10 +192,18 @@ function openConversation(id: string, load = true): void {
   sidebar.setCurrent(id);
   if (location.hash !== conversationHref(id)) location.hash = conversationHref(id);
   transcript.reset([], null);
+  // The stream's first event is a snapshot (PROTOCOL.md), so the GET only fills the page when the
+  // stream has said nothing yet, and finds a conversation that is gone (404). Once the stream has
+  // spoken, its state is newer than the GET's and wins.
+  let heard = false;
+  const live = () => {
+    heard = true;
+    return mine === generation;
+  };
   if (load) {
     api.get<Conversation>(`/api/conversations/${encodeURIComponent(id)}`).then(
       (c) => {
-        if (mine === generation) transcript.reset(c.entries, c.turn);
+        if (mine === generation && !heard) transcript.reset(c.entries, c.turn);
       },
       (err: unknown) => {
         if (mine !== generation) return;
@@ -205,11 +213,11 @@ function openConversation(id: string, load = true): void {
     );
   }
   stream = openStream(id, {
-    snapshot: (entries, turn) => mine === generation && transcript.reset(entries, turn),
-    user: (entry) => mine === generation && transcript.add(entry),
-    turn: (turn) => mine === generation && transcript.upsertTurn(turn),
-    patch: (patch) => mine === generation && transcript.patch(patch),
-    reply: (entry) => mine === generation && transcript.add(entry),
+    snapshot: (entries, turn) => live() && transcript.reset(entries, turn),
+    user: (entry) => live() && transcript.add(entry),
+    turn: (turn) => live() && transcript.upsertTurn(turn),
+    patch: (patch) => live() && transcript.patch(patch),
+    reply: (entry) => live() && transcript.add(entry),
     conversations: () => void loadConversations(),
     connected: (up) => {
       connection.textContent = up ? '' : S.connectionLost;
