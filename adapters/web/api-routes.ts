@@ -13,19 +13,22 @@ import type { Stores } from '../../src/store/types.js';
 import type { CommandContext, IncomingMessage as CoreMessage, Locale, ScoutCore } from '../../src/surface.js';
 import type { WebAuth } from './auth/web-auth.js';
 import type { Session } from './auth/session-cookie.js';
-import { Hubs } from './conversation-hub.js';
+import { type ConversationHub, Hubs } from './conversation-hub.js';
 import { MAX_TITLE_CHARS, WebConversations } from './conversations.js';
 import { EventStream } from './event-stream.js';
 import { HttpError, readBody, readJson, sendJson } from './http-kit.js';
+import { InstanceRelay, PRESENCE_REFRESH_MS, type RelayMessage } from './instance-relay.js';
 import { OpenStreams } from './request-limits.js';
 import { applySettings, toForm } from './settings-form.js';
 import { starters } from './starters.js';
 import { cleanName, MAX_FILES_PER_MESSAGE, Uploads, uploadedContext } from './uploads.js';
 import { PendingConfirms, WebSink } from './web-sink.js';
-import type { WireEntry } from './wire.js';
+import { applyPatch, type TurnPatch, type WireEntry, type WireTurn } from './wire.js';
 
 /** A question longer than this is refused with a clear 413 (Slack's own message limit is 40k). */
 const MAX_QUESTION_CHARS = 40_000;
+/** While a turn runs, whether another instance watches it is checked this often. */
+const WATCHERS_CHECK_MS = 2_000;
 /** Event streams open at once per address (a few tabs, never a flood). */
 const STREAMS_PER_ADDRESS = 32;
 
@@ -47,10 +50,57 @@ export class ApiRoutes {
   readonly #streams = new OpenStreams(STREAMS_PER_ADDRESS);
   readonly #openStreams = new Set<EventStream>();
   readonly #turns = new Set<Promise<void>>();
+  readonly #relay: InstanceRelay;
   #accepting = true;
 
   constructor(private readonly o: ApiRoutesOptions) {
     this.#conversations = new WebConversations(o.stores);
+    this.#relay = new InstanceRelay(o.stores.broadcast, o.stores.meta, o.logger);
+  }
+
+  /** Joins the conversation's channel between instances (once per hub; nothing without Redis). */
+  #join(hub: ConversationHub, key: string, user: string, id: string): Promise<unknown> {
+    if (!this.#relay.enabled) return Promise.resolve();
+    if (!hub.leave) {
+      hub.forward = (event, body) => this.#relay.send(key, { kind: 'event', event, body });
+      hub.leave = this.#relay.join(key, (message) => this.#fromElsewhere(message, hub, key, user, id));
+    }
+    return hub.leave.catch((err: unknown) => this.o.logger.warn({ err }, 'web relay join failed'));
+  }
+
+  /** A message from another instance about this conversation. */
+  #fromElsewhere(message: RelayMessage, hub: ConversationHub, key: string, user: string, id: string): void {
+    switch (message.kind) {
+      case 'hello':
+        // Someone elsewhere opened the conversation: forward from now on, starting with the whole turn.
+        if (!hub.running) return;
+        hub.watchedElsewhere = true;
+        this.#relay.send(key, { kind: 'event', event: 'turn', body: { turn: hub.running } });
+        return;
+      case 'stop':
+        if (hub.running) this.o.core.cancel(this.#coreConversation(user, id));
+        return;
+      case 'confirm':
+        this.#confirms.answer(`${key}:${message.confirmId}`, user, message.accept);
+        return;
+      case 'event':
+        if (hub.running) return;
+        if (message.event === 'turn') {
+          const turn = (message.body as { turn: WireTurn }).turn;
+          hub.remoteTurn = turn.done ? undefined : turn;
+        } else if (message.event === 'patch') {
+          const patch = message.body as TurnPatch;
+          const next = hub.remoteTurn && applyPatch(hub.remoteTurn, patch);
+          if (!next) {
+            // Joined mid-turn, or a patch went missing: ask for the whole turn rather than show a gap.
+            this.#relay.send(key, { kind: 'hello' });
+            return;
+          }
+          hub.remoteTurn = next.done ? undefined : next;
+        }
+        hub.publish(message.event, message.body, true);
+        return;
+    }
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL, session: Session): Promise<void> {
@@ -87,7 +137,7 @@ export class ApiRoutes {
       if (!action) {
         if (method === 'GET') {
           const entries = await this.#conversations.entries(user, id);
-          return sendJson(res, 200, { ...info, entries, turn: this.#hubs.peek(key)?.running ?? null });
+          return sendJson(res, 200, { ...info, entries, turn: this.#hubs.peek(key)?.current ?? null });
         }
         if (method === 'PATCH') {
           const body = await readJson(req);
@@ -110,7 +160,13 @@ export class ApiRoutes {
       if (action === 'events' && method === 'GET') return this.#events(req, res, key, user, id);
       if (action === 'messages' && method === 'POST') return this.#message(req, res, session, id, locale);
       if (action === 'stop' && method === 'POST') {
-        return sendJson(res, 200, { stopped: this.o.core.cancel(this.#coreConversation(user, id)) });
+        let stopped = this.o.core.cancel(this.#coreConversation(user, id));
+        if (!stopped && this.#hubs.peek(key)?.remoteTurn) {
+          // The turn runs on another instance: that one stops it.
+          this.#relay.send(key, { kind: 'stop' });
+          stopped = true;
+        }
+        return sendJson(res, 200, { stopped });
       }
       if (action === 'confirm' && method === 'POST') {
         const body = await readJson(req);
@@ -204,6 +260,8 @@ export class ApiRoutes {
     if (refs.length < fileIds.length)
       throw new HttpError(400, 'A file was not uploaded (or expired): attach it again.');
     const hub = this.#hubs.get(key);
+    await this.#join(hub, key, user, id);
+    hub.watchedElsewhere = await this.#relay.watchedElsewhere(key);
     const entry: WireEntry = {
       kind: 'user',
       text,
@@ -238,11 +296,21 @@ export class ApiRoutes {
       locale,
       logger: this.o.logger,
     });
+    // Someone may open the conversation on another instance while the turn runs.
+    const watchers = this.#relay.enabled
+      ? setInterval(() => {
+          if (hub.watchedElsewhere) return;
+          void this.#relay.watchedElsewhere(key).then((watched) => {
+            hub.watchedElsewhere ||= watched;
+          });
+        }, WATCHERS_CHECK_MS)
+      : undefined;
     // The turn runs on whether or not a browser listens; the request only says it was taken.
     const turn = this.o.core
       .handleMessage(message, sink)
       .catch((err: unknown) => this.o.logger.error({ err }, 'web turn failed'))
       .finally(() => {
+        clearInterval(watchers);
         this.#turns.delete(turn);
         this.#hubs.release(key);
       });
@@ -266,13 +334,17 @@ export class ApiRoutes {
       stream.send({
         id: lastId,
         event: 'snapshot',
-        data: JSON.stringify({ entries, turn: hub.running ?? null }),
+        data: JSON.stringify({ entries, turn: hub.current ?? null }),
       });
     };
+    const presence = this.#relay.enabled
+      ? setInterval(() => this.#relay.markWatched(key), PRESENCE_REFRESH_MS)
+      : undefined;
     const stream = new EventStream(
       res,
       (s) => void snapshot(s).catch(() => s.close()),
       (s) => {
+        clearInterval(presence);
         hub.listeners.delete(s);
         this.#openStreams.delete(s);
         this.#streams.close(address);
@@ -280,12 +352,20 @@ export class ApiRoutes {
       },
     );
     this.#openStreams.add(stream);
+    if (this.#relay.enabled) {
+      await this.#join(hub, key, user, id);
+      this.#relay.markWatched(key);
+    }
+    // Once listening: a turn running elsewhere answers with its whole state, then forwards its events.
+    const hello = () => {
+      if (this.#relay.enabled && !hub.running) this.#relay.send(key, { kind: 'hello' });
+    };
     const lastEventId = req.headers['last-event-id'];
     const missed = hub.since(typeof lastEventId === 'string' ? lastEventId : undefined);
     if (missed) {
       for (const event of missed) stream.send(event);
       hub.listeners.add(stream);
-      return;
+      return hello();
     }
     // Listen first, so nothing published while the transcript loads is lost: the snapshot's id is
     // taken before the read, and what follows is sent after it.
@@ -298,13 +378,14 @@ export class ApiRoutes {
       stream.send({
         id: lastId,
         event: 'snapshot',
-        data: JSON.stringify({ entries, turn: hub.running ?? null }),
+        data: JSON.stringify({ entries, turn: hub.current ?? null }),
       });
       for (const event of queued) stream.send(event);
     } finally {
       hub.listeners.delete(buffer);
     }
     if (!stream.closed) hub.listeners.add(stream);
+    hello();
   }
 
   /** No new turns (shutdown); running ones are finished by the core. */

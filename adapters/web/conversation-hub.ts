@@ -32,8 +32,18 @@ export class ConversationHub {
   readonly listeners = new Set<EventStream>();
   /** The turn running now, as last sent (what a snapshot shows). */
   running: WireTurn | undefined;
+  /** A turn of this conversation running on another instance, as relayed from there. */
+  remoteTurn: WireTurn | undefined;
+  /** Another instance watches this conversation: events published here are forwarded there. */
+  watchedElsewhere = false;
+  /** Forwards an event to the other instances (set when the store is shared). */
+  forward: ((event: string, body: unknown) => void) | undefined;
+  /** Leaves the conversation's channel on the store's broadcast, once joined. */
+  leave: Promise<() => Promise<void>> | undefined;
 
-  publish(event: string, body: unknown): void {
+  /** Sends an event to this instance's listeners (and on to other instances when one watches). */
+  publish(event: string, body: unknown, fromElsewhere = false): void {
+    if (!fromElsewhere && this.watchedElsewhere) this.forward?.(event, body);
     this.#seq = ++lastSeq;
     const item: StreamEvent = { id: `${BOOT}.${this.#seq}`, event, data: JSON.stringify(body) };
     this.#log.push(item);
@@ -70,6 +80,11 @@ export class ConversationHub {
   get idle(): boolean {
     return this.listeners.size === 0 && !this.running;
   }
+
+  /** The turn a snapshot shows: the one running here, or one relayed from another instance. */
+  get current(): WireTurn | undefined {
+    return this.running ?? this.remoteTurn;
+  }
 }
 
 /** The hubs by conversation, made on demand and dropped when idle. */
@@ -89,10 +104,12 @@ export class Hubs {
     return this.#hubs.get(key);
   }
 
-  /** Forgets the hub when nothing needs it any more. */
+  /** Forgets the hub when nothing needs it any more (and leaves its broadcast channel). */
   release(key: string): void {
     const hub = this.#hubs.get(key);
-    if (hub?.idle) this.#hubs.delete(key);
+    if (!hub?.idle) return;
+    this.#hubs.delete(key);
+    void hub.leave?.then((leave) => leave()).catch(() => undefined);
   }
 
   get size(): number {

@@ -50,6 +50,8 @@ export interface TurnPatch {
   steps?: WireStep[];
   /** Appended to the answer (a streamed token). */
   append?: string;
+  /** The answer's length the append goes after (another instance relaying the turn checks it). */
+  at?: number;
   /** Replaces the answer (the final, linked text; or a stream that did not only grow). */
   answer?: string;
   answerFinal?: boolean;
@@ -104,9 +106,10 @@ export function diffTurn(before: WireTurn, after: WireTurn): TurnPatch | undefin
   });
   if (steps.length > 0) set('steps', steps);
   if (after.answer !== before.answer) {
-    if (after.answer.startsWith(before.answer) && after.answerFinal === before.answerFinal)
+    if (after.answer.startsWith(before.answer) && after.answerFinal === before.answerFinal) {
       set('append', after.answer.slice(before.answer.length));
-    else set('answer', after.answer);
+      patch.at = before.answer.length;
+    } else set('answer', after.answer);
   }
   if (after.answerFinal !== before.answerFinal) set('answerFinal', after.answerFinal);
   if (after.sources !== before.sources && after.sources.length + before.sources.length > 0)
@@ -125,4 +128,20 @@ export function diffTurn(before: WireTurn, after: WireTurn): TurnPatch | undefin
       before.confirm.state !== after.confirm.state);
   if (confirmChanged) set('confirm', after.confirm);
   return changed ? patch : undefined;
+}
+
+/** `turn` with `patch` applied (a copy); undefined when the patch does not follow on from it. */
+export function applyPatch(turn: WireTurn, patch: TurnPatch): WireTurn | undefined {
+  if (patch.turnId !== turn.id) return undefined;
+  if (patch.append !== undefined && patch.at !== undefined && patch.at !== turn.answer.length)
+    return undefined;
+  const { turnId: _id, steps, append, at: _at, ...rest } = patch;
+  const next: WireTurn = { ...turn, steps: [...turn.steps], ...rest };
+  for (const step of steps ?? []) {
+    const i = next.steps.findIndex((s) => s.id === step.id);
+    if (i >= 0) next.steps[i] = step;
+    else next.steps.push(step);
+  }
+  if (append !== undefined) next.answer = turn.answer + append;
+  return next;
 }

@@ -1,4 +1,5 @@
 import type { RawStore } from './bounded-adapter.js';
+import type { Broadcast } from './broadcast.js';
 import type { LockBackend } from './lock-backend.js';
 import type { DedupeService } from './types.js';
 import type { UsageCounters } from './usage-counters.js';
@@ -10,6 +11,8 @@ export interface BackendParts {
   dedupe: DedupeService;
   /** Shared usage counters (Redis); absent: kept in a Keyv namespace by this process. */
   usage?: UsageCounters;
+  /** Messages between instances (Redis pub/sub); absent on a store one instance has to itself. */
+  broadcast?: Broadcast;
   ping(): Promise<boolean>;
   /** Why the store cannot work any more, when the backend knows (a deleted SQLite file). */
   problem?(): string | undefined;

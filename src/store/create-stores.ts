@@ -77,6 +77,7 @@ export async function createStores(options: CreateStoresOptions): Promise<Stores
     locks,
     dedupe: parts.dedupe,
     usage: parts.usage ?? new KeyvUsageCounters(namespace('usage')),
+    ...(parts.broadcast ? { broadcast: parts.broadcast } : {}),
     ping: () => (closed ? Promise.resolve(false) : parts.ping()),
     problem: () => parts.problem?.(),
     async close() {

@@ -5,6 +5,7 @@
 import KeyvRedis from '@keyv/redis';
 import type { Logger } from '../logger.js';
 import type { BackendParts } from './backend-parts.js';
+import { RedisBroadcast } from './broadcast.js';
 import { RedisDedupe } from './dedupe.js';
 import { openRedis } from './redis-connection.js';
 import { RedisLockBackend } from './redis-lock-backend.js';
@@ -18,6 +19,7 @@ export async function openRedisBackend(
 ): Promise<BackendParts> {
   const { timeoutMs } = bounds;
   const redis = await openRedis(url, logger, timeoutMs);
+  const broadcast = new RedisBroadcast(redis.client, `${prefix}:broadcast:`, logger);
   return {
     rawStore: (ns) => {
       const adapter = new KeyvRedis(redis.client, {
@@ -32,7 +34,11 @@ export async function openRedisBackend(
     lockBackend: new RedisLockBackend(redis.client, `${prefix}:lock::`, timeoutMs),
     dedupe: new RedisDedupe(redis.client, `${prefix}:dedupe::`, timeoutMs),
     usage: new RedisUsageCounters(redis.client, `${prefix}:usage:`, timeoutMs),
+    broadcast,
     ping: () => redis.ping(bounds.pingTimeoutMs),
-    close: () => redis.close(),
+    close: async () => {
+      await broadcast.close();
+      await redis.close();
+    },
   };
 }

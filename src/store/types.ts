@@ -1,4 +1,5 @@
 import type Keyv from 'keyv';
+import type { Broadcast } from './broadcast.js';
 import type { UsageCounters } from './usage-counters.js';
 
 /** A held per-conversation lock. Renewed in the background while held; released explicitly or by TTL. */
@@ -40,6 +41,8 @@ export interface Stores {
   readonly dedupe: DedupeService;
   /** Daily usage counters and running-turn slots (src/budget), atomic across instances on Redis. */
   readonly usage: UsageCounters;
+  /** Messages between instances sharing the store (Redis only): the web chat's streams and Stop. */
+  readonly broadcast?: Broadcast;
   /** Round trip to the store, for /healthz. Resolves false instead of throwing. */
   ping(): Promise<boolean>;
   /** Why the store cannot work any more, when the backend knows (a deleted SQLite file); for /healthz. */
