@@ -6,8 +6,11 @@
 #   docker build -t scout .
 #   docker run --env-file .env -p 3000:3000 -v scout-data:/app/data scout
 #
-# The container needs a platform token (SLACK_BOT_TOKEN and/or DISCORD_TOKEN): without one Scout
-# would open the terminal chat, which has no /healthz.
+# The container needs a platform token (SLACK_BOT_TOKEN and/or DISCORD_TOKEN) or the web chat
+# (WEB_PORT): without any Scout would open the terminal chat, which has no /healthz. The web chat in a
+# container binds all addresses, so it needs a login (adapters/web/README.md), e.g.:
+#
+#   docker run --env-file .env -e WEB_PORT=8080 -e WEB_HOST=0.0.0.0 -e WEB_PASSWORD=… -p 8080:8080 scout
 
 ARG NODE_IMAGE=node:24-slim
 
@@ -45,7 +48,8 @@ COPY --chown=node:node prompts ./prompts
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node
-EXPOSE 3000
+# 3000: health, metrics and Slack HTTP mode (PORT); 8080: the web chat when WEB_PORT=8080.
+EXPOSE 3000 8080
 # /healthz is readiness (store, Slack socket, Discord shards): `docker ps` shows a deaf bot as
 # unhealthy. Kubernetes: livenessProbe /livez (200 while the process runs), readinessProbe /readyz.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
