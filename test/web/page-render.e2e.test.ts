@@ -339,6 +339,7 @@ describeBrowser('web page rendering', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await expect.poll(() => calls.find((c) => c.method === 'DELETE')?.path).toBe('/api/conversations/c1');
+    await expect.poll(() => nav.getByRole('group').count()).toBe(0);
     // The open conversation was deleted: the page is a draft again.
     await expect.poll(() => new URL(page.url()).hash).toBe('');
   });

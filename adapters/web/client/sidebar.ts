@@ -20,6 +20,8 @@ export class Sidebar {
   private readonly list = h('ul', { class: 'conversations' });
   private items: ConversationSummary[] = [];
   private current: string | null = null;
+  /** A row being renamed or asked about: list updates wait, so they do not wipe what is typed. */
+  private busyRow = false;
 
   constructor(private readonly actions: SidebarActions) {
     const newChat = h('button', { type: 'button', class: 'new-chat primary' }, S.newChat);
@@ -35,7 +37,7 @@ export class Sidebar {
 
   setConversations(items: ConversationSummary[]): void {
     this.items = items;
-    this.draw();
+    if (!this.busyRow) this.draw();
   }
 
   setCurrent(id: string | null): void {
@@ -47,6 +49,7 @@ export class Sidebar {
   }
 
   private draw(): void {
+    this.busyRow = false;
     this.list.replaceChildren(...this.items.map((c) => this.row(c)));
   }
 
@@ -105,6 +108,7 @@ export class Sidebar {
       }
     });
     li.replaceChildren(form);
+    this.busyRow = true;
     input.focus();
     input.select();
   }
@@ -125,9 +129,12 @@ export class Sidebar {
     });
     yes.addEventListener('click', () => {
       yes.disabled = true;
-      this.actions.remove(c.id).catch(() => {
-        yes.disabled = false;
-      });
+      this.actions.remove(c.id).then(
+        () => this.draw(),
+        () => {
+          yes.disabled = false;
+        },
+      );
     });
     li.replaceChildren(
       h(
@@ -137,6 +144,7 @@ export class Sidebar {
         h('div', { class: 'row-tools' }, yes, no),
       ),
     );
+    this.busyRow = true;
     no.focus();
   }
 }
