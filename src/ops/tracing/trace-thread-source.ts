@@ -119,7 +119,10 @@ function replay(record) {
   span.end(time(record.end));
 }
 
-// The export the last spans started.
+// A failed export is reported by the exporter above; the SDK's promise rejects as well, and a
+// rejection nobody handles would end the thread (and lose the spans it holds).
+const settled = (promise) => promise.then(() => undefined, () => undefined);
+// The export the last spans started (settled: never rejects).
 let exported = Promise.resolve();
 parentPort.on('message', (message) => {
   if (message.t === 'spans') {
@@ -135,12 +138,12 @@ parentPort.on('message', (message) => {
     }
     if (unreadable > 0) post({ t: 'unreadable', spans: unreadable, error: errorOf(error) });
     // The main thread kept the batch schedule: what came is exported now, while it is young.
-    exported = provider.forceFlush();
+    exported = settled(provider.forceFlush());
   } else if (message.t === 'flush') {
     // A flush does not wait for an export another flush started: wait for that one first.
-    exported.finally(() => provider.forceFlush()).finally(() => post({ t: 'flushed', id: message.id }));
+    exported.then(() => settled(provider.forceFlush())).then(() => post({ t: 'flushed', id: message.id }));
   } else if (message.t === 'shutdown') {
-    exported.finally(() => provider.shutdown()).finally(() => post({ t: 'closed' }));
+    exported.then(() => settled(provider.shutdown())).then(() => post({ t: 'closed' }));
   }
 });
 post({ t: 'ready' });
