@@ -39,11 +39,21 @@ export class SessionCookies {
 
   /** Sets a new session cookie for `user` and returns the session. */
   issue(res: ServerResponse, user: WebUser, secure: boolean): Session {
-    const session: Session = {
-      user,
-      csrf: randomBytes(18).toString('base64url'),
-      expires: Date.now() + this.ttlMs,
-    };
+    return this.#set(res, { user, csrf: randomBytes(18).toString('base64url'), expires: 0 }, secure);
+  }
+
+  /**
+   * A session past half its life gets a fresh cookie (same user and CSRF token, so an open page goes
+   * on working): someone who comes back every few days is never logged out, nor loses the
+   * conversations of an anonymous loopback user.
+   */
+  renew(res: ServerResponse, session: Session, secure: boolean): Session {
+    if (session.expires - Date.now() > this.ttlMs / 2) return session;
+    return this.#set(res, session, secure);
+  }
+
+  #set(res: ServerResponse, current: Session, secure: boolean): Session {
+    const session: Session = { ...current, expires: Date.now() + this.ttlMs };
     const payload = b64(JSON.stringify(session));
     const value = `${payload}.${this.#sign(payload)}`;
     appendCookie(

@@ -80,10 +80,10 @@ export class WebAuth {
       const raw = req.headers[this.#header];
       const name = cleanUserName(Array.isArray(raw) ? (raw[0] ?? '') : (raw ?? ''));
       if (!name) return undefined;
-      if (current?.user.id === name) return current;
+      if (current?.user.id === name) return this.o.cookies.renew(res, current, this.secure(req));
       return this.o.cookies.issue(res, { id: name, name }, this.secure(req));
     }
-    if (current) return current;
+    if (current) return this.o.cookies.renew(res, current, this.secure(req));
     if (this.kind === 'none') {
       const user: WebUser = { id: `anon-${randomBytes(9).toString('base64url')}`, name: '' };
       return this.o.cookies.issue(res, user, this.secure(req));
