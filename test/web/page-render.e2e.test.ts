@@ -172,6 +172,18 @@ describeBrowser('web page rendering', () => {
     server.push('c1', 'patch', { turnId: 't2', append: 'Rayleigh ' });
     server.push('c1', 'patch', { turnId: 't2', append: 'scattering.' });
     await expect.poll(() => log.locator('.answer').innerText()).toBe('Rayleigh scattering.');
+    expect(await log.locator('.answer').getAttribute('class')).toContain('streaming');
+
+    // Sources known while streaming: the raw [n] markers link already (not inside code).
+    server.push('c1', 'patch', {
+      turnId: 't2',
+      sources: [{ n: 1, title: 'Sky', url: 'https://example.com/sky' }],
+      append: ' See [1] and `a[1]`.',
+    });
+    await expect
+      .poll(() => log.locator('.answer a.cite').getAttribute('href'))
+      .toBe('https://example.com/sky');
+    expect(await log.locator('.answer code').innerText()).toBe('a[1]');
 
     await stop.click();
     await expect.poll(() => calls.find((c) => c.path === '/api/conversations/c1/stop')).toBeTruthy();

@@ -7,7 +7,7 @@ import { announce } from './announcer.js';
 import { h, show } from './dom.js';
 import { onNextFrame } from './frame.js';
 import { renderInline, renderMarkdown } from './markdown.js';
-import type { Confirm, Step, StepStatus, Turn } from './protocol.js';
+import type { Confirm, Source, Step, StepStatus, Turn } from './protocol.js';
 import { S } from './strings.js';
 
 export interface TurnActions {
@@ -190,7 +190,8 @@ export class TurnView {
     if (key !== this.shownAnswer) {
       this.shownAnswer = key;
       const titles = new Map(t.sources.map((s) => [s.n, s.title]));
-      this.answerEl.replaceChildren(renderMarkdown(t.answer, (n) => titles.get(n)));
+      const text = t.answerFinal ? t.answer : linkMarkers(t.answer, t.sources);
+      this.answerEl.replaceChildren(renderMarkdown(text, (n) => titles.get(n)));
       this.answerEl.classList.toggle('streaming', !t.answerFinal && !t.done);
       show(this.answerEl, t.answer.trim() !== '');
       this.renderReferences(t);
@@ -222,6 +223,32 @@ export class TurnView {
     });
     this.referencesEl.replaceChildren(h('h3', {}, S.sources), h('ol', {}, ...items));
   }
+}
+
+/** Code (fenced, possibly still open while streaming, or inline): no citations are linked inside. */
+const CODE = /(```[\s\S]*?(?:```|$)|`[^`\n]*`)/;
+
+/**
+ * While an answer streams its `[n]` markers are raw (the core links them in the final text); where
+ * the sources are already known they link here too, so citations are clickable before the end.
+ */
+function linkMarkers(answer: string, sources: Source[]): string {
+  if (sources.length === 0) return answer;
+  const byN = new Map(sources.filter((s) => /^https?:/i.test(s.url)).map((s) => [s.n, s.url]));
+  return answer
+    .split(CODE)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part.replace(/\[(\d+(?:\s*,\s*\d+)*)\](?![(\]])/g, (whole, list: string) => {
+            const links = list.split(/\s*,\s*/).map((n) => {
+              const url = byN.get(Number(n));
+              return url ? `[[${n}]](<${url.replace(/[<>\s]/g, encodeURIComponent)}>)` : `[${n}]`;
+            });
+            return links.join('') || whole;
+          }),
+    )
+    .join('');
 }
 
 function plainInline(markdown: string): string {
