@@ -22,6 +22,10 @@ export interface StreamScript {
   /** Destroy the connection after this many chunks (no terminator). */
   dropAfter?: number;
   headers?: Record<string, string>;
+  /** Writes the chunks before `index`, then waits for `until` (an event, not a delay) before the rest. */
+  holdAt?: { index: number; until: Promise<unknown> };
+  /** Called when the response has ended (the last chunk and the terminator written). */
+  onEnd?: () => void;
 }
 export interface ErrorScript {
   status: number;
@@ -169,6 +173,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     });
     res.flushHeaders();
     for (const [index, chunk] of stream.chunks.entries()) {
+      if (stream.holdAt?.index === index) await stream.holdAt.until;
       if (index > 0 && stream.chunkDelayMs) await sleep(stream.chunkDelayMs);
       if (stream.dropAfter !== undefined && index >= stream.dropAfter) {
         res.socket?.destroy();
@@ -182,6 +187,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       return;
     }
     res.end(options.terminator ?? '');
+    stream.onEnd?.();
   };
 
   const http = createServer((req, res) => {

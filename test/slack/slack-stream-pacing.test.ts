@@ -72,22 +72,46 @@ describeWithShared('Slack native stream: calls and the final (issue 30)', () => 
     // A long interval, so "at once" and "an interval later" cannot be confused on a loaded machine.
     const interval = 2_000;
     s = await startSlackHarness({ nativeStreaming: true, editIntervalMs: interval });
-    // ~50 characters every 60 ms for 2.4 s: an append is due at the interval (2 s), the end 0.4 s later.
+    // 40 pieces of ~50 characters: the model sends the first 20 at once, holds the rest until the
+    // append the interval makes due has reached Slack, then sends them and ends: the answer ends
+    // right after an append (events, not delays, so a slow machine cannot reorder them).
     const pieces = Array.from({ length: 40 }, (_, i) =>
       `${i === 0 ? 'Firstword' : ''} words ${i} `.repeat(4),
     );
-    s.h.llm.fallback = () => textReply(pieces.join(''), { pieces: pieces.length, chunkDelayMs: 60 });
-    await s.event(mention);
-    await s.surface.idle();
+    let ended = 0;
+    let appended: () => void = () => undefined;
+    const firstAppend = new Promise<void>((resolve) => {
+      appended = resolve;
+    });
+    s.h.llm.fallback = () => ({
+      ...textReply(pieces.join(''), { pieces: pieces.length }),
+      // Chunk 0 is the role; pieces are chunks 1–40.
+      holdAt: { index: 21, until: firstAppend },
+      onEnd: () => {
+        ended = Date.now();
+      },
+    });
+    const watch = setInterval(() => {
+      if (s.slack.callsTo('chat.appendStream').length > 0) appended();
+    }, 5);
+    try {
+      await s.event(mention);
+      await s.surface.idle();
+    } finally {
+      clearInterval(watch);
+    }
 
     const [start] = s.slack.callsTo('chat.startStream');
     const appends = s.slack.callsTo('chat.appendStream');
     const [stop] = s.slack.callsTo('chat.stopStream');
     expect(appends).toHaveLength(1);
+    // The append waited for the interval (a timer: never early).
     expect(appends[0]!.at - start!.at).toBeGreaterThanOrEqual(interval - 5);
-    // Before: the stop waited a whole interval after that append (≥ 4 s after the start).
-    expect(stop!.at - appends[0]!.at).toBeLessThan(interval / 2);
-    expect(stop!.at - start!.at).toBeLessThan(2.4 * 1_000 + 1_000);
+    expect(ended).toBeGreaterThanOrEqual(appends[0]!.at);
+    // Before: the stop waited a whole interval after that append. Now it goes when the answer has
+    // ended, before the next interval could have let another call go.
+    expect(stop!.at).toBeGreaterThanOrEqual(ended);
+    expect(stop!.at - appends[0]!.at).toBeLessThan(interval);
     const message = s.slack.messagesIn(channel, threadTs)[0]!;
     expect(message.streamedText).toContain(pieces.join('').trim());
     expect(message.streaming).toBe(false);
