@@ -93,6 +93,28 @@ describe('reader pool', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')("times the worker's own thread, not this one", async () => {
+    const seen: Array<number | undefined> = [];
+    const own = new ReaderPool(1, {
+      cpuClock: (tid) => {
+        const ms = linuxThreadCpuMs(tid);
+        seen.push(ms === undefined ? undefined : tid);
+        return ms;
+      },
+    });
+    try {
+      await readForModel(input('timed'), { maxChars: 8_000, pool: own });
+      const self = Number(readlinkSync('/proc/thread-self').split('/').pop());
+      expect(seen.length).toBeGreaterThan(0);
+      for (const tid of seen) {
+        expect(tid).toBeTypeOf('number');
+        expect(tid).not.toBe(self);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   it.runIf(process.platform === 'linux')("reads this platform's thread CPU clock", () => {
     const self = Number(readlinkSync('/proc/thread-self').split('/').pop());
     const before = linuxThreadCpuMs(self) as number;
