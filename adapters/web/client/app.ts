@@ -18,6 +18,8 @@ import { Transcript } from './transcript.js';
 let session: Session | null = null;
 let currentId: string | null = null;
 let stream: Stream | null = null;
+/** The list as last loaded (newest first). */
+let conversations: ConversationSummary[] = [];
 /** Bumped on every switch, so a late response for the previous conversation is dropped. */
 let generation = 0;
 
@@ -71,6 +73,9 @@ const composer = new Composer({
         `/api/conversations/${encodeURIComponent(id)}/messages`,
         files.length > 0 ? { text, files } : { text },
       );
+      // The first question titles the conversation. Its `conversations` event can come before this
+      // conversation's stream is connected (a draft's first message), so an untitled one asks again.
+      if (!conversations.find((c) => c.id === id)?.title) void loadConversations();
       return true;
     } catch (err) {
       problem(messageOf(err));
@@ -168,7 +173,7 @@ function drawStarters(starters: string[]): void {
 
 async function loadConversations(): Promise<void> {
   try {
-    const { conversations } = await api.get<{ conversations: ConversationSummary[] }>('/api/conversations');
+    ({ conversations } = await api.get<{ conversations: ConversationSummary[] }>('/api/conversations'));
     sidebar.setConversations(conversations);
     const current = conversations.find((c) => c.id === currentId);
     document.title = current?.title ? `${current.title} · ${S.appName}` : S.appName;
