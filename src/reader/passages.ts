@@ -7,8 +7,9 @@
  * that is where an article says what it is about.
  *
  * Links cost the model their targets: `[text](https://…)` inside every sentence was 8 % of what it
- * read. A link keeps its text where it stands, as a Markdown reference (`[text][3]`), and its target
- * goes to a numbered list at the end (`[3]: https://…`), only for the links in the text it gets;
+ * read. A link keeps its text where it stands, as a Markdown reference (`[text][L3]`), and its target
+ * goes to a numbered list at the end (`[L3]: https://…`), only for the links in the text it gets
+ * (labelled L1, L2 …, never a bare number, which the answer would take for a source to cite);
  * links that lead nowhere new (this page's own anchors, a URL written as its own text) keep only
  * their text. Ranking, budgets and cuts work on that lean text, so a URL's words never make a block
  * look relevant and a long block is never cut inside a link, a bold run or a code span.
@@ -116,7 +117,7 @@ function sameAddress(text: string, url: string): boolean {
 function listCost(targets: string[]): number {
   if (targets.length === 0) return 0;
   let cost = SEPARATOR.length;
-  for (const [i, url] of targets.entries()) cost += url.length + String(i + 1).length + 5;
+  for (const [i, url] of targets.entries()) cost += url.length + String(i + 1).length + 6;
   return cost;
 }
 
@@ -137,7 +138,7 @@ function withLinks(selection: PassageSelection, targets: string[], maxChars: num
   for (const index of order) {
     const url = targets[index] as string;
     const n = numbers.size + 1;
-    const cost = url.length + String(n).length + 5;
+    const cost = url.length + String(n).length + 6;
     if (cost > room) continue;
     numbers.set(index, n);
     room -= cost;
@@ -146,14 +147,14 @@ function withLinks(selection: PassageSelection, targets: string[], maxChars: num
     /\[((?:[^\]\\]|\\.)*)\]\uE010(\d+)\uE011/g,
     (_m, linkText: string, index: string) => {
       const n = numbers.get(Number(index));
-      return n === undefined ? linkText : `[${linkText}][${n}]`;
+      return n === undefined ? linkText : `[${linkText}][L${n}]`;
     },
   );
   if (numbers.size === 0) return { ...selection, text };
   const listed = [...numbers.keys()].map((index) => targets[index] as string);
   return {
     ...selection,
-    text: `${text}${SEPARATOR}${listed.map((url, i) => `[${i + 1}]: ${url}`).join('\n')}`,
+    text: `${text}${SEPARATOR}${listed.map((url, i) => `[L${i + 1}]: ${url}`).join('\n')}`,
     links: listed,
   };
 }

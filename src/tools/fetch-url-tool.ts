@@ -68,7 +68,7 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
   return {
     name: FETCH_URL_TOOL_NAME,
     description:
-      'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links are `[text][n]` with their targets listed at the end. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
+      'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links are `[text][Ln]` with their targets listed at the end. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
     inputSchema,
     // The registry's limit sits above the download's and the reading's, so their clearer messages
     // win; reading is bounded by the reader's own CPU limit, this only by the wall clock.
@@ -242,7 +242,7 @@ function shortDate(published: string): string {
 /** The text as a snippet: link references read as their text, the list of targets left off. */
 function snippetText(text: string): string {
   return text
-    .replace(/\n\n\[1\]: https?:\/\/[\s\S]*$/, '')
-    .replace(/\[((?:[^\]\\]|\\.)*)\]\[\d+\]/g, '$1')
+    .replace(/\n\n\[L1\]: https?:\/\/[\s\S]*$/, '')
+    .replace(/\[((?:[^\]\\]|\\.)*)\]\[L\d+\]/g, '$1')
     .replace(/\s+/g, ' ');
 }

@@ -1,9 +1,10 @@
 /**
  * What the model pays for links: a link keeps its text in the sentence as a Markdown reference
- * (`[text][n]`) and its target goes to a numbered list at the end, only for links in the text it
- * gets; anchors into the page itself and URLs written as their own text keep only their text. The
- * budget counts the list; passages are ranked on the words of the text, not of its URLs, and a long
- * block is never cut inside a link, a bold run or a code span.
+ * (`[text][L3]`: never a bare number, which the answer would take for a source to cite) and its
+ * target goes to a numbered list at the end, only for links in the text it gets; anchors into the
+ * page itself and URLs written as their own text keep only their text. The budget counts the list;
+ * passages are ranked on the words of the text, not of its URLs, and a long block is never cut
+ * inside a link, a bold run or a code span.
  */
 import { describe, expect, it } from 'vitest';
 import { selectPassages } from '../../src/reader/passages.js';
@@ -22,12 +23,14 @@ describe('links in the text the model reads', () => {
     );
     expect(text).toBe(
       [
-        'The [harbour board][1] met on Monday and the [harbour board][1] voted.',
-        'See [the minutes][2] and the map above.',
+        'The [harbour board][L1] met on Monday and the [harbour board][L1] voted.',
+        'See [the minutes][L2] and the map above.',
         'Source: harbour.example/board.',
-        '[1]: https://harbour.example/board\n[2]: https://harbour.example/minutes%20%282026%29',
+        '[L1]: https://harbour.example/board\n[L2]: https://harbour.example/minutes%20%282026%29',
       ].join('\n\n'),
     );
+    // Nothing in it reads as a citation marker ([1], [2][3]) to the answer or to Scout's citation parser.
+    expect(text).not.toMatch(/(?<!\[)\[\d{1,3}\](?!\()/);
     expect(links).toEqual(['https://harbour.example/board', 'https://harbour.example/minutes%20%282026%29']);
   });
 
@@ -46,9 +49,9 @@ describe('links in the text the model reads', () => {
     expect(text.length).toBeLessThanOrEqual(1_500);
     expect(text).toContain('says the [port authority][');
     const listed = text.split('\n\n').pop() as string;
-    const numbers = [...text.matchAll(/\]\[(\d+)\]/g)].map((m) => Number(m[1]));
+    const numbers = [...text.matchAll(/\]\[L(\d+)\]/g)].map((m) => Number(m[1]));
     // Every reference has its target in the list, and the list holds nothing else.
-    for (const n of numbers) expect(listed).toMatch(new RegExp(`^\\[${n}\\]: https://`, 'm'));
+    for (const n of numbers) expect(listed).toMatch(new RegExp(`^\\[L${n}\\]: https://`, 'm'));
     expect(listed.split('\n')).toHaveLength(new Set(numbers).size);
     expect(listed).toContain('https://port.example/notice-2026');
   });
@@ -74,7 +77,7 @@ describe('links in the text the model reads', () => {
       .join(' ')
       .replace(/\. /g, ', ');
     const { text } = selectPassages([wall], { maxChars: 2_000, part: 1 });
-    const pieces = text.split('\n\n').filter((b) => !b.startsWith('[…') && !/^\[\d+\]: /.test(b));
+    const pieces = text.split('\n\n').filter((b) => !b.startsWith('[…') && !/^\[L\d+\]: /.test(b));
     expect(pieces.length).toBeGreaterThan(1);
     for (const piece of pieces) {
       expect((piece.match(/\*\*/g) ?? []).length % 2, piece).toBe(0);

@@ -104,7 +104,7 @@ const skippedIn = (body: string) =>
   blocksOf(body).reduce((sum, block) => sum + Number(MARKER.exec(block)?.[1] ?? 0), 0);
 /** Link references read as their text and the list of targets left off: numbers differ between selections. */
 const withoutLinks = (text: string) =>
-  text.replace(/\n\n\[1\]: https?:\/\/[\s\S]*$/, '').replace(/\[((?:[^\]\\]|\\.)*)\]\[\d+\]/g, '$1');
+  text.replace(/\n\n\[L1\]: https?:\/\/[\s\S]*$/, '').replace(/\[((?:[^\]\\]|\\.)*)\]\[L\d+\]/g, '$1');
 const oneLine = (text: string) => withoutLinks(text).replace(/\s+/g, ' ').trim();
 
 /** The whole article as the reader reads it, for order and completeness checks. */
