@@ -8,7 +8,6 @@ import type { Config } from '../../src/config/env.js';
 import { DEFAULT_MODELS } from '../../src/llm/default-models.js';
 import { modelLabel } from '../../src/llm/model-config.js';
 import type { Logger } from '../../src/logger.js';
-import { toLocale } from '../../src/i18n/locale.js';
 import type { Stores } from '../../src/store/types.js';
 import type { CommandContext, IncomingMessage as CoreMessage, Locale, ScoutCore } from '../../src/surface.js';
 import type { WebAuth } from './auth/web-auth.js';
@@ -16,7 +15,8 @@ import type { Session } from './auth/session-cookie.js';
 import { type ConversationHub, Hubs } from './conversation-hub.js';
 import { MAX_TITLE_CHARS, WebConversations } from './conversations.js';
 import { EventStream } from './event-stream.js';
-import { HttpError, readBody, readJson, sendJson } from './http-kit.js';
+import { HttpError, readBody, readJson, requestLocale, sendJson } from './http-kit.js';
+import { phrase } from '../../src/i18n/phrase.js';
 import { InstanceRelay, PRESENCE_REFRESH_MS, type RelayMessage } from './instance-relay.js';
 import { OpenStreams } from './request-limits.js';
 import { applySettings, toForm } from './settings-form.js';
@@ -122,7 +122,7 @@ export class ApiRoutes {
       if (method === 'GET')
         return sendJson(res, 200, toForm(await this.o.core.getSettings(context.channelId)));
       if (method === 'PUT') {
-        const settings = await applySettings(this.o.core, context, await readJson(req), locale);
+        const settings = await applySettings(this.o.core, context, await readJson(req));
         return sendJson(res, 200, { settings });
       }
     }
@@ -132,7 +132,7 @@ export class ApiRoutes {
       const id = match[1] as string;
       const action = match[3];
       const info = await this.#conversations.find(user, id);
-      if (!info) throw new HttpError(404, 'This conversation does not exist (or was deleted).');
+      if (!info) throw new HttpError(404, phrase('web.error.no-conversation'));
       const key = `${user}:${id}`;
       if (!action) {
         if (method === 'GET') {
@@ -146,7 +146,7 @@ export class ApiRoutes {
             !body.title.trim() ||
             body.title.length > MAX_TITLE_CHARS * 4
           ) {
-            throw new HttpError(400, `A title is 1 to ${MAX_TITLE_CHARS} characters.`);
+            throw new HttpError(400, phrase('web.error.title', { max: MAX_TITLE_CHARS }));
           }
           return sendJson(res, 200, await this.#conversations.rename(user, id, body.title));
         }
@@ -171,21 +171,18 @@ export class ApiRoutes {
       if (action === 'confirm' && method === 'POST') {
         const body = await readJson(req);
         if (typeof body.confirmId !== 'string' || typeof body.accept !== 'boolean') {
-          throw new HttpError(400, 'Expected { confirmId, accept }.');
+          throw new HttpError(400, phrase('web.error.bad-request'));
         }
         return sendJson(res, 200, {
           ok: this.#confirms.answer(`${key}:${body.confirmId}`, user, body.accept),
         });
       }
     }
-    throw new HttpError(404, 'There is no such request.');
+    throw new HttpError(404, phrase('web.error.not-found'));
   }
 
   #locale(req: IncomingMessage): Locale {
-    const first = String(req.headers['accept-language'] ?? '')
-      .split(',')[0]
-      ?.trim();
-    return toLocale(first, this.o.config.env.BOT_LOCALE);
+    return requestLocale(req, this.o.config.env.BOT_LOCALE);
   }
 
   /** A web user's settings are theirs across their conversations, like a DM's on Slack. */
@@ -230,7 +227,7 @@ export class ApiRoutes {
   async #upload(req: IncomingMessage, res: ServerResponse, user: string): Promise<void> {
     const name = cleanName(String(req.headers['x-file-name'] ?? 'file'));
     const bytes = await readBody(req, this.o.config.env.CONTEXT_MAX_FILE_BYTES);
-    if (bytes.length === 0) throw new HttpError(400, 'That file is empty.');
+    if (bytes.length === 0) throw new HttpError(400, phrase('web.error.empty-file'));
     const type = String(req.headers['content-type'] ?? '')
       .split(';')[0]
       ?.trim();
@@ -239,26 +236,22 @@ export class ApiRoutes {
   }
 
   async #message(req: IncomingMessage, res: ServerResponse, session: Session, id: string, locale: Locale) {
-    if (!this.#accepting) throw new HttpError(503, 'Scout is restarting: send it again in a moment.');
+    if (!this.#accepting) throw new HttpError(503, phrase('web.error.restarting'));
     const body = await readJson(req);
     const text = typeof body.text === 'string' ? body.text.trim() : '';
     const fileIds = Array.isArray(body.files)
       ? body.files.filter((f): f is string => typeof f === 'string')
       : [];
-    if (!text && fileIds.length === 0) throw new HttpError(400, 'Type a question first.');
+    if (!text && fileIds.length === 0) throw new HttpError(400, phrase('web.error.empty-message'));
     if (text.length > MAX_QUESTION_CHARS) {
-      throw new HttpError(
-        413,
-        `That message is too long: at most ${MAX_QUESTION_CHARS.toLocaleString('en')} characters.`,
-      );
+      throw new HttpError(413, phrase('web.error.message-too-long', { max: MAX_QUESTION_CHARS }));
     }
     if (fileIds.length > MAX_FILES_PER_MESSAGE)
-      throw new HttpError(400, `At most ${MAX_FILES_PER_MESSAGE} files a message.`);
+      throw new HttpError(400, phrase('web.error.too-many-files', { max: MAX_FILES_PER_MESSAGE }));
     const user = session.user.id;
     const key = `${user}:${id}`;
     const { refs, bytes } = this.#uploads.take(user, fileIds);
-    if (refs.length < fileIds.length)
-      throw new HttpError(400, 'A file was not uploaded (or expired): attach it again.');
+    if (refs.length < fileIds.length) throw new HttpError(400, phrase('web.error.file-gone'));
     const hub = this.#hubs.get(key);
     await this.#join(hub, key, user, id);
     hub.watchedElsewhere = await this.#relay.watchedElsewhere(key);
@@ -326,7 +319,7 @@ export class ApiRoutes {
     id: string,
   ): Promise<void> {
     const address = this.o.auth.clientAddress(req);
-    if (!this.#streams.open(address)) throw new HttpError(429, 'Too many open tabs from this address.');
+    if (!this.#streams.open(address)) throw new HttpError(429, phrase('web.error.too-many-streams'));
     const hub = this.#hubs.get(key);
     const snapshot = async (stream: EventStream) => {
       const lastId = hub.lastId;

@@ -3,18 +3,22 @@
  * security headers, and errors as a sentence for the user (never a stack trace).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { phrase, type UserText } from '../../src/i18n/phrase.js';
+import { type Locale, toLocale } from '../../src/i18n/locale.js';
+import { say } from '../../src/i18n/say.js';
 
 /** A JSON request body larger than this is refused (a question is at most a few thousand characters). */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
-/** A request the user can fix: its status and a sentence for them. */
+/** A request the user can fix: its status and a sentence for them (said in their language when sent). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    message: string,
-    readonly extra?: Record<string, unknown>,
+    readonly text: UserText,
+    /** What exactly is wrong, one line each (a form's fields). */
+    readonly problems?: readonly UserText[],
   ) {
-    super(message);
+    super(typeof text === 'string' ? text : 'key' in text ? text.key : 'web error');
   }
 }
 
@@ -54,12 +58,23 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, err: HttpError): void {
+export function sendError(res: ServerResponse, err: HttpError, locale: Locale): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  sendJson(res, err.status, { error: err.message, ...(err.extra ?? {}) });
+  sendJson(res, err.status, {
+    error: say(locale, err.text),
+    ...(err.problems ? { problems: err.problems.map((problem) => say(locale, problem)) } : {}),
+  });
+}
+
+/** The language a browser asks for (its first Accept-Language), else BOT_LOCALE. */
+export function requestLocale(req: IncomingMessage, fallback: Locale): Locale {
+  const first = String(req.headers['accept-language'] ?? '')
+    .split(',')[0]
+    ?.trim();
+  return toLocale(first, fallback);
 }
 
 /** Reads the whole body, refusing (413) past `maxBytes` without buffering the rest. */
@@ -80,7 +95,7 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
 }
 
 function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, `That is too large: at most ${formatBytes(maxBytes)}.`);
+  return new HttpError(413, phrase('web.error.too-large', { size: formatBytes(maxBytes) }));
 }
 
 export function formatBytes(bytes: number): string {
@@ -93,17 +108,17 @@ export function formatBytes(bytes: number): string {
 export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const type = String(req.headers['content-type'] ?? '');
   if (!type.toLowerCase().startsWith('application/json')) {
-    throw new HttpError(415, 'Send JSON (Content-Type: application/json).');
+    throw new HttpError(415, phrase('web.error.json-type'));
   }
   const body = await readBody(req, MAX_JSON_BODY_BYTES);
   let value: unknown;
   try {
     value = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
   } catch {
-    throw new HttpError(400, 'The request body is not valid JSON.');
+    throw new HttpError(400, phrase('web.error.json-invalid'));
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HttpError(400, 'The request body must be a JSON object.');
+    throw new HttpError(400, phrase('web.error.json-object'));
   }
   return value as Record<string, unknown>;
 }

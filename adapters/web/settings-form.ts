@@ -6,8 +6,7 @@
 import { modelLabel } from '../../src/llm/model-config.js';
 import type { ModelConfig } from '../../src/llm/types.js';
 import type { ChannelSettings, CommandContext, ScoutCore } from '../../src/surface.js';
-import { say } from '../../src/i18n/say.js';
-import type { Locale } from '../../src/i18n/locale.js';
+import { joinText, phrase, type UserText } from '../../src/i18n/phrase.js';
 import { HttpError } from './http-kit.js';
 
 export interface ModelSetting {
@@ -44,28 +43,28 @@ function toSetting(model: ModelConfig): ModelSetting {
   };
 }
 
+/** The form's models, named as `/model` names them. */
+const TOOL_MODEL = phrase('model.role.tool');
+const ANSWER_MODEL = phrase('model.role.answer');
+
 /** `provider/model`: no spaces (a space would smuggle another option into the command). */
 const MODEL_SPEC = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.:/@+-]{1,200}$/;
 
-function finite(value: unknown, field: string, problems: string[]): number | undefined {
+function finite(value: unknown, field: UserText, problems: UserText[]): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) {
-    problems.push(`${field}: must be a number`);
+    problems.push(phrase('web.settings.number', { field }));
     return undefined;
   }
   return n;
 }
 
 /** The `/model` arguments of a form's model, or problems. */
-function modelArguments(value: unknown, field: string, problems: string[]): string | undefined {
-  if (!value || typeof value !== 'object') {
-    problems.push(`${field}: missing`);
-    return undefined;
-  }
-  const m = value as Record<string, unknown>;
+function modelArguments(value: unknown, field: UserText, problems: UserText[]): string | undefined {
+  const m = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
   if (typeof m.model !== 'string' || !MODEL_SPEC.test(m.model.trim())) {
-    problems.push(`${field}: expected provider/model, e.g. openai/gpt-4.1-mini`);
+    problems.push(phrase('web.settings.model', { field }));
     return undefined;
   }
   const parts = [m.model.trim()];
@@ -76,7 +75,7 @@ function modelArguments(value: unknown, field: string, problems: string[]): stri
     ['thinking', 'thinking'],
   ];
   for (const [key, option] of options) {
-    const n = finite(m[key], `${field} ${option}`, problems);
+    const n = finite(m[key], joinText([field, ` ${option}`]), problems);
     if (n !== undefined) parts.push(`${option}=${n}`);
   }
   return parts.join(' ');
@@ -90,41 +89,41 @@ export async function applySettings(
   core: ScoutCore,
   context: CommandContext,
   body: Record<string, unknown>,
-  locale: Locale,
 ): Promise<SettingsForm> {
-  const before = toForm(await core.getSettings(context.channelId));
-  const problems: string[] = [];
-  const commands: Array<[string, string]> = [];
-  if (body.mode !== undefined) {
-    if (body.mode !== 'chat' && body.mode !== 'agent' && body.mode !== 'plan')
-      problems.push('mode: chat, agent or plan');
-    else if (body.mode !== before.mode) commands.push(['mode', body.mode]);
+  const problems: UserText[] = [];
+  const mode = body.mode;
+  if (mode !== undefined && mode !== 'chat' && mode !== 'agent' && mode !== 'plan') {
+    problems.push(phrase('web.settings.mode'));
   }
   const tool =
-    body.toolModel === undefined ? undefined : modelArguments(body.toolModel, 'toolModel', problems);
+    body.toolModel === undefined ? undefined : modelArguments(body.toolModel, TOOL_MODEL, problems);
   const answer =
     body.answerModel === undefined || body.answerModel === null
       ? body.answerModel
-      : modelArguments(body.answerModel, 'answerModel', problems);
-  if (problems.length > 0) throw new HttpError(422, 'Some settings are not valid.', { problems });
-  if (tool !== undefined && tool !== modelArguments(before.toolModel, 'toolModel', [])) {
-    commands.push(['model', `tool ${tool}`]);
+      : modelArguments(body.answerModel, ANSWER_MODEL, problems);
+  if (problems.length > 0) throw new HttpError(422, phrase('web.settings.invalid'), problems);
+  // Each command as a user would type it, in this order: /mode remembers and restores the search
+  // switch around chat mode, so the search switch is compared with the settings after it.
+  const run = async (name: string, args: string) => {
+    const reply = await core.runCommand(name, args, context);
+    if (!reply.changed) throw new HttpError(422, phrase('web.settings.invalid'), [reply.text]);
+  };
+  let current = toForm(await core.getSettings(context.channelId));
+  if (typeof mode === 'string' && mode !== current.mode) await run('mode', mode);
+  if (tool !== undefined && tool !== modelArguments(current.toolModel, TOOL_MODEL, [])) {
+    await run('model', `tool ${tool}`);
   }
-  if (answer === null && before.answerModel !== null) commands.push(['model', 'answer default']);
+  if (answer === null && current.answerModel !== null) await run('model', 'answer default');
   else if (
     typeof answer === 'string' &&
-    answer !== (before.answerModel ? modelArguments(before.answerModel, '', []) : undefined)
+    answer !== (current.answerModel ? modelArguments(current.answerModel, ANSWER_MODEL, []) : undefined)
   ) {
-    commands.push(['model', `answer ${answer}`]);
+    await run('model', `answer ${answer}`);
   }
-  // After the mode: /mode remembers and restores the search switch around chat mode.
-  if (typeof body.search === 'boolean' && body.search !== before.search)
-    commands.push(['search', body.search ? 'on' : 'off']);
-  for (const [name, args] of commands) {
-    const reply = await core.runCommand(name, args, context);
-    if (!reply.changed) {
-      throw new HttpError(422, say(locale, reply.text), { problems: [say(locale, reply.text)] });
-    }
+  current = toForm(await core.getSettings(context.channelId));
+  if (typeof body.search === 'boolean' && body.search !== current.search) {
+    await run('search', body.search ? 'on' : 'off');
+    current = toForm(await core.getSettings(context.channelId));
   }
-  return toForm(await core.getSettings(context.channelId));
+  return current;
 }

@@ -15,7 +15,9 @@ import { cleanUserName, WebAuth } from './auth/web-auth.js';
 import { hashPassword } from './auth/password.js';
 import type { OidcLogin } from './auth/oidc-login.js';
 import { appendCookie, SessionCookies, sameSecret, sessionSecret } from './auth/session-cookie.js';
-import { escapeHtml, HttpError, readBody, readCookie, securityHeaders, sendError } from './http-kit.js';
+import { HttpError, readBody, readCookie, requestLocale, securityHeaders, sendError } from './http-kit.js';
+import { loginPageHtml } from './login-page.js';
+import { phrase, type UserText } from '../../src/i18n/phrase.js';
 import { TokenBuckets } from './request-limits.js';
 import { defaultAssetsDir, StaticAssets } from './static-assets.js';
 import { randomBytes } from 'node:crypto';
@@ -60,7 +62,7 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
     res.end(html);
   };
 
-  const loginPage = (req: IncomingMessage, res: ServerResponse, error = '', status = 200) => {
+  const loginPage = (req: IncomingMessage, res: ServerResponse, error?: UserText, status = 200) => {
     if (!assets) return;
     const token = randomBytes(18).toString('base64url');
     appendCookie(
@@ -70,25 +72,25 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
     page(
       res,
       status,
-      assets.text('login.html').replace('{{csrf}}', token).replace('{{error}}', escapeHtml(error)),
+      loginPageHtml(assets.text('login.html'), token, error, requestLocale(req, env.BOT_LOCALE)),
     );
   };
 
   const handleLogin = async (req: IncomingMessage, res: ServerResponse) => {
-    if (auth?.kind !== 'password') throw new HttpError(404, 'There is no login page here.');
+    if (auth?.kind !== 'password') throw new HttpError(404, phrase('web.error.not-found'));
     if (!logins.take(auth.clientAddress(req))) {
-      return loginPage(req, res, 'Too many attempts: wait a minute and try again.', 429);
+      return loginPage(req, res, phrase('web.login.too-many'), 429);
     }
     const form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
     const expected = readCookie(req, LOGIN_COOKIE);
     if (!expected || !sameSecret(form.get('csrf') ?? '', expected)) {
-      return loginPage(req, res, 'The form expired: try again.', 403);
+      return loginPage(req, res, phrase('web.login.expired'), 403);
     }
     const user = await auth.passwordLogin(form.get('name') ?? '', form.get('password') ?? '');
     if (!user) {
       logger.info({ event: 'web.login.failed' }, 'web login refused');
       const named = cleanUserName(form.get('name') ?? '') !== '';
-      return loginPage(req, res, named ? 'Wrong password.' : 'Enter your name and the password.', 401);
+      return loginPage(req, res, phrase(named ? 'web.login.wrong' : 'web.login.missing'), 401);
     }
     auth.issue(req, res, user);
     res.writeHead(303, { Location: '/' });
@@ -97,16 +99,16 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     securityHeaders(res);
-    if (!auth || !routes || !assets) throw new HttpError(503, 'Scout is starting: try again in a moment.');
+    if (!auth || !routes || !assets) throw new HttpError(503, phrase('web.error.starting'));
     if (!requests.take(auth.clientAddress(req))) {
       res.setHeader('Retry-After', '5');
-      throw new HttpError(429, 'Too many requests: slow down a little.');
+      throw new HttpError(429, phrase('web.error.too-many-requests'));
     }
     const url = new URL(req.url ?? '/', 'http://web');
     const path = url.pathname;
     if (path.startsWith('/assets/') && (req.method === 'GET' || req.method === 'HEAD')) {
       if (assets.serve(req, res, path.slice('/assets/'.length))) return;
-      throw new HttpError(404, 'No such file.');
+      throw new HttpError(404, phrase('web.error.not-found'));
     }
     if (oidc && path === '/auth/login' && req.method === 'GET') return oidc.begin(req, res, auth.secure(req));
     if (oidc && path === '/auth/callback' && req.method === 'GET') {
@@ -144,12 +146,12 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
       if (!session) {
         throw new HttpError(
           401,
-          auth.kind === 'header' ? 'Sign in through your organisation’s login first.' : 'Log in first.',
+          phrase(auth.kind === 'header' ? 'web.error.sign-in-proxy' : 'web.error.log-in'),
         );
       }
       return routes.handle(req, res, url, session);
     }
-    throw new HttpError(404, 'There is nothing here.');
+    throw new HttpError(404, phrase('web.error.not-found'));
   };
 
   return {
@@ -180,9 +182,10 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
       routes = new ApiRoutes({ core: options.core, config, logger, stores: options.stores, auth });
       server = createServer((req, res) => {
         handle(req, res).catch((err: unknown) => {
-          if (err instanceof HttpError) return sendError(res, err);
+          const locale = requestLocale(req, env.BOT_LOCALE);
+          if (err instanceof HttpError) return sendError(res, err, locale);
           logger.error({ err, path: req.url?.split('?')[0] }, 'web request failed');
-          sendError(res, new HttpError(500, 'Something went wrong on Scout’s side: try again.'));
+          sendError(res, new HttpError(500, phrase('web.error.internal')), locale);
         });
       });
       // A browser that opens a connection and sends nothing does not hold it for long.

@@ -168,7 +168,7 @@ async function startApp(loginOf: () => OidcLogin): Promise<{ server: Server; url
       throw new HttpError(404, 'Not found.');
     };
     route().catch((err: unknown) => {
-      sendError(res, err instanceof HttpError ? err : new HttpError(500, 'Something went wrong.'));
+      sendError(res, err instanceof HttpError ? err : new HttpError(500, 'Something went wrong.'), 'en');
     });
   });
   return { server, url: await listen(server) };

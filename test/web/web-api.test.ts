@@ -124,6 +124,15 @@ describe('the web chat API', () => {
     });
     expect(huge.status).toBe(413);
     expect((await alice.request('GET', '/api/nothing')).status).toBe(404);
+    // Said in the browser's language, like the rest of Scout.
+    const chinese = await alice.request(
+      'POST',
+      `/api/conversations/${id}/messages`,
+      { text: '' },
+      { 'accept-language': 'zh-CN,zh;q=0.9' },
+    );
+    expect(chinese.status).toBe(400);
+    expect(((await chinese.json()) as { error: string }).error).toBe('请先输入问题。');
   });
 
   it('Stop cancels the running turn, and the page is told it stopped', async () => {
