@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Env } from '../../../src/config/env.js';
+import { phrase } from '../../../src/i18n/phrase.js';
 import { HttpError } from '../http-kit.js';
 import { type PasswordHash, passwordMatches } from './password.js';
 import { type Session, type SessionCookies, sameSecret, type WebUser } from './session-cookie.js';
@@ -95,7 +96,7 @@ export class WebAuth {
   checkChange(req: IncomingMessage, session: Session): void {
     const token = req.headers['x-csrf-token'];
     if (typeof token !== 'string' || !sameSecret(token, session.csrf)) {
-      throw new HttpError(403, 'This request lacks its security token: reload the page and try again.');
+      throw new HttpError(403, phrase('web.error.csrf'));
     }
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== 'null') {
@@ -105,7 +106,7 @@ export class WebAuth {
       } catch {
         host = undefined;
       }
-      if (host !== req.headers.host) throw new HttpError(403, 'Requests from another site are refused.');
+      if (host !== req.headers.host) throw new HttpError(403, phrase('web.error.cross-site'));
     }
   }
 
