@@ -504,7 +504,16 @@ describeBrowser('web page rendering', () => {
   });
 
   it('has no serious accessibility violations, in light and dark, and fits a 360 px screen', async () => {
-    const turn = { ...finishedTurn, confirm: { id: 'k', kind: 'plan', text: '1. Search', state: 'waiting' } };
+    // Long code lines, wide tables and long open step bodies: scrolling boxes must be reachable by keyboard.
+    const turn = {
+      ...finishedTurn,
+      steps: [
+        ...finishedTurn.steps,
+        step('s4', 'thinking', '💭 Thinking…', 'running', false, 'Reasoning. '.repeat(600)),
+      ],
+      answer: `${finishedTurn.answer}\n\n\`\`\`js\nconst a = "${'x'.repeat(300)}";\n\`\`\`\n\n|${' col |'.repeat(14)}\n|${'---|'.repeat(14)}\n|${' value |'.repeat(14)}`,
+      confirm: { id: 'k', kind: 'plan', text: '1. Search', state: 'waiting' },
+    };
     const handler: ApiHandler = (call) =>
       call.path === '/api/conversations/c1' && call.method === 'GET'
         ? {

@@ -127,8 +127,8 @@ const PURIFY = {
   RETURN_DOM_FRAGMENT: true,
 } satisfies Config;
 
-/** Citation links (`[[3]](url)` in the final answer) become small superscript-like chips. */
-function markCitations(root: DocumentFragment, sourceTitle: (n: number) => string | undefined): void {
+/** Citation links (`[[3]](url)` in the final answer) become small chips; scrolling boxes get focus. */
+function finish(root: DocumentFragment, sourceTitle: (n: number) => string | undefined): void {
   for (const a of root.querySelectorAll('a')) {
     const m = /^\[(\d+)\]$/.exec(a.textContent ?? '');
     if (!m) continue;
@@ -136,13 +136,16 @@ function markCitations(root: DocumentFragment, sourceTitle: (n: number) => strin
     const title = sourceTitle(Number(m[1]));
     if (title) a.setAttribute('title', title);
   }
-  // Wide tables scroll on their own instead of widening the page (360 px screens).
+  // Wide tables and long code lines scroll on their own instead of widening the page (360 px
+  // screens); a scrolling box is focusable so the keyboard can scroll it too.
   for (const table of root.querySelectorAll('table')) {
     const wrap = document.createElement('div');
     wrap.className = 'table-wrap';
+    wrap.tabIndex = 0;
     table.replaceWith(wrap);
     wrap.append(table);
   }
+  for (const pre of root.querySelectorAll('pre')) pre.tabIndex = 0;
 }
 
 /** Block Markdown → sanitised nodes (the caller replaces its children with them). */
@@ -152,7 +155,7 @@ export function renderMarkdown(
 ): DocumentFragment {
   const html = marked.parse(text, { async: false });
   const fragment = DOMPurify.sanitize(html, PURIFY);
-  markCitations(fragment, sourceTitle);
+  finish(fragment, sourceTitle);
   return fragment;
 }
 
