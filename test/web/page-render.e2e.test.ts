@@ -39,7 +39,7 @@ const finishedTurn = {
   ],
   answer:
     'Rust is fast [[1]](https://example.com/rust) and Go is simple [[2]](https://example.org/go).\n\n' +
-    '| Lang | GC |\n|---|---|\n| Rust | no |\n| Go | yes |\n\n```ts\nconst x: number = 1;\n```\n\n' +
+    '| Lang | GC |\n|---|---|\n| Rust | no |\n| Go | yes |\n\n```ts\nconst x: number = 1; let y = new Map(); // note\n```\n\n' +
     '**References**\n1. [Rust](https://example.com/rust)\n2. [Go](https://example.org/go)',
   answerFinal: true,
   sources: [
@@ -511,7 +511,7 @@ describeBrowser('web page rendering', () => {
         ...finishedTurn.steps,
         step('s4', 'thinking', '💭 Thinking…', 'running', false, 'Reasoning. '.repeat(600)),
       ],
-      answer: `${finishedTurn.answer}\n\n\`\`\`js\nconst a = "${'x'.repeat(300)}";\n\`\`\`\n\n|${' col |'.repeat(14)}\n|${'---|'.repeat(14)}\n|${' value |'.repeat(14)}`,
+      answer: `${finishedTurn.answer}\n\n\`\`\`bash\necho "$HOME" 42 # every token kind: variable, string, number, comment\n\`\`\`\n\n\`\`\`js\nconst a = "${'x'.repeat(300)}";\n\`\`\`\n\n|${' col |'.repeat(14)}\n|${'---|'.repeat(14)}\n|${' value |'.repeat(14)}`,
       confirm: { id: 'k', kind: 'plan', text: '1. Search', state: 'waiting' },
     };
     const handler: ApiHandler = (call) =>
