@@ -67,16 +67,30 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
  */
 function withStructured(chosen: ExtractedArticle, structured: StructuredContent): ExtractedArticle {
   const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
-  const found = structured.keys.filter((key) => text.includes(comparable(key).slice(0, 80))).length;
-  if (found >= structured.keys.length * 0.5) return chosen;
-  const given = comparable(structured.blocks.join(' '));
+  const keys = structured.keys.slice(0, MAX_STRUCTURED_KEYS);
+  const found = keys.filter((key) => text.includes(comparable(key).slice(0, 80))).length;
+  if (found >= keys.length * 0.5) return chosen;
+  // The chosen text's blocks that only repeat the structured ones (the recipe card's own list) go.
+  const given = new Set(structured.blocks.flatMap(lineWords));
   const title = comparable(chosen.title ?? '');
   const rest = chosen.blocks.filter((block) => {
-    const words = comparable(withoutLinkTargets(block));
+    const lines = lineWords(withoutLinkTargets(block));
     // The page's title as a heading says nothing the header line does not.
-    return !given.includes(words) && !(block.startsWith('#') && words === title);
+    if (block.startsWith('#') && lines[0] === title) return false;
+    return !lines.every((line) => given.has(line));
   });
   return { ...chosen, blocks: [...structured.blocks, ...rest], method: 'structured' };
+}
+
+/** Keys of the structured data looked for in the chosen text, at most. */
+const MAX_STRUCTURED_KEYS = 100;
+
+/** A block's lines as comparable words, list markers and heading marks left off. */
+function lineWords(block: string): string[] {
+  return block
+    .split('\n')
+    .map((line) => comparable(line.replace(/^\s*(?:[-*]|\d+\.|#+)\s+/, '')))
+    .filter((line) => line !== '');
 }
 
 /** Words only, lower case: the same text marked up or spaced differently compares equal. */
@@ -181,6 +195,9 @@ function removeBoilerplate(root: DomElement | null): void {
 
 /** Text a newsletter box or a consent banner holds at most (more is content around a form). */
 const MAX_FURNITURE_CHARS = 600;
+/** Levels above its field or button a box may reach, and fields or buttons looked at: bounded work. */
+const FURNITURE_LEVELS = 8;
+const MAX_FURNITURE_ANCHORS = 200;
 
 /**
  * Furniture told by its shape, in any language: a newsletter box is the little text around an
@@ -190,27 +207,37 @@ const MAX_FURNITURE_CHARS = 600;
 function furnitureByShape(root: DomElement): DomElement[] {
   const found: DomElement[] = [];
   const content = root.querySelector('main, [role="main"], article');
-  const little = (element: DomElement) =>
-    !/^(BODY|HTML|MAIN|ARTICLE)$/i.test(element.tagName) &&
-    element.getAttribute('role') !== 'main' &&
-    (element.textContent ?? '').length <= MAX_FURNITURE_CHARS &&
-    !element.querySelector('h1');
+  // Ancestors known to hold more than furniture (and so do all theirs): each is measured once.
+  const big = new Set<DomElement>();
+  const little = (element: DomElement) => {
+    if (big.has(element)) return false;
+    const small =
+      !/^(BODY|HTML|MAIN|ARTICLE)$/i.test(element.tagName) &&
+      element.getAttribute('role') !== 'main' &&
+      (element.textContent ?? '').length <= MAX_FURNITURE_CHARS &&
+      !element.querySelector('h1');
+    if (!small) big.add(element);
+    return small;
+  };
   const widest = (start: DomElement): DomElement | undefined => {
     let box: DomElement | undefined;
-    for (let node: DomElement | null = start.parentNode as DomElement | null; node && little(node); )
+    let node = start.parentNode as DomElement | null;
+    for (let level = 0; node && level < FURNITURE_LEVELS && little(node); level++)
       [box, node] = [node, node.parentNode as DomElement | null];
     return box;
   };
-  for (const field of root.querySelectorAll('input[type="email" i]')) {
+  const fields = Array.from(root.querySelectorAll('input[type="email" i]')).slice(0, MAX_FURNITURE_ANCHORS);
+  for (const field of fields) {
     const box = widest(field);
     if (box) found.push(box);
   }
-  if (content) {
-    for (const button of root.querySelectorAll('button')) {
-      if (button.closest('main, [role="main"], article')) continue;
-      const box = widest(button);
-      if (box && box.querySelectorAll('button').length >= 2) found.push(box);
-    }
+  if (!content) return found;
+  let buttons = 0;
+  for (const button of root.querySelectorAll('button')) {
+    if (button.closest('main, [role="main"], article')) continue;
+    if (++buttons > MAX_FURNITURE_ANCHORS) break;
+    const box = widest(button);
+    if (box && box.querySelectorAll('button').length >= 2) found.push(box);
   }
   return found;
 }
