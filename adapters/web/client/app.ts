@@ -292,7 +292,7 @@ async function start(): Promise<void> {
   setCsrf(session.csrf);
   composer.maxUploadBytes = session.maxUploadBytes || Number.POSITIVE_INFINITY;
   settings.setModels(session.models);
-  show(logoutButton, session.auth === 'password');
+  show(logoutButton, session.auth === 'password' || session.auth === 'oidc');
   drawStarters(session.starters);
   window.addEventListener('hashchange', () => {
     const id = idFromLocation();
