@@ -117,6 +117,9 @@ export interface OpenedPage {
   watch: PageWatch;
 }
 
+/** How long a test waits for a state the page must reach (the test's own timeout bounds it too). */
+export const WAIT = { timeout: 15_000 };
+
 /** A new browser context (a new user: its own cookie jar) with the chat page loaded and ready. */
 export async function openChat(
   browser: Browser,
@@ -130,17 +133,30 @@ export async function openChat(
   });
   const page = await context.newPage();
   const watch = await watchPage(context, page, origin);
-  await page.goto(`${origin}/`);
-  await ready(page);
+  await load(page, () => page.goto(`${origin}/`));
   return { context, page, watch };
 }
 
-/** Waits until the page has loaded its session (the starters or the conversation list drawn). */
-export async function ready(page: Page): Promise<void> {
-  await message(page).waitFor();
-  await page.getByRole('button', { name: 'Settings' }).waitFor();
-  // The session is in once the composer has focus (start() ends with composer.focus()).
-  await expect.poll(() => page.evaluate('document.activeElement?.tagName')).toBe('TEXTAREA');
+/**
+ * Loads the page with `go` (goto, reload) and waits until it has drawn its session: the
+ * conversation list answered and the composer and Settings shown.
+ */
+export async function load(page: Page, go: () => Promise<unknown>): Promise<void> {
+  const listed = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/conversations' && r.request().method() === 'GET',
+    WAIT,
+  );
+  await go();
+  const response = await listed;
+  if (!response.ok())
+    throw new Error(`GET /api/conversations: ${response.status()} ${await response.text()}`);
+  await message(page).waitFor(WAIT);
+  await page.getByRole('button', { name: 'Settings' }).waitFor(WAIT);
+}
+
+/** Reloads the page (same context, so the same cookie) and waits until it is ready. */
+export function reload(page: Page): Promise<void> {
+  return load(page, () => page.reload());
 }
 
 export const message = (page: Page): Locator => page.getByRole('textbox', { name: 'Message' });
@@ -154,15 +170,15 @@ export async function ask(page: Page, text: string): Promise<void> {
   await box.fill(text);
   await box.press('Enter');
   // The box is cleared once the server took the message.
-  await expect.poll(() => box.inputValue()).toBe('');
+  await expect.poll(() => box.inputValue(), WAIT).toBe('');
 }
 
 /** Waits until the last turn has ended (its Stop button gone, the turn no longer busy). */
 export async function turnEnded(page: Page): Promise<Locator> {
   const turn = lastTurn(page);
-  await turn.waitFor();
-  await expect.poll(() => turn.getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false');
-  await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(false);
+  await turn.waitFor(WAIT);
+  await expect.poll(() => turn.getAttribute('aria-busy'), WAIT).toBe('false');
+  await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isVisible(), WAIT).toBe(false);
   return turn;
 }
 
@@ -173,10 +189,10 @@ export async function turnEnded(page: Page): Promise<Locator> {
 export async function changeSettings(page: Page, change: (dialog: Locator) => Promise<void>): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.waitFor();
+  await dialog.waitFor(WAIT);
   await change(dialog);
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await dialog.waitFor({ state: 'hidden' });
+  await dialog.waitFor({ state: 'hidden', ...WAIT });
 }
 
 /** The mode's option label in the Settings dialog. */
