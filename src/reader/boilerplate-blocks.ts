@@ -45,7 +45,10 @@ export function dropBoilerplateBlocks(blocks: string[], title?: string): string[
   for (const block of blocks) {
     const heading = /^(#{1,6}) /.exec(block)?.[1]?.length;
     if (isBoilerplateBlock(block)) {
-      if (/^#{1,6} /.test(out.at(-1) ?? '')) emptied = true;
+      const previous = out.at(-1) ?? '';
+      if (/^#{1,6} /.test(previous)) emptied = true;
+      // The label of a share bar or a link list ("Teilen:", "Lesen Sie auch") goes with it.
+      else if (isLinkList(block, plain(block)) && isLabel(previous)) out.pop();
       continue;
     }
     // A heading whose section held only furniture ("Related posts" over a list of links, in any
@@ -90,6 +93,19 @@ export function isBoilerplateBlock(block: string): boolean {
   return !block.startsWith('#') && isLinkList(block, text);
 }
 
+/** A few words that end no sentence: a label over what follows, not text of its own. */
+function isLabel(block: string): boolean {
+  const text = plain(block);
+  return (
+    text.length > 0 &&
+    text.length <= 40 &&
+    !block.startsWith('#') &&
+    !block.includes('\n') &&
+    !/[.!?。！？"”)]$/.test(text) &&
+    linkTextChars(block) === 0
+  );
+}
+
 /** "asked Mar 8, 2021 at 14:22", "Marta_K December 2, 2024, 9:10pm 3": a date and a few words. */
 function isDateLine(text: string): boolean {
   const match = DATE.exec(text);
@@ -103,11 +119,10 @@ function isDateLine(text: string): boolean {
  * text is link text. A sentence with a link in it is far below that.
  */
 function isLinkList(block: string, text: string): boolean {
-  const linked = linkTextChars(block);
-  const letters = text
-    .replace(/^[-*\d.\s]+/gm, '')
-    .replace(/\s+/g, ' ')
-    .trim().length;
+  // Characters other than spaces: the gaps between a list's items are nobody's text.
+  let linked = 0;
+  for (const match of block.matchAll(LINK)) linked += (match[1] ?? '').replace(/\s+/g, '').length;
+  const letters = text.replace(/^[-*\d.\s]+/gm, '').replace(/\s+/g, '').length;
   return linked > 0 && letters > 0 && linked / letters >= 0.9;
 }
 

@@ -89,6 +89,21 @@ describe('furniture in any language, by its shape', () => {
     expect(markdown).not.toContain('Facebook');
   });
 
+  it('the label of a share bar or link list goes with it; a sentence before a list stays', () => {
+    expect(
+      dropBoilerplateBlocks([
+        'Der Stadtrat hat am Dienstag beschlossen, die Halle zu sanieren.',
+        'Diesen Beitrag teilen:',
+        '- [Facebook](https://facebook.example/share)\n- [X](https://x.example/share)\n- [E-Mail](https://mail.example/share)',
+        'Die Sanierung soll 14 Millionen Euro kosten.',
+        '- [Neuer Radweg](https://a.example/1)\n- [Grundschule bekommt Mensa](https://a.example/2)',
+      ]),
+    ).toEqual([
+      'Der Stadtrat hat am Dienstag beschlossen, die Halle zu sanieren.',
+      'Die Sanierung soll 14 Millionen Euro kosten.',
+    ]);
+  });
+
   it('a heading over nothing but a list of links goes with the list; one over text stays', () => {
     expect(
       dropBoilerplateBlocks([
