@@ -10,8 +10,8 @@
  * read. A link keeps its text where it stands, as a Markdown reference (`[text][L3]`), and its target
  * goes to a numbered list at the end (`[L3]: https://…`), only for the links in the text it gets
  * (labelled L1, L2 …, never a bare number, which the answer would take for a source to cite);
- * links that lead nowhere new (this page's own anchors, a URL written as its own text) keep only
- * their text. Ranking, budgets and cuts work on that lean text, so a URL's words never make a block
+ * links that lead nowhere new or are navigation (this page's own anchors, a URL written as its own
+ * text, a site's front page, a glyph) keep only their text. Ranking, budgets and cuts work on that lean text, so a URL's words never make a block
  * look relevant and a long block is never cut inside a link, a bold run or a code span.
  */
 import MiniSearch from 'minisearch';
@@ -91,11 +91,31 @@ function leanLinks(block: string, targets: string[], pageUrl: string | undefined
   const page = pageUrl ? withoutHash(pageUrl) : undefined;
   return block.replace(MARKDOWN_LINK, (_m, text: string, url: string) => {
     const plainText = text.replace(/\\([[\]])/g, '$1');
-    if (!/^https?:\/\//i.test(url) || withoutHash(url) === page || sameAddress(plainText, url)) return text;
+    if (
+      !/^https?:\/\//i.test(url) ||
+      withoutHash(url) === page ||
+      sameAddress(plainText, url) ||
+      isNavigation(plainText, url)
+    )
+      return text;
     let index = targets.indexOf(url);
     if (index < 0) index = targets.push(url) - 1;
     return `[${text}]\uE010${index}\uE011`;
   });
+}
+
+/**
+ * Links that lead nowhere a reader would follow from the text: a site's front page ("Home", the
+ * logo's link) and glyph-only links (`¶`, `#`, `↑` permalinks), in any language.
+ */
+function isNavigation(text: string, url: string): boolean {
+  if (!/[\p{L}\p{N}]/u.test(text)) return true;
+  try {
+    const { pathname, search } = new URL(url);
+    return pathname === '/' && search === '';
+  } catch {
+    return true;
+  }
 }
 
 function withoutHash(url: string): string {

@@ -18,6 +18,7 @@ describe('links in the text the model reads', () => {
         'The [harbour board](https://harbour.example/board) met on Monday and the [harbour board](https://harbour.example/board) voted.',
         'See [the minutes](https://harbour.example/minutes%20%282026%29) and [the map above](https://news.example/2026/harbour#map).',
         'Source: [harbour.example/board](https://harbour.example/board/).',
+        'Back to [Harbour News](https://news.example/) [¶](https://news.example/2026/harbour-vote)',
       ],
       { maxChars: 8_000, pageUrl: PAGE },
     );
@@ -26,6 +27,7 @@ describe('links in the text the model reads', () => {
         'The [harbour board][L1] met on Monday and the [harbour board][L1] voted.',
         'See [the minutes][L2] and the map above.',
         'Source: harbour.example/board.',
+        'Back to Harbour News ¶',
         '[L1]: https://harbour.example/board\n[L2]: https://harbour.example/minutes%20%282026%29',
       ].join('\n\n'),
     );
