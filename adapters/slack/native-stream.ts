@@ -163,10 +163,11 @@ export class SlackAnswerStream implements AnswerStream<SlackPayload, string, Tas
   /**
    * Slack's stream methods take no buttons until the stream ends (chat.stopStream's `blocks` go
    * under the finished message), and what is streamed stays: a Stop button cannot be shown while
-   * it runs, so the stream says how to stop it — "stop" written in the thread (slack-surface.ts).
+   * it runs, so the stream's first task card says how to stop it — "stop" written in the thread
+   * (slack-surface.ts) — and chat.stopStream's own `task_update` closes that card.
    */
-  stopHint(): string {
-    return streamStopHint(this.target.locale);
+  stopHint(running: boolean): TaskCard {
+    return streamStopHint(this.target.locale, running);
   }
 
   refusal(error: unknown): StreamRefusal | undefined {

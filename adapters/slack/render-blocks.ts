@@ -294,12 +294,18 @@ export function renderStreamedMessage(
   return { text: text || ' ', blocks: [...cards, ...tail] };
 }
 
+/** The stop hint card's id: one per stream, updated in place by the stop (native-stream.ts). */
+export const STOP_HINT_TASK_ID = 'scout_stop_hint';
+
 /**
- * The line a native stream starts with: Slack's stream methods take no buttons until it ends, so
- * it says how to stop it — "stop" written in the thread (native-stream.ts, slack-surface.ts).
+ * The card a native stream starts with: Slack's stream methods take no buttons until it ends, so
+ * while it runs it says how to stop it — "stop" written in the thread (native-stream.ts,
+ * slack-surface.ts); the stop that ends the stream closes it ("Answer ended").
  */
-export function streamStopHint(locale: Locale): string {
-  return t(locale, 'stop.stream-hint');
+export function streamStopHint(locale: Locale, running: boolean): TaskCard {
+  return running
+    ? { id: STOP_HINT_TASK_ID, title: t(locale, 'stop.stream-hint'), status: 'in_progress' }
+    : { id: STOP_HINT_TASK_ID, title: t(locale, 'stop.stream-hint.ended'), status: 'complete' };
 }
 
 function taskCardBlock(task: TaskCard, details: boolean, sources: boolean): Block {

@@ -22,7 +22,6 @@ import { phrase } from '../../src/i18n/phrase.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import type { EditorClock } from '../../src/render/editor-clock.js';
 import { ChannelPacers } from '../../src/render/channel-pacer.js';
-import { StopHintBudgets } from '../../src/render/stop-hints.js';
 import type { ChannelLimits } from '../../src/render/pace-rules.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
@@ -188,8 +187,6 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const pacers = new ChannelPacers(options.editorClock);
   // One pacer per workspace for what Slack counts per workspace (chat.update, chat.delete: Tier 3).
   const workspacePacers = new ChannelPacers(options.editorClock);
-  // The streams showing "reply stop" per workspace, each owed a chat.update (src/render/stop-hints.ts).
-  const stopHints = new StopHintBudgets();
   let acceptor: AcceptThread | undefined;
   let accepting = true;
 
@@ -209,7 +206,6 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
         pacers,
         ...(options.channelLimits ? { channelLimits: options.channelLimits } : {}),
         workspacePacers,
-        stopHints,
         ...(options.workspaceLimits ? { workspaceLimits: options.workspaceLimits } : {}),
       },
       {

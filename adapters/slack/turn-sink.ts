@@ -13,7 +13,6 @@ import type { Logger } from '../../src/logger.js';
 import type { PlanProposal } from '../../src/modes/plan/plan-types.js';
 import type { ChannelPacers } from '../../src/render/channel-pacer.js';
 import type { ChannelLimits } from '../../src/render/pace-rules.js';
-import type { StopHintBudgets } from '../../src/render/stop-hints.js';
 import { deliverReply, type ReplyRoute } from '../../src/render/reply.js';
 import type { EditorClock } from '../../src/render/editor-clock.js';
 import { TurnRenderer } from '../../src/render/turn-renderer.js';
@@ -98,11 +97,6 @@ export interface SlackSinkDeps {
   workspacePacers?: ChannelPacers;
   /** Per-workspace limits (default SLACK_WORKSPACE_LIMITS; tests shrink them with the edit interval). */
   workspaceLimits?: ChannelLimits;
-  /**
-   * The surface's hinted streams per workspace: a stream shows "reply stop" only where the
-   * workspace's chat.update window can still take its closing edit (src/render/stop-hints.ts).
-   */
-  stopHints?: StopHintBudgets;
 }
 
 /** A steps payload built both ways: with `container` blocks, and the Show/Hide button fallback. */
@@ -146,12 +140,6 @@ export class SlackTurnSink implements TurnSink {
     const workspaceLimits = deps.workspaceLimits ?? SLACK_WORKSPACE_LIMITS;
     const workspacePacers = deps.workspacePacers;
     const workspace = workspacePacers?.channel(team, workspaceLimits);
-    // The stop hint costs a chat.update after the stream: shown only where the workspace has room.
-    const { stopHints } = deps;
-    const claimStopHint =
-      stopHints && workspacePacers
-        ? () => stopHints.claim(team, workspacePacers.room(team, workspaceLimits, 'edit'))
-        : undefined;
     this.#renderer = new TurnRenderer<StepsChoice, string>({
       writer: {
         post: async (payload) => {
@@ -193,7 +181,6 @@ export class SlackTurnSink implements TurnSink {
           renderApprovalPart(markdown, controls, { locale, conversationId }),
       },
       ...(stream ? { stream } : {}),
-      ...(claimStopHint ? { claimStopHint } : {}),
       limits: { answerChars: ANSWER_CHUNK_CHARS, channel: deps.channelLimits ?? SLACK_CHANNEL_LIMITS },
       // Slack's post limit is the channel's, whatever thread the turn is in.
       ...(deps.pacers ? { channel: { key: channel, pacers: deps.pacers } } : {}),

@@ -16,11 +16,11 @@
  * - the last chunks travel in the stop, with the closing controls (footer, feedback) when the head
  *   is the answer's last part; a final text that rewrote what streamed (citations linked) is put in
  *   place right after the stop by an ordinary edit that keeps the task cards;
- * - a stream carries no buttons: while it runs, its top says how to stop it (the adapter's
- *   `stopHint`, e.g. "reply stop"); streamed text cannot be taken back, so the final message is put
- *   in place by an ordinary edit right after the stop, without the hint. That edit is promised only
- *   where the platform's edit window can afford it (`claimStopHint`, stop-hints.ts): otherwise the
- *   stream starts without the hint, so no finished answer waits for the window still saying it;
+ * - a stream carries no buttons: while it runs, its first task card says how to stop it (the
+ *   adapter's `stopHint`, e.g. "reply stop"). Streamed text cannot be taken back, but a card's state
+ *   can change in the stream's own calls: the stop that ends the stream turns the card into its
+ *   closing state (the answer ended), so the hint costs no call of its own, in any number of
+ *   streams at once, and no finished answer ever says "reply stop";
  * - a stream that cannot go on (expired) turns into an ordinary message for the rest of this turn;
  *   a platform that refuses streaming before anything showed gets the ordinary path for this turn
  *   (the adapter remembers a workspace-wide refusal); a refused channel is the renderer's refusal.
@@ -30,7 +30,6 @@ import type { WriteKind } from './pace-rules.js';
 import type { Source } from './events.js';
 import type { EditorClock } from './editor-clock.js';
 import type { AnswerControls, MessageWriter } from './message-writer.js';
-import type { ClaimStopHint, HintTicket } from './stop-hints.js';
 import { ThrottledEditor } from './throttled-editor.js';
 import type { StepView } from './view.js';
 
@@ -64,10 +63,11 @@ export interface AnswerStream<P, R, T> {
    */
   message(markdown: string, controls: AnswerControls, tasks: T[]): P;
   /**
-   * The stream cannot carry a Stop button: Markdown that tells how to stop the answer instead (shown
-   * at the top of the stream while it runs, in the asker's words), or undefined for none.
+   * The stream cannot carry a Stop button: a task card that tells how to stop the answer instead
+   * (`running`: the first card of the stream while it runs, in the asker's words), and the same
+   * card's closing state (`running` false), which the stop carries. Undefined: none.
    */
-  stopHint?(): string | undefined;
+  stopHint?(running: boolean): T | undefined;
   /** A failed call that means streaming cannot go on, or undefined for an ordinary failure. */
   refusal(error: unknown): StreamRefusal | undefined;
   /** Streaming was refused (the adapter logs it and remembers a workspace-wide refusal). */
@@ -97,8 +97,6 @@ export interface StreamHeadOptions<P, R, T> {
   clock?: EditorClock;
   /** The channel's pace (channel-pacer.ts) for the task-cards-only calls. */
   pace?: (kind: WriteKind, urgent: boolean) => PaceRequest;
-  /** May the stream about to start show its stop hint (absent: always)? The ticket is released here. */
-  claimStopHint?: ClaimStopHint;
   onError?: (error: unknown, call: 'post' | 'edit') => void;
   /** Streaming was refused: the renderer draws the steps its ordinary way from now on when `!shown`. */
   onRefused: (scope: StreamRefusal, shown: boolean) => void;
@@ -128,10 +126,8 @@ export class StreamHead<P, R, T> {
   readonly #tasksOnly: ThrottledEditor<HeadContent<T>, R>;
   #mode: Mode = 'stream';
   #textStarted = false;
-  /** The stream shows the stop hint: its final content needs the edit that takes it away. */
+  /** The stream shows the stop hint's card as running: the stop that ends it closes the card. */
   #hinted = false;
-  /** The hint's claim on the platform's edits, until its closing edit has a slot or the turn ends. */
-  #hintTicket: HintTicket | undefined;
   /** What the platform shows: the key of each task card (steps only ever append), and the text. */
   readonly #sentTasks: string[] = [];
   #sentText = '';
@@ -261,17 +257,11 @@ export class StreamHead<P, R, T> {
     const text = stream.text(content.markdown, content.final);
     if (ref === undefined) {
       const chunks = this.#chunks(content.tasks, text);
-      const hint = this.#hint();
-      // The hint leads the streamed text; what the answer streams later is appended after it.
-      const opening = hint ? { ...chunks, text: `${hint}\n\n${chunks.text}` } : chunks;
-      let started: R;
-      try {
-        started = await guard(() => stream.start(opening));
-      } catch (err) {
-        this.releaseHint();
-        throw err;
-      }
-      this.#hinted = Boolean(hint);
+      // The hint is the stream's first card: the steps' cards and the text follow it.
+      const hint = stream.stopHint?.(true);
+      const opening = hint === undefined ? chunks : { ...chunks, tasks: [hint, ...chunks.tasks] };
+      const started = await guard(() => stream.start(opening));
+      this.#hinted = hint !== undefined;
       this.#commit(content.tasks, text);
       this.#sentSource = content.markdown.length;
       return started;
@@ -282,7 +272,10 @@ export class StreamHead<P, R, T> {
         // streamed (those lines now belong to the next message, which waits for them), the stream
         // ends here and the head is an ordinary message from now on, edited to what it should show.
         // A rewrite of a head that is still the last part waits for the final, as before.
-        await guard(() => stream.stop(ref, this.#chunks(content.tasks, this.#sentText), undefined));
+        await guard(() =>
+          stream.stop(ref, this.#closing(this.#chunks(content.tasks, this.#sentText)), undefined),
+        );
+        this.#hinted = false;
         this.#commit(content.tasks, this.#sentText);
         return this.#editAfterStream(ref, content);
       }
@@ -294,17 +287,18 @@ export class StreamHead<P, R, T> {
       }
       return ref;
     }
-    // The final: its last chunks go in the stop. A text that rewrote what streamed (citations
-    // linked), or a stream that showed the stop hint, is put in place by an ordinary edit right
-    // after, with the controls and task cards (the stop already holds the whole text, should that
-    // edit never land).
+    // The final: its last chunks go in the stop, with the stop hint's card closed. Only a text that
+    // rewrote what streamed (citations linked) is put in place by an ordinary edit right after, with
+    // the controls and task cards (the stop already holds the whole text, should that edit never
+    // land).
     const extendsStream = text.startsWith(this.#sentText);
     const last = extendsStream ? text : this.#sentText;
     const closing = extendsStream && hasClosing(content.controls) ? content.controls : undefined;
-    await guard(() => stream.stop(ref, this.#chunks(content.tasks, last), closing));
+    await guard(() => stream.stop(ref, this.#closing(this.#chunks(content.tasks, last)), closing));
+    this.#hinted = false;
     this.#commit(content.tasks, last);
     this.#mode = 'message';
-    if (!extendsStream || this.#hinted) await this.#editAfterStream(ref, content);
+    if (!extendsStream) await this.#editAfterStream(ref, content);
     return ref;
   }
 
@@ -315,8 +309,6 @@ export class StreamHead<P, R, T> {
    */
   async #editAfterStream(ref: R, content: HeadContent<T>): Promise<R> {
     const slot = await this.#o.pace?.('edit', true).slot;
-    // The closing edit holds a slot of its own now (counted by the pacer): the hint's claim is spent.
-    this.releaseHint();
     try {
       return await this.#asMessage(ref, content);
     } finally {
@@ -324,19 +316,11 @@ export class StreamHead<P, R, T> {
     }
   }
 
-  /** Gives back the stop hint's claim, if any (its closing edit has a slot, or the turn is over). */
-  releaseHint(): void {
-    this.#hintTicket?.release();
-    this.#hintTicket = undefined;
-  }
-
-  /** The stop hint for a stream about to start, where the platform can afford its closing edit. */
-  #hint(): string | undefined {
-    const hint = this.#o.stream.stopHint?.();
-    if (!hint || !this.#o.claimStopHint) return hint;
-    this.releaseHint();
-    this.#hintTicket = this.#o.claimStopHint();
-    return this.#hintTicket ? hint : undefined;
+  /** A stop's chunks: the stop hint's card, if the stream shows it, in its closing state first. */
+  #closing(chunks: StreamChunks<T>): StreamChunks<T> {
+    if (!this.#hinted) return chunks;
+    const closed = this.#o.stream.stopHint?.(false);
+    return closed === undefined ? chunks : { ...chunks, tasks: [closed, ...chunks.tasks] };
   }
 
   /** The head as an ordinary message (its stream is over, or never started), task cards kept. */

@@ -10,7 +10,6 @@ import type { ChannelLimits, WriteKind } from './pace-rules.js';
 import type { DeliveryError } from './delivery.js';
 import type { EditorClock } from './editor-clock.js';
 import type { AnswerControls, MessageWriter } from './message-writer.js';
-import type { ClaimStopHint } from './stop-hints.js';
 import type { TurnView } from './view.js';
 
 /** Controls of the steps message. */
@@ -79,11 +78,6 @@ export interface TurnRendererOptions<P, R> {
    * shows the steps as task cards; absent, or refused, the answer and steps are ordinary messages.
    */
   stream?: AnswerStream<P, R, unknown>;
-  /**
-   * Whether a stream about to start may show its stop hint (stop-hints.ts: only where its closing
-   * edit can be afforded). Absent: it always may.
-   */
-  claimStopHint?: ClaimStopHint;
   /**
    * The platform's status line (Slack assistant status): set once while working. The platform
    * clears it when a reply arrives (Slack: "cleared automatically when the app sends a reply"), so

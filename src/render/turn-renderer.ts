@@ -106,7 +106,6 @@ export class TurnRenderer<P, R> {
           intervalMs: options.intervalMs,
           ...(options.clock ? { clock: options.clock } : {}),
           pace: (kind, urgent) => pace.acquire(kind, urgent),
-          ...(options.claimStopHint ? { claimStopHint: options.claimStopHint } : {}),
           onError,
           refresh,
           // Refused before anything streamed: the steps now need their ordinary message.
@@ -193,8 +192,6 @@ export class TurnRenderer<P, R> {
       this.#o.logger.error({ err }, 'final render failed');
     } finally {
       this.#steps.dispose();
-      // However the final went, a stop hint's claim on the platform's edits ends with the turn.
-      this.#head?.releaseHint();
     }
     // Independent of the answer's delivery: Show details keeps working even if an edit failed.
     if (this.#steps.ref !== undefined && this.#o.onFinished) {

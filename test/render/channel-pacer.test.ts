@@ -398,3 +398,45 @@ describe('pacing the editors', () => {
     ]);
   });
 });
+
+/** A Tier 3-like window (a few urgent edits a minute) with an ordinary-only rate on top. */
+const TIER_3_LIKE: ChannelLimits = {
+  edit: [
+    { max: 5, perMs: 60_000, reserve: 2 },
+    { burst: 2, everyMs: 1_200, ordinaryOnly: true },
+  ],
+};
+
+describe('ChannelPacer.room', () => {
+  it('counts what the window still allows urgent writes now: finished, in flight and waiting ones', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer(TIER_3_LIKE, clock);
+    // The ordinary-only rate does not hold finals; a kind with no rule is unlimited.
+    expect(pacer.room('edit')).toBe(5);
+    expect(pacer.room('post')).toBe(Number.POSITIVE_INFINITY);
+    await pacer.run('edit', async () => {}, true);
+    await pacer.run('edit', async () => {}, true);
+    expect(pacer.room('edit')).toBe(3);
+    const held = await pacer.acquire('edit', true).slot;
+    expect(pacer.room('edit')).toBe(2);
+    await pacer.run('edit', async () => {}, true);
+    await pacer.run('edit', async () => {}, true);
+    expect(pacer.room('edit')).toBe(0);
+    // A final waiting for the window is owed too: no room below zero.
+    const waiting = pacer.acquire('edit', true);
+    expect(pacer.room('edit')).toBe(0);
+    held.done();
+    await clock.advance(60_000);
+    await waiting.slot.then((slot) => slot.done());
+    expect(pacer.room('edit')).toBe(4);
+  });
+
+  it('a rate holding every write counts its bucket', async () => {
+    const clock = manualClock();
+    const pacer = new ChannelPacer({ edit: [{ burst: 3, everyMs: 1_000 }] }, clock);
+    await pacer.run('edit', async () => {}, true);
+    expect(pacer.room('edit')).toBe(2);
+    await clock.advance(1_000);
+    expect(pacer.room('edit')).toBe(3);
+  });
+});

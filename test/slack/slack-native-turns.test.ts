@@ -7,6 +7,7 @@
  */
 // biome-ignore-all lint/suspicious/noExplicitAny: recorded Slack calls are open JSON
 import { afterEach, expect, it } from 'vitest';
+import { STOP_HINT_TASK_ID } from '../../adapters/slack/render-blocks.js';
 import type { FakeMessage } from '../helpers/fake-slack-api.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { describeWithShared } from '../helpers/fixtures.js';
@@ -102,9 +103,12 @@ describeWithShared('Slack native streaming: whole turns', () => {
     expect(updates[0]!.at - stop!.at).toBeLessThan(TEST_EDIT_INTERVAL_MS);
     expect(shown(message)).toContain('[[1]](https://example.com/scout-news/1)');
     expect(shown(message)).not.toMatch(/(?<!\[)\[\d+\](?![\](])/);
-    // The cards the stream showed (the search, its results with their sources …) are all kept.
+    // The cards the stream showed for its steps (the search, its results with their sources …) are
+    // all kept; the stop hint's card, closed by the stop, is not carried into the edited message.
     const streamed = new Set(
-      message.chunks.filter((c: any) => c.type === 'task_update').map((c: any) => c.id),
+      message.chunks
+        .filter((c: any) => c.type === 'task_update' && c.id !== STOP_HINT_TASK_ID)
+        .map((c: any) => c.id),
     );
     const cards = message.blocks.filter((b: any) => b.type === 'task_card');
     expect(new Set(cards.map((c: any) => c.task_id))).toEqual(streamed);
@@ -190,12 +194,15 @@ describeWithShared('Slack: how to stop a streamed answer, and "stop" written in 
     for (const s of open.splice(0)) await s.close();
   });
 
-  const EN_HINT = /To stop this answer, reply_ `stop`/;
-  const ZH_HINT = /要停止此回答，请在此话题中回复_ `停止`/;
+  const EN_HINT = 'To stop this answer, reply “stop” in this thread';
+  const ZH_HINT = '要停止此回答，请在此话题中回复“停止”';
+  /** The stop hint's card as the message shows it: the last task_update of its id. */
+  const hintCard = (m: FakeMessage) =>
+    m.chunks.filter((c: any) => c.type === 'task_update' && c.id === STOP_HINT_TASK_ID).at(-1);
 
-  for (const [locale, hint, stopWord, nothing] of [
-    ['en-US', EN_HINT, 'stop', 'Nothing is running in this conversation.'],
-    ['zh-CN', ZH_HINT, '停止', '此会话没有正在运行的任务。'],
+  for (const [locale, hint, ended, stopWord, nothing] of [
+    ['en-US', EN_HINT, 'Answer ended', 'stop', 'Nothing is running in this conversation.'],
+    ['zh-CN', ZH_HINT, '回答已结束', '停止', '此会话没有正在运行的任务。'],
   ] as const) {
     it(`${locale}: the running stream says how to stop it; the final message does not, and a late "${stopWord}" is told nothing runs`, async () => {
       const fx = threadFixture();
@@ -208,13 +215,17 @@ describeWithShared('Slack: how to stop a streamed answer, and "stop" written in 
       const streamed = () => s.slack.messagesIn(fx.mention.event.channel, fx.mention.event.ts)[0];
       // While it runs, what the user sees in the stream tells how to stop it, in their language.
       await s.slack.waitFor(() => streamed()?.streaming === true, 5000, 'the stream');
-      expect(streamed()!.streamedText).toMatch(hint);
+      expect(hintCard(streamed()!)).toMatchObject({ title: hint, status: 'in_progress' });
       await s.surface.idle();
 
+      // The stop closed the card: the finished answer no longer says how to stop it, and no edit
+      // after the stop was needed for that.
       const [message] = s.slack.messagesIn(fx.mention.event.channel, fx.mention.event.ts);
       expect(message!.streaming).toBe(false);
       expect(shown(message!)).toBe(answer);
-      expect(JSON.stringify(message!.blocks)).not.toMatch(hint);
+      expect(hintCard(message!)).toMatchObject({ title: ended, status: 'complete' });
+      expect(JSON.stringify(message!.blocks)).not.toContain(hint);
+      expect(s.slack.callsTo('chat.update')).toEqual([]);
       expect(has(message!, 'scout_feedback_up')).toBe(true);
       expect(s.slack.violations).toEqual([]);
 
@@ -245,6 +256,7 @@ describeWithShared('Slack: how to stop a streamed answer, and "stop" written in 
     expect(message!.streaming).toBe(false);
     expect(shown(message!)).not.toContain('Paragraph 39');
     expect(shown(message!)).toMatch(/stop/i);
-    expect(shown(message!)).not.toMatch(EN_HINT);
+    expect(shown(message!)).not.toContain(EN_HINT);
+    expect(hintCard(message!)).toMatchObject({ title: 'Answer ended', status: 'complete' });
   });
 });

@@ -23,6 +23,7 @@ beforeAll(async () => {
   await warmReader();
   server = createServer((req, res) => {
     hits.push(req.url ?? '');
+    if (req.url === '/never') return; // never answers
     if (req.url === '/page') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(
@@ -286,6 +287,18 @@ describe('fetch_url under load', () => {
     } finally {
       await busy.close();
     }
+  });
+});
+
+describe('fetch_url in a search round', () => {
+  it("bounds the download by the round's wait (maxFetchMs), not the tool's own", async () => {
+    const out = await registryWith(onlyLoopbackServer).execute(
+      'fetch_url',
+      JSON.stringify({ url: `${base}/never` }),
+      { ...context(), maxFetchMs: 200 },
+    );
+    expect(out.isError).toBe(true);
+    expect(out.text).toBe(`Could not fetch ${base}/never: no complete answer within 200 ms.`);
   });
 });
 
