@@ -171,7 +171,8 @@ describeWithShared('/usage on Discord', () => {
     const { token } = e.fake.interact(slashCommand('usage'));
     const reply = await e.fake.waitFor(
       () => (e!.fake.originalResponse(token)?.content.includes('Your usage') ? e : undefined),
-      8000,
+      // A hang guard, not a speed check: the first chart loads sharp (libvips), seconds on a busy machine.
+      15_000,
       'usage reply',
     );
     expect(reply).toBeDefined();
