@@ -44,6 +44,8 @@ export interface GatherOptions {
   locale: Locale;
   emit(event: TurnEvent): void;
   signal: AbortSignal;
+  /** The conversation reading: its PDFs share the reader slots fairly with other conversations'. */
+  conversationId?: string;
   logger: Logger;
   /** The turn's scope hears each read (traces: `read_context` spans). */
   hearStep?: HearStep;
@@ -159,7 +161,7 @@ export async function gatherContext(options: GatherOptions): Promise<GatheredCon
     }
     const share = Math.floor(fileBudget / Math.max(1, textFilesLeft));
     textFilesLeft -= 1;
-    const read = await readFileText(file, download.bytes, options.signal);
+    const read = await readFileText(file, download.bytes, options.signal, options.conversationId);
     if ('problem' in read) {
       notice(read.problem, { name: file.name });
       continue;
@@ -221,12 +223,13 @@ async function readFileText(
   file: AttachmentRef,
   bytes: Uint8Array,
   signal: AbortSignal,
+  conversationId: string | undefined,
 ): Promise<{ text: string; notes: FileNote[] } | { problem: 'context.binary' } | { pdfFailure: PdfFailure }> {
   if (fileKind(file) === 'text') {
     const text = decodeText(bytes);
     return text === undefined ? { problem: 'context.binary' } : { text, notes: [] };
   }
-  const pdf = await extractPdfText(bytes, signal);
+  const pdf = await extractPdfText(bytes, signal, conversationId);
   if (!pdf.ok) {
     if (signal.aborted) throw signal.reason;
     return { pdfFailure: pdf.reason };

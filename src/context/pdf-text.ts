@@ -6,7 +6,12 @@
  *   - a small V8 heap (`--max-old-space-size`),
  *   - a cap on every typed array and on all of them together (pdf-child-source.ts),
  *   - a watchdog on its resident memory (Linux's /proc), killing it past PDF_MAX_RSS_MB,
- *   - a time limit, and at most PDF_CONCURRENCY such processes at once (the rest wait their turn),
+ *   - a limit on its own CPU time (Linux's /proc: a reader waiting for a busy machine's cores is not
+ *     charged for it; a wall-clock bound ten times as long stays behind it, and is the limit where
+ *     /proc is missing),
+ *   - at most PDF_CONCURRENCY such processes at once, the rest waiting their turn fairly: a freed
+ *     slot goes to the longest-waiting reading of a conversation that holds none, so one
+ *     conversation (an agent reading several PDFs at once) holds at most one slot while others wait,
  * so however many bombs arrive together, PDF reading stays under PDF_CONCURRENCY × PDF_MAX_RSS_MB.
  * Pages past PDF_MAX_PAGES and text past PDF_MAX_CHARS are not read; files over PDF_MAX_BYTES not at all.
  */
@@ -16,6 +21,7 @@ import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import { type Phrase, phrase } from '../i18n/phrase.js';
 import { PDF_CHILD_SOURCE } from './pdf-child-source.js';
+import { readingOwner } from './reading-owner.js';
 
 /** Pages read at most. */
 export const PDF_MAX_PAGES = 100;
@@ -23,8 +29,12 @@ export const PDF_MAX_PAGES = 100;
 export const PDF_MAX_BYTES = 32 * 1024 * 1024;
 /** The same, as the notices name it. */
 const PDF_MAX_SIZE = `${PDF_MAX_BYTES / 1024 / 1024} MB`;
-/** Wall-clock budget of one extraction (waiting for a free slot not included). */
-const PDF_TIME_LIMIT_MS = 15_000;
+/** CPU time one extraction may use (its own process's, from /proc; waiting for a slot not included). */
+export const PDF_CPU_LIMIT_MS = 5_000;
+/** Wall-clock bound behind the CPU limit (a reader that waits on nothing); the limit without /proc. */
+export const PDF_WALL_LIMIT_MS = 10 * PDF_CPU_LIMIT_MS;
+/** The limit where a reader's CPU time cannot be read (no /proc): wall clock, as before. */
+const PDF_WALL_ONLY_LIMIT_MS = 15_000;
 /** Text past this many characters is not collected (the caller truncates to its token budget anyway). */
 const PDF_MAX_CHARS = 2_000_000;
 /** The reader's V8 heap: pdf.js on a normal document needs far less. */
@@ -100,48 +110,89 @@ export function describePdfFailure(reason: PdfFailure, name = 'the PDF'): string
   }
 }
 
-export async function extractPdfText(bytes: Uint8Array, signal?: AbortSignal): Promise<PdfResult> {
+/**
+ * `owner`: the conversation reading it (default: the one its signal was marked with, else a
+ * reading of its own); a conversation holds at most one reader slot while others wait.
+ */
+export async function extractPdfText(
+  bytes: Uint8Array,
+  signal?: AbortSignal,
+  owner: string | undefined = readingOwner(signal),
+): Promise<PdfResult> {
   if (!looksLikePdf(bytes)) return { ok: false, reason: 'not-pdf' };
   if (bytes.byteLength > PDF_MAX_BYTES) return { ok: false, reason: 'too-big' };
-  if (!(await takeSlot(signal))) return { ok: false, reason: 'too-slow' };
+  const holder = owner ?? Symbol('reading');
+  if (!(await readerSlots.take(holder, signal))) return { ok: false, reason: 'too-slow' };
   try {
     return await readInChild(bytes, signal);
   } finally {
-    releaseSlot();
+    readerSlots.release(holder);
   }
 }
 
-let running = 0;
-const waiting: Array<() => void> = [];
+/**
+ * The reader slots, shared fairly between conversations: a slot is taken at once while one is free;
+ * a freed slot goes to the longest-waiting reading whose owner holds no slot, or, when every waiting
+ * owner already holds one, to the longest-waiting reading.
+ */
+export class ReaderSlots {
+  readonly #held = new Map<string | symbol, number>();
+  readonly #waiting: Array<{ owner: string | symbol; grant: () => void }> = [];
+  #running = 0;
 
-/** Waits for one of the PDF_CONCURRENCY slots; false when `signal` aborted first. */
-function takeSlot(signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  if (running < PDF_CONCURRENCY) {
-    running++;
-    return Promise.resolve(true);
+  constructor(private readonly size: number) {}
+
+  /** Resolves true with a slot, or false when `signal` aborted first. */
+  take(owner: string | symbol, signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return Promise.resolve(false);
+    if (this.#running < this.size) {
+      this.#running++;
+      this.#hold(owner, 1);
+      return Promise.resolve(true);
+    }
+    return new Promise<boolean>((resolve) => {
+      const entry = {
+        owner,
+        // release hands its slot over: `#running` stays the same.
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          this.#hold(owner, 1);
+          resolve(true);
+        },
+      };
+      const onAbort = () => {
+        const at = this.#waiting.indexOf(entry);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        resolve(false);
+      };
+      this.#waiting.push(entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
-  return new Promise<boolean>((resolve) => {
-    const onAbort = () => {
-      const at = waiting.indexOf(grant);
-      if (at >= 0) waiting.splice(at, 1);
-      resolve(false);
-    };
-    // releaseSlot hands its slot over: `running` stays the same.
-    const grant = () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    };
-    waiting.push(grant);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+
+  release(owner: string | symbol): void {
+    this.#hold(owner, -1);
+    if (this.#waiting.length === 0) {
+      this.#running--;
+      return;
+    }
+    let at = this.#waiting.findIndex((w) => !this.#held.has(w.owner));
+    if (at < 0) at = 0;
+    const [next] = this.#waiting.splice(at, 1);
+    next!.grant();
+  }
+
+  #hold(owner: string | symbol, by: number): void {
+    const count = (this.#held.get(owner) ?? 0) + by;
+    if (count > 0) this.#held.set(owner, count);
+    else this.#held.delete(owner);
+  }
 }
 
-function releaseSlot(): void {
-  const next = waiting.shift();
-  if (next) next();
-  else running--;
-}
+const readerSlots = new ReaderSlots(PDF_CONCURRENCY);
+
+/** For tests: called with each reader process's pid as soon as it is spawned. */
+export const pdfReaderHooks: { spawned?: (pid: number) => void } = {};
 
 function readInChild(bytes: Uint8Array, signal: AbortSignal | undefined): Promise<PdfResult> {
   return new Promise<PdfResult>((resolve) => {
@@ -167,6 +218,7 @@ function readInChild(bytes: Uint8Array, signal: AbortSignal | undefined): Promis
       resolve({ ok: false, reason: 'unreadable' });
       return;
     }
+    if (child.pid !== undefined) pdfReaderHooks.spawned?.(child.pid);
     // Reading is background work: on a busy machine the conversations' event loop goes first.
     try {
       if (child.pid !== undefined) setPriority(child.pid, PDF_NICENESS);
@@ -190,9 +242,18 @@ function readInChild(bytes: Uint8Array, signal: AbortSignal | undefined): Promis
       finish({ ok: false, reason });
     };
     const onAbort = () => kill('too-slow');
-    const timer = setTimeout(() => kill('too-slow'), PDF_TIME_LIMIT_MS);
+    // The CPU limit is the watchdog's; this bound is for a reader that waits on nothing. Where its
+    // CPU time cannot be read, the wall clock is the limit (the watchdog says so on its first read).
+    let timer = setTimeout(() => kill('too-slow'), PDF_WALL_LIMIT_MS);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const watchdog = watchMemory(child, () => kill('too-much-memory'));
+    const watchdog = watchReader(child, {
+      overMemory: () => kill('too-much-memory'),
+      overCpu: () => kill('too-slow'),
+      noCpuClock: () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => kill('too-slow'), PDF_WALL_ONLY_LIMIT_MS);
+      },
+    });
     child.stderr?.setEncoding('utf8');
     // Only the end matters (V8's "heap out of memory"): keep a bounded tail.
     child.stderr?.on('data', (chunk: string) => {
@@ -214,17 +275,28 @@ function readInChild(bytes: Uint8Array, signal: AbortSignal | undefined): Promis
 }
 
 /**
- * Reads the child's resident memory every RSS_POLL_MS (Linux /proc) and calls `over` past
- * PDF_MAX_RSS_MB. Where /proc is missing the heap and typed-array caps still hold.
+ * Reads the child's resident memory and CPU time every RSS_POLL_MS (Linux /proc): `overMemory` past
+ * PDF_MAX_RSS_MB, `overCpu` past PDF_CPU_LIMIT_MS of its own CPU time (user and system), and
+ * `noCpuClock` once if its CPU time cannot be read. Where /proc is missing the heap and typed-array
+ * caps still hold.
  */
-function watchMemory(child: ChildProcess, over: () => void): NodeJS.Timeout {
+function watchReader(
+  child: ChildProcess,
+  on: { overMemory: () => void; overCpu: () => void; noCpuClock: () => void },
+): NodeJS.Timeout {
   let reading = false;
+  let clockChecked = false;
   const timer = setInterval(() => {
     if (reading || child.pid === undefined) return;
     reading = true;
-    residentKb(child.pid)
-      .then((kb) => {
-        if (kb !== undefined && kb > PDF_MAX_RSS_MB * 1024) over();
+    Promise.all([residentKb(child.pid), cpuMs(child.pid)])
+      .then(([kb, cpu]) => {
+        if (kb !== undefined && kb > PDF_MAX_RSS_MB * 1024) on.overMemory();
+        if (cpu !== undefined && cpu > PDF_CPU_LIMIT_MS) on.overCpu();
+        if (!clockChecked && child.exitCode === null) {
+          clockChecked = true;
+          if (cpu === undefined) on.noCpuClock();
+        }
       })
       .finally(() => {
         reading = false;
@@ -232,6 +304,23 @@ function watchMemory(child: ChildProcess, over: () => void): NodeJS.Timeout {
   }, RSS_POLL_MS);
   timer.unref();
   return timer;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux everywhere). */
+const USER_HZ = 100;
+
+/** CPU time a process has used (user + system) in ms, or undefined (no /proc, or it is gone). */
+export async function cpuMs(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'latin1');
+    // Fields after the command name (in parentheses, which may hold spaces): utime is the 14th
+    // field of the line, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** VmRSS of a process in kB, or undefined (no /proc, or the process is gone). */

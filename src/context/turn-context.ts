@@ -69,6 +69,7 @@ export async function readTurnContext(input: TurnContextInput): Promise<TurnCont
     locale: input.locale,
     emit: input.emit,
     signal: input.signal,
+    conversationId: input.conversationId,
     logger: input.logger,
     ...(input.hearStep ? { hearStep: input.hearStep } : {}),
   });

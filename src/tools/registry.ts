@@ -7,6 +7,7 @@
  * seen at once. `execute` never throws: every failure comes back as `{ isError: true, text }` telling
  * the model what went wrong.
  */
+import { ownReadings } from '../context/reading-owner.js';
 import { isAbortError } from '../errors.js';
 import type { ToolDefinition } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -210,6 +211,8 @@ async function runWithTimeout(
 ): Promise<ToolOutput> {
   if (context.signal.aborted) return { isError: true, text: `${tool.name} was cancelled.` };
   const controller = new AbortController();
+  // Readings the call starts (a PDF behind fetch_url) count toward its conversation's fair share.
+  if (context.conversationId) ownReadings(controller.signal, context.conversationId);
   const onAbort = () => controller.abort(context.signal.reason);
   context.signal.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;

@@ -7,6 +7,8 @@ import type { UrlProvenance } from './url-provenance.js';
 export interface ToolContext {
   /** Search cache scope: the channel's session. */
   sessionKey: string;
+  /** The turn's conversation: readings a call starts (PDFs) share the reader slots fairly by it. */
+  conversationId?: string;
   channelName?: string;
   userName?: string;
   /** The asker's message: fetch_url's default focus when a page is longer than its budget. */

@@ -11,6 +11,7 @@ export function turnToolContext(ctx: TurnContext, signal: AbortSignal): ToolCont
   const confirmTool = ctx.confirmTool;
   return {
     sessionKey: ctx.sessionKey,
+    conversationId: ctx.message.conversationId,
     signal,
     question: ctx.message.text,
     provenance,
