@@ -236,8 +236,9 @@ export class ChannelPacer implements ChannelPace {
 
   /**
    * How many urgent writes of `kind` the channel's window still allows now, after the urgent ones
-   * already waiting (Infinity for a kind it does not pace). Not a reservation: a turn asks it before
-   * it promises writes it will make later (a stream's closing edit, answer-stream.ts).
+   * already waiting (Infinity for a kind it does not pace). Not a reservation: for a caller that
+   * plans writes ahead (nothing in the renderer asks it since the stream's stop hint stopped costing
+   * an edit).
    */
   room(kind: WriteKind): number {
     return this.#lane(kind)?.room() ?? Number.POSITIVE_INFINITY;
