@@ -22,13 +22,13 @@ export const MAX_ELEMENTS = 20_000;
 /** Text runs and character references (a 512 KB page of `<` has 524k, of `&amp;` 130k). */
 export const MAX_TEXT_RUNS = 40_000;
 /**
- * An ordinary page with more than MAX_ELEMENTS elements or PART_TEXT_CHARS characters of text
- * (outside scripts and styles) is read in part: up to where it first passes PART_ELEMENTS elements
- * or PART_TEXT_CHARS characters. The whole read of 20,000 elements of ordinary sections cost about
- * 1-1.4 s of CPU on the main thread (a worker is slower), 4 MB of paragraphs 1.5-2 s; the parts cost
- * a few hundred ms (2 vCPU, Node 20).
+ * A page of ordinary markup (within the caps above) with more than this many characters of text
+ * outside scripts and styles is read in part, up to where it passes them: Readability on 4 MB of
+ * paragraphs takes 1.5-2 s of CPU, over the reader's limit in a worker; a million characters about
+ * 0.2 s (2 vCPU, Node 20). Pages past the element caps are read flat, which is linear and cut at
+ * what the model can be given. Reading the first 12,000 elements of a bigger page as a page was
+ * tried and cost 0.4-1.9 s of CPU (Readability on many small sections), too close to the limit.
  */
-export const PART_ELEMENTS = 12_000;
 export const PART_TEXT_CHARS = 1_000_000;
 
 const VOID = new Set(
@@ -45,7 +45,7 @@ export interface MarkupShape {
   textRuns: number;
   /** Characters of text outside scripts and styles. */
   textChars: number;
-  /** Where the page first passes PART_ELEMENTS or PART_TEXT_CHARS (the start of a tag), if it does. */
+  /** Where the page's text first passes PART_TEXT_CHARS (the start of the next tag), if it does. */
   partEnd?: number;
 }
 
@@ -68,14 +68,11 @@ export function isPathological(shape: MarkupShape): boolean {
 }
 
 /**
- * A page too big to read whole but built like a page (not nested past reason, about as many text
- * runs as elements, as markup is): its first part, up to `partEnd`, is read as a page. Storms of
- * `<` or entities (text runs with no elements) and deep nesting are not, and are read flat.
+ * A page too big to read whole but built like a page a DOM can take (within the caps): its first
+ * part, up to `partEnd`, is read as a page. Pathological pages are read flat instead.
  */
 export function readInPart(shape: MarkupShape): number | undefined {
-  if (shape.partEnd === undefined || shape.maxOpen > MAX_OPEN_ELEMENTS) return undefined;
-  if (shape.elements <= MAX_ELEMENTS && shape.textChars <= PART_TEXT_CHARS) return undefined;
-  return shape.textRuns <= shape.elements * 3 + 1_000 ? shape.partEnd : undefined;
+  return shape.partEnd === undefined || isPathological(shape) ? undefined : shape.partEnd;
 }
 
 /** Elements whose content is not text a reader shows. */
@@ -98,7 +95,6 @@ class ShapeCounter extends IgnoredTokens {
   override onopentagname(start: number, end: number): void {
     this.name = this.html.slice(start, end).toLowerCase();
     this.elements++;
-    if (this.partEnd === undefined && this.elements > PART_ELEMENTS) this.partEnd = start - 1;
     if (RAW.has(this.name)) this.raw++;
   }
   /** `<x/>`: the tokenizer reports this instead of onopentagend, so nothing was opened. */

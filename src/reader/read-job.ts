@@ -45,11 +45,15 @@ export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
     // No DOM for this page: the linear, tag-stripping reader gives its text.
     const flat = await htmlToText(job.html, {
       maxChars: Number.isFinite(job.maxChars) ? job.maxChars * 4 : 4_000_000,
+      // The pool bounds this thread's CPU time; a wall-clock budget here would refuse ordinary
+      // pages on a busy machine.
+      budgetMs: Number.POSITIVE_INFINITY,
     });
     // A tag cut off at the end of the download reads as a stray '<': lines with no word are dropped.
     const blocks = flat.text.split(/\n+/).filter((line) => /[\p{L}\p{N}]/u.test(line));
     return {
       ...(flat.title ? { title: flat.title } : {}),
+      ...(flat.cut ? { cut: true } : {}),
       method: 'flat',
       selection: selectPassages(blocks, options),
     };

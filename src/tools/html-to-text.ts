@@ -55,6 +55,8 @@ export interface HtmlToTextOptions {
 export interface PageText {
   title?: string;
   text: string;
+  /** Collecting stopped at `maxChars` before the end of the page. */
+  cut?: boolean;
 }
 
 /** Converts `html` to lines of readable text; never blocks the event loop for more than a slice. */
@@ -67,7 +69,8 @@ export async function htmlToText(html: string, options: HtmlToTextOptions = {}):
   const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, collector);
   let spent = 0;
   let sliceStart = performance.now();
-  for (let at = 0; at < html.length && collector.length < collectLimit; at += CHUNK_CHARS) {
+  let at = 0;
+  for (; at < html.length && collector.length < collectLimit; at += CHUNK_CHARS) {
     tokenizer.write(html.slice(at, at + CHUNK_CHARS));
     const elapsed = performance.now() - sliceStart;
     if (spent + elapsed > budgetMs) throw new PageTooComplexError(budgetMs);
@@ -79,7 +82,7 @@ export async function htmlToText(html: string, options: HtmlToTextOptions = {}):
     }
   }
   tokenizer.end();
-  return { title: collector.title(), text: collector.text() };
+  return { title: collector.title(), text: collector.text(), ...(at < html.length ? { cut: true } : {}) };
 }
 
 /** Tokenizer callbacks: positions index into the whole page (the tokenizer counts across writes). */
