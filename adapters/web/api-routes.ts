@@ -8,6 +8,7 @@ import type { Config } from '../../src/config/env.js';
 import { DEFAULT_MODELS } from '../../src/llm/default-models.js';
 import { modelLabel } from '../../src/llm/model-config.js';
 import type { Logger } from '../../src/logger.js';
+import { clearConversation } from '../../src/store/conversation-store.js';
 import type { Stores } from '../../src/store/types.js';
 import type { CommandContext, IncomingMessage as CoreMessage, Locale, ScoutCore } from '../../src/surface.js';
 import type { WebAuth } from './auth/web-auth.js';
@@ -153,6 +154,8 @@ export class ApiRoutes {
         if (method === 'DELETE') {
           this.o.core.cancel(this.#coreConversation(user, id));
           await this.#conversations.remove(user, id);
+          // Deleting a chat deletes what the model remembers of it too, not only what the page shows.
+          await clearConversation(this.o.stores, this.#coreConversation(user, id));
           res.writeHead(204);
           return void res.end();
         }

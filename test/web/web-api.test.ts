@@ -70,6 +70,30 @@ describe('the web chat API', () => {
     expect(stored.entries[1].turn.answer).toContain('Paris');
   });
 
+  it('deleting a conversation removes it from the list and what the model remembers of it', async () => {
+    const alice = new WebClient(origin);
+    await alice.login();
+    const id = await newChat(alice);
+    const stream = await alice.stream(id);
+    h.llm.enqueue(textReply('Noted: your locker code is 4711.'));
+    await alice.request('POST', `/api/conversations/${id}/messages`, {
+      text: 'Remember my locker code 4711',
+    });
+    await stream.until(turnDone);
+    stream.close();
+    const user = (await alice.json('GET', '/api/session')).user.id as string;
+    const remembered = async () =>
+      String(JSON.stringify(await h.stores.conversations.get(`web:${user}:${id}`)));
+    // The history is written as the turn ends, just after the page was told.
+    await expect.poll(remembered).toContain('4711');
+    expect((await alice.request('DELETE', `/api/conversations/${id}`)).status).toBe(204);
+    expect((await alice.json('GET', '/api/conversations')).conversations.map((c: any) => c.id)).not.toContain(
+      id,
+    );
+    expect((await alice.request('GET', `/api/conversations/${id}`)).status).toBe(404);
+    expect(await remembered()).not.toContain('4711');
+  });
+
   it('a second browser sees none of the first one’s conversations', async () => {
     const alice = new WebClient(origin);
     await alice.login();
