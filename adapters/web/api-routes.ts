@@ -321,6 +321,8 @@ export class ApiRoutes {
     user: string,
     id: string,
   ): Promise<void> {
+    // Shutting down: a page reconnecting gets an answer, not a stream that would hold the server open.
+    if (!this.#accepting) throw new HttpError(503, phrase('web.error.restarting'));
     const address = this.o.auth.clientAddress(req);
     if (!this.#streams.open(address)) throw new HttpError(429, phrase('web.error.too-many-streams'));
     const hub = this.#hubs.get(key);

@@ -205,9 +205,11 @@ export function createWebSurface(options: WebSurfaceOptions): WebSurface {
     async stop() {
       routes?.stop();
       const closing = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      // Event streams stay open for ever: end them so close() can finish.
-      server?.closeIdleConnections();
+      // Event streams stay open for ever: end them, and every connection with them, or a page that
+      // reconnects (EventSource retries within a second, over its kept-alive connection) would hold
+      // close() past the shutdown's grace. Running turns are the core's: they finish and are stored.
       routes?.closeStreams();
+      server?.closeAllConnections();
       await closing;
     },
   };
