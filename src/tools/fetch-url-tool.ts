@@ -115,6 +115,8 @@ export interface ArrivedDocument {
   url: URL;
   /** Only the first part of the body was kept (FETCH_MAX_BYTES). */
   truncated: boolean;
+  /** The URL asked for, when redirects led elsewhere (the header names where the text is from). */
+  requestedUrl?: string;
 }
 
 /**
@@ -141,6 +143,7 @@ export async function fetchForModel(
       contentType: String(page.headers['content-type'] ?? ''),
       url: finalUrl,
       truncated: page.truncated,
+      requestedUrl: url,
     };
     return await documentForModel(arrived, read, { ...options, ...(cancel ? { signal: cancel } : {}) });
   } catch (err) {
@@ -175,7 +178,7 @@ export async function documentForModel(
       ...(read.part !== undefined ? { part: read.part } : {}),
     },
   );
-  return pageOutput(result, doc.url, doc.truncated, read.focusFrom ?? 'focus');
+  return pageOutput(result, doc, read.focusFrom ?? 'focus');
 }
 
 /**
@@ -183,7 +186,8 @@ export async function documentForModel(
  * of how much of it this is when it is not all of it, then the text. The URL is not repeated: the
  * model named it in its call, and the source it cites carries it.
  */
-function pageOutput(read: ReadResult, url: URL, bodyCut: boolean, focusFrom: 'focus' | 'question') {
+function pageOutput(read: ReadResult, doc: ArrivedDocument, focusFrom: 'focus' | 'question') {
+  const { url, truncated: bodyCut } = doc;
   // A local file (`--read`) has no hostname: its name stands in.
   const title = read.title || url.hostname || decodeURIComponent(url.pathname.split('/').pop() ?? '');
   const { selection } = read;
@@ -202,6 +206,7 @@ function pageOutput(read: ReadResult, url: URL, bodyCut: boolean, focusFrom: 'fo
         : '',
     read.pages ? `PDF: ${read.pages.read} of ${read.pages.total} pages read.` : '',
     bodyCut || read.cut ? 'The page is too big to read whole: this is its first part.' : '',
+    redirected(doc) ? `Redirected to ${url.href}.` : '',
   ].filter(Boolean);
   const header = [about.join(' · '), ...(extent.length > 0 ? [extent.join(' ')] : [])].join('\n');
   const text = selection.text.trim();
@@ -218,6 +223,17 @@ function pageOutput(read: ReadResult, url: URL, bodyCut: boolean, focusFrom: 'fo
     ],
     isPage: true,
   };
+}
+
+/** Redirects led to another page than the one asked for (not merely a normalised spelling of it). */
+function redirected(doc: ArrivedDocument): boolean {
+  if (!doc.requestedUrl) return false;
+  try {
+    const strip = (u: URL) => `${u.host}${u.pathname.replace(/\/$/, '')}${u.search}`;
+    return strip(new URL(doc.requestedUrl)) !== strip(doc.url);
+  } catch {
+    return false;
+  }
 }
 
 function oneLine(text: string): string {
