@@ -201,10 +201,11 @@ function howToSteps(value: unknown, depth = 0): Array<{ section?: string; text: 
  * of these types.
  */
 function fromMicrodata(document: DomDocument): StructuredContent | undefined {
+  // One walk for every scope (a selector per type walked the whole page once each).
+  const scopes = Array.from(document.querySelectorAll('[itemscope][itemtype]') as Iterable<DomElement>);
   for (const type of TYPES) {
-    const scope = document.querySelector(
-      `[itemscope][itemtype$="schema.org/${type}"], [itemscope][itemtype$="schema.org/${type}/"]`,
-    );
+    const kind = new RegExp(`schema\\.org/${type}/?$`);
+    const scope = scopes.find((element) => kind.test(element.getAttribute('itemtype') ?? ''));
     if (!scope) continue;
     const props = (name: string) =>
       Array.from(scope.querySelectorAll(`[itemprop~="${name}"]`) as Iterable<DomElement>)
