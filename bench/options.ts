@@ -46,6 +46,12 @@ export interface BenchOptions {
   agentRounds: number;
   /** Scenario 11: another checkout's compiled entry (`…/dist/src/main.js`) measured alongside. */
   agentBaseline: string;
+  /** Scenario 18: browser sessions streaming at once (and terminal turns at once, side by side). */
+  webSessions: number;
+  /** Scenario 18: rounds of both bursts (which surface goes first alternates); targets read medians. */
+  webRounds: number;
+  /** Scenario 18: page loads in chromium timed (after one uncounted load). */
+  webPageLoads: number;
   /** Scenario 7: cold starts timed per command (medians reported). */
   startRuns: number;
   /** Scenario 12: agent turns posted at once to Scout as its own process. */
@@ -98,6 +104,9 @@ const DEFAULTS: BenchOptions = {
   agentConcurrency: [50],
   agentRounds: 2,
   agentBaseline: '',
+  webSessions: 300,
+  webRounds: 5,
+  webPageLoads: 5,
   startRuns: 7,
   massTurns: 1_000,
   workspaceAnswers: 16,
@@ -128,6 +137,9 @@ const QUICK: Partial<BenchOptions> = {
   peerSequentialTurns: 2,
   peerAnswerTokens: 100,
   startRuns: 3,
+  webSessions: 50,
+  webRounds: 1,
+  webPageLoads: 3,
   massTurns: 100,
   workspaceAnswers: 4,
   htmlRuns: 2,

@@ -19,6 +19,9 @@
  *                                     15 reading search results in the round: cost per AGENT_READ_RESULTS
  *                                     16 Anthropic prompt caching: billed input per agent turn
  *                                     17 OpenTelemetry traces: CPU per agent turn, on against off
+ *                                     18 web chat: token latency, 300 browsers streaming against 300
+ *                                        terminal turns (CPU, memory per connection), the page (size,
+ *                                        origins, time to interactive in chromium)
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -44,6 +47,7 @@ import { startUp } from './scenarios/start-up.js';
 import { storeBackends } from './scenarios/store-backends.js';
 import { tier3Finals } from './scenarios/tier3-finals.js';
 import { tracingOverhead } from './scenarios/tracing-overhead.js';
+import { webChat } from './scenarios/web-chat.js';
 
 const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   1: singleTurn,
@@ -63,6 +67,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   15: readResults,
   16: promptCache,
   17: tracingOverhead,
+  18: webChat,
 };
 
 export async function runBench(

@@ -35,6 +35,8 @@ export interface FakeLlmSpeed {
   searchesPerTurn: number;
   /** How often the shared ticker writes due tokens (bigger = fewer, larger chunks). */
   tickMs: number;
+  /** Record every answer write in `LlmRecord.writes` (scenario 18's token latency). */
+  recordWrites?: boolean;
 }
 
 export interface LlmRecord {
@@ -44,6 +46,8 @@ export interface LlmRecord {
   start: number;
   firstContent?: number;
   end: number;
+  /** With `recordWrites`: each content write, as [epoch ms, characters of content written so far]. */
+  writes?: Array<[number, number]>;
 }
 
 export interface FakeLlm {
@@ -60,6 +64,8 @@ interface Stream {
   record: LlmRecord;
   tokens: string[];
   sent: number;
+  /** Characters of content written so far. */
+  chars: number;
   startsAt: number;
   rate: number;
 }
@@ -104,8 +110,11 @@ export async function startFakeLlm(speed: FakeLlmSpeed): Promise<FakeLlm> {
       const due = Math.min(s.tokens.length, 1 + Math.floor(((now - s.startsAt) / 1000) * s.rate));
       if (due > s.sent) {
         s.record.firstContent ??= now;
-        s.res.write(chunk({ content: s.tokens.slice(s.sent, due).join('') }));
+        const content = s.tokens.slice(s.sent, due).join('');
+        s.res.write(chunk({ content }));
         s.sent = due;
+        s.chars += content.length;
+        s.record.writes?.push([epochNow(), s.chars]);
       }
       if (s.sent >= s.tokens.length) {
         s.res.end(chunk({}, 'stop') + usage(500, s.tokens.length));
@@ -134,6 +143,7 @@ export async function startFakeLlm(speed: FakeLlmSpeed): Promise<FakeLlm> {
       kind: hasTools ? 'tool' : 'answer',
       start,
       end: start,
+      ...(fake.speed.recordWrites ? { writes: [] } : {}),
     };
     fake.records.push(record);
     if (hasTools && searches < searchesPerTurn) {
@@ -165,6 +175,7 @@ export async function startFakeLlm(speed: FakeLlmSpeed): Promise<FakeLlm> {
       record,
       tokens: hasTools ? ['Enough information.'] : answerTokens(fake.speed.answerTokens),
       sent: 0,
+      chars: 0,
       startsAt: start + firstTokenMs,
       rate: tokensPerSecond,
     });
