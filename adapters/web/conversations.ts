@@ -93,6 +93,10 @@ export class WebConversations {
 
   /** Moves the conversation to the top; titles it from `question` when it has no title yet. */
   async touch(user: string, id: string, question?: string): Promise<boolean> {
+    // The usual case, a follow-up in the conversation already on top and titled: nothing to write
+    // (its time in the list is that of its last new position, which is all the sidebar orders by).
+    const first = (await this.list(user))[0];
+    if (first?.id === id && first.title) return false;
     return this.#change(user, (list) => {
       const i = list.findIndex((c) => c.id === id);
       if (i < 0) return false;

@@ -17,7 +17,10 @@ import type { ConversationHub } from './conversation-hub.js';
 import type { WebConversations } from './conversations.js';
 import { diffTurn, toWireTurn, type WireConfirm, type WireTurn } from './wire.js';
 
-/** Growing text reaches the browser at most this late: one event per frame, not per token. */
+/**
+ * At most one event a frame, not one per token: a change goes at once when nothing was sent in the
+ * last frame, else when the frame is over (so a token never waits a whole frame for nothing).
+ */
 export const FRAME_MS = 16;
 /** Characters of a tool call's arguments shown in its approval request. */
 const APPROVAL_CHARS = 4_000;
@@ -62,19 +65,27 @@ export class WebSink implements TurnSink {
   #sent: WireTurn | undefined;
   #confirm: WireConfirm | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** performance.now() of the last send. */
+  #sentAt = Number.NEGATIVE_INFINITY;
   #ended = false;
 
   constructor(private readonly o: WebSinkOptions) {}
 
   update(view: TurnView): void {
     this.#view = view;
-    this.#timer ??= setTimeout(() => this.#flush(), FRAME_MS);
+    if (this.#timer) return;
+    const wait = this.#sentAt + FRAME_MS - performance.now();
+    // setImmediate, not a 0 ms timer: the events folded in this same turn of the loop go together.
+    if (wait <= 0) this.#timer = setImmediate(() => this.#flush()) as unknown as NodeJS.Timeout;
+    else this.#timer = setTimeout(() => this.#flush(), wait);
   }
 
   /** Sends what changed since the last send (the whole turn, the first time). */
   #flush(): void {
     clearTimeout(this.#timer);
+    clearImmediate(this.#timer as unknown as NodeJS.Immediate);
     this.#timer = undefined;
+    this.#sentAt = performance.now();
     const next = toWireTurn(this.#id, this.#view ?? emptyView(), this.#confirm);
     const before = this.#sent;
     this.#sent = next;
