@@ -13,6 +13,7 @@ import type { Stores } from '../../src/store/types.js';
 import type { CommandContext, IncomingMessage as CoreMessage, Locale, ScoutCore } from '../../src/surface.js';
 import type { WebAuth } from './auth/web-auth.js';
 import type { Session } from './auth/session-cookie.js';
+import type { Session as PageSession } from './client/protocol.js';
 import { type ConversationHub, Hubs } from './conversation-hub.js';
 import { MAX_TITLE_CHARS, WebConversations } from './conversations.js';
 import { EventStream } from './event-stream.js';
@@ -207,7 +208,7 @@ export class ApiRoutes {
     };
   }
 
-  #session(session: Session, locale: Locale) {
+  #session(session: Session, locale: Locale): PageSession {
     const config = this.o.config;
     const models = new Set<string>([modelLabel(config.toolModel)]);
     if (config.answerModel) models.add(modelLabel(config.answerModel));

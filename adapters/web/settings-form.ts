@@ -7,22 +7,10 @@ import { modelLabel } from '../../src/llm/model-config.js';
 import type { ModelConfig } from '../../src/llm/types.js';
 import type { ChannelSettings, CommandContext, ScoutCore } from '../../src/surface.js';
 import { joinText, phrase, type UserText } from '../../src/i18n/phrase.js';
+import type { ModelSetting, Settings as SettingsForm } from './client/protocol.js';
 import { HttpError } from './http-kit.js';
 
-export interface ModelSetting {
-  model: string;
-  temperature: number;
-  maxTokens?: number;
-  topP?: number;
-  thinking?: number;
-}
-
-export interface SettingsForm {
-  mode: ChannelSettings['mode'];
-  search: boolean;
-  toolModel: ModelSetting;
-  answerModel: ModelSetting | null;
-}
+export type { ModelSetting, Settings as SettingsForm } from './client/protocol.js';
 
 export function toForm(settings: ChannelSettings): SettingsForm {
   return {

@@ -4,67 +4,16 @@
  * answer again. Everything textual stays as the core said it (Markdown, untrusted): the page renders
  * it through its sanitiser.
  */
-import type { Source, StepKind, StepStatus } from '../../src/render/events.js';
 import type { TurnView } from '../../src/render/view.js';
+import type {
+  Confirm as WireConfirm,
+  Entry as WireEntry,
+  Step as WireStep,
+  Turn as WireTurn,
+  TurnPatch,
+} from './client/protocol.js';
 
-export interface WireStep {
-  id: string;
-  kind: StepKind;
-  title: string;
-  body: string;
-  status: StepStatus;
-  collapsed: boolean;
-}
-
-export interface WireConfirm {
-  id: string;
-  kind: 'plan' | 'tool';
-  text: string;
-  state: 'waiting' | 'accepted' | 'declined';
-}
-
-export interface WireTurn {
-  id: string;
-  steps: WireStep[];
-  answer: string;
-  answerFinal: boolean;
-  sources: Source[];
-  phase?: string;
-  status: string | null;
-  footer?: string;
-  error?: string;
-  notSaved?: boolean;
-  done: boolean;
-  cancelled: boolean;
-  confirm?: WireConfirm;
-}
-
-export type WireEntry =
-  | { kind: 'user'; text: string; files?: string[]; at: number }
-  | { kind: 'reply'; text: string; error: boolean; at: number }
-  | { kind: 'turn'; turn: WireTurn; at: number };
-
-/** A change to a turn: only the fields that changed; `steps` holds new or changed steps by id. */
-export interface TurnPatch {
-  turnId: string;
-  steps?: WireStep[];
-  /** Appended to the answer (a streamed token). */
-  append?: string;
-  /** The answer's length the append goes after (another instance relaying the turn checks it). */
-  at?: number;
-  /** Replaces the answer (the final, linked text; or a stream that did not only grow). */
-  answer?: string;
-  answerFinal?: boolean;
-  sources?: Source[];
-  phase?: string;
-  status?: string | null;
-  footer?: string;
-  error?: string;
-  notSaved?: boolean;
-  done?: boolean;
-  cancelled?: boolean;
-  confirm?: WireConfirm;
-}
+export type { TurnPatch, WireConfirm, WireEntry, WireStep, WireTurn };
 
 /** A copy of the view as it is now (the core goes on mutating its own). */
 export function toWireTurn(id: string, view: TurnView, confirm?: WireConfirm): WireTurn {

@@ -1,6 +1,8 @@
 /**
- * The wire shapes of PROTOCOL.md, as the page sees them. A copy, not an import of the server's
- * wire.ts: the page is typechecked with the DOM library alone, and the server's types pull in Node's.
+ * The wire shapes of PROTOCOL.md: the one definition the page and the server share. Types only and
+ * no import, so the page is typechecked with the DOM library alone; the server (../wire.ts,
+ * ../settings-form.ts) imports them, and assigning the core's view to them checks at compile time
+ * that the two still agree (a new step kind in src/render/events.ts fails the build until added here).
  */
 export type StepKind =
   | 'thinking'
@@ -66,6 +68,8 @@ export interface TurnPatch {
   turnId: string;
   steps?: Step[];
   append?: string;
+  /** The answer's length the append goes after (an instance relaying the turn checks it). */
+  at?: number;
   answer?: string;
   answerFinal?: boolean;
   sources?: Source[];
@@ -87,7 +91,6 @@ export interface Session {
   models: string[];
   starters: string[];
   maxUploadBytes: number;
-  version: string;
 }
 
 export interface ConversationSummary {
