@@ -9,7 +9,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page, Request, Route } from 'playwright-core';
+import type { Locator, Page, Request, Route } from 'playwright-core';
+import { expect } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.mjs';
 
 /** The policy PROTOCOL.md gives the page. */
@@ -177,4 +178,23 @@ function defaults(call: ApiCall): { status?: number; json?: unknown } {
   if (call.path.endsWith('/confirm')) return { json: { ok: true } };
   if (call.path === '/api/uploads') return { status: 201, json: { id: 'up1', name: 'notes.txt', size: 5 } };
   return { status: 404, json: { error: 'not mocked' } };
+}
+
+/** The Settings dialog's controls, by the accessible names the contract gives them. */
+export const SETTINGS_LABELS = [
+  'Mode',
+  'Web search',
+  'Function-call model',
+  'Answer model',
+  'Temperature',
+  'Max tokens',
+  'Top p',
+  'Thinking budget',
+] as const;
+
+/** Each contract label names exactly one control of the dialog (exact: "Mode" is in "…model" too). */
+export async function expectSettingsLabels(dialog: Locator): Promise<void> {
+  for (const label of SETTINGS_LABELS) {
+    expect(await dialog.getByLabel(label, { exact: true }).count(), label).toBe(1);
+  }
 }

@@ -13,6 +13,7 @@ import { checkA11y, describeBrowser, launchBrowser } from '../helpers/browser.js
 import {
   type ApiCall,
   type ApiHandler,
+  expectSettingsLabels,
   mockApi,
   type PageServer,
   startPageServer,
@@ -299,17 +300,7 @@ describeBrowser('web page rendering', () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    for (const label of [
-      'Mode',
-      'Web search',
-      'Function-call model',
-      'Answer model',
-      'Temperature',
-      'Max tokens',
-      'Top p',
-      'Thinking budget',
-    ])
-      expect(await dialog.getByLabel(label, { exact: true }).count(), label).toBe(1);
+    await expectSettingsLabels(dialog);
     expect(await dialog.getByLabel('Mode', { exact: true }).inputValue()).toBe('chat');
     expect(await dialog.getByLabel('Max tokens').inputValue()).toBe('2048');
     await dialog.getByLabel('Mode', { exact: true }).selectOption('agent');

@@ -14,6 +14,7 @@ import { fixtureStdio, writeMcpJson } from '../mcp/mcp-kit.js';
 import { type A11yViolation, checkA11y, describeBrowser, launchBrowser } from '../helpers/browser.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { WEB_SEARCH_TOOL_NAME } from '../../src/tools/web-search-tool.js';
+import { expectSettingsLabels } from '../helpers/web-page.js';
 import {
   ask,
   changeSettings,
@@ -379,17 +380,7 @@ describeBrowser('the web chat, end to end', () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     await dialog.waitFor();
-    for (const label of [
-      'Mode',
-      'Web search',
-      'Function-call model',
-      'Answer model',
-      'Temperature',
-      'Max tokens',
-      'Top p',
-      'Thinking budget',
-    ])
-      expect(await dialog.getByLabel(label, { exact: true }).count(), label).toBe(1);
+    await expectSettingsLabels(dialog);
     expect(await checkA11y(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
