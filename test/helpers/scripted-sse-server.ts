@@ -26,6 +26,8 @@ export interface StreamScript {
   holdAt?: { index: number; until: Promise<unknown> };
   /** Called when the response has ended (the last chunk and the terminator written). */
   onEnd?: () => void;
+  /** Called after each chunk is written, with its index. */
+  onWrite?: (index: number) => void;
 }
 export interface ErrorScript {
   status: number;
@@ -181,6 +183,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       }
       if (closed || res.destroyed) return;
       res.write(typeof chunk === 'string' ? chunk : options.formatEvent(chunk));
+      stream.onWrite?.(index);
     }
     if (stream.dropAfter !== undefined && stream.dropAfter >= stream.chunks.length) {
       res.socket?.destroy();
