@@ -11,6 +11,7 @@ import type { ModelConfig } from './llm/types.js';
 import type { PlanProposal } from './modes/plan/plan-types.js';
 import type { TurnView } from './render/view.js';
 import type { ToolApprovalRequest } from './tools/types.js';
+import type { WorkspaceSearch } from './search/workspace-search.js';
 
 import type { Locale } from './i18n/locale.js';
 
@@ -73,6 +74,11 @@ export interface IncomingMessage {
   locale?: Locale;
   /** Earlier thread/reply-chain messages and attachments the core may read (src/context). */
   context?: MessageContextSource;
+  /**
+   * The workspace searched as the asker (issue 59), limited by the adapter to places every reader of
+   * the answer may see; absent where the surface cannot search or WORKSPACE_SEARCH is off.
+   */
+  workspaceSearch?: WorkspaceSearch;
 }
 
 /** Where a turn's output goes. One sink per turn, created by the adapter. */

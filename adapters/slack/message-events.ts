@@ -27,6 +27,7 @@ import {
 } from './triggers.js';
 import type { SlackTurnSink } from './turn-sink.js';
 import type { SlackUserDirectory } from './user-directory.js';
+import { slackSearchFor } from './workspace-search-for.js';
 
 /** Slack redelivers for ~5 minutes; event ids are remembered a little longer. */
 const EVENT_DEDUPE_TTL_MS = 10 * 60_000;
@@ -60,6 +61,8 @@ export function registerMessageEvents(
   const { core, config, log, state, relay, answered, users, localeOf, sinkFor, inFlight } = options;
   const env = config.env;
   let botUserId: string | undefined;
+  // WORKSPACE_SEARCH=on: search_workspace as the asker (workspace-search.ts).
+  const workspaceSearchFor = slackSearchFor(app, env, users, log);
 
   /**
    * The store failed before the core got the message (event dedupe, the answered-thread mark). The
@@ -74,7 +77,7 @@ export function registerMessageEvents(
       .catch((replyErr) => log.warn({ err: replyErr }, 'store-unavailable reply failed'));
   };
 
-  const startTurn = async (team: string, trigger: Trigger, direct: boolean) => {
+  const startTurn = async (team: string, trigger: Trigger, direct: boolean, event?: SlackMessageEvent) => {
     // A refused user leaves no trace: no thread marked as Scout's, no status, no answer (the core
     // checks again; this keeps the adapter's own side effects out too).
     if (!isUserAllowed(config, { userId: trigger.userId })) {
@@ -100,6 +103,7 @@ export function registerMessageEvents(
       return storeUnavailable(team, trigger, err);
     }
     const sink = sinkFor(team, trigger, locale);
+    const workspaceSearch = await workspaceSearchFor?.(trigger.channel, event);
     const watch = relay.watch(conversation, trigger.userId, sink, {
       stop: () => core.cancel(conversation),
       plan: (run) => state.answerPlan(conversation, run),
@@ -125,6 +129,7 @@ export function registerMessageEvents(
             users,
             logger: log,
           }),
+          ...(workspaceSearch ? { workspaceSearch } : {}),
         },
         watch.sink,
       );
@@ -164,7 +169,7 @@ export function registerMessageEvents(
         if (!trigger) throw err;
         return storeUnavailable(body.team_id, trigger, err);
       }
-      if (trigger) await startTurn(body.team_id, trigger, isDirectMessage(message));
+      if (trigger) await startTurn(body.team_id, trigger, isDirectMessage(message), message);
     });
   });
 
@@ -186,7 +191,7 @@ export function registerMessageEvents(
       const trigger = await messageTrigger(message, botId, (channel, threadTs) =>
         answered.has(team, channel, threadTs),
       );
-      if (trigger) await startTurn(team, trigger, isDirectMessage(message));
+      if (trigger) await startTurn(team, trigger, isDirectMessage(message), message);
     });
   });
 

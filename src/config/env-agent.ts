@@ -22,6 +22,8 @@ export const AGENT_FIELDS = {
   PLAN_ON_STEP_ERROR: oneOf(['skip', 'stop'], 'skip'),
   /** fetch_url opens only URLs from the user's message or this turn's search (`provenance`), or any public URL (`open`). */
   FETCH_URL_POLICY: oneOf(['provenance', 'open'], 'provenance'),
+  /** `on`: search_workspace searches the team's own messages as the asker (issue 59; needs the manifest's search scopes). */
+  WORKSPACE_SEARCH: oneOf(['on', 'off'], 'off'),
   /** Path of an mcp.json (`{"mcpServers": {…}}`): each server's tools join the agent's. */
   MCP_CONFIG: optionalString,
 

@@ -11,6 +11,11 @@ export const PLATFORM_FIELDS = {
   SLACK_APP_TOKEN: optionalString,
   SLACK_SIGNING_SECRET: optionalString,
   SLACK_API_URL: url('https://slack.com/api/'),
+  /**
+   * A Slack user token (xoxp-) search_workspace may use for a message without an action_token (a
+   * slash command). It searches as that user, not the asker: public channels only.
+   */
+  SLACK_SEARCH_USER_TOKEN: optionalString,
   /** Socket Mode connections kept open, so one can drop or be refreshed while another serves. */
   SLACK_SOCKET_CONNECTIONS: intIn(2, 1, 5),
   /** Socket Mode start-up gives up after this long without a connection (reconnects never do). */

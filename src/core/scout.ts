@@ -25,6 +25,7 @@ import type {
 } from '../surface.js';
 import { isChannelAllowed, isUserAllowed } from './allowed-channels.js';
 import { channelTools } from './channel-tools.js';
+import { WORKSPACE_SEARCH_TOOL_NAME, withWorkspaceSearch } from '../tools/workspace-search-tool.js';
 import { modeDescription, modeName, runCommand } from './command-handlers.js';
 import { parseCommandText, repliesPrivately } from './commands.js';
 import { acquireTurnLock, TURN_LOCK_TTL_MS } from './turn-lock.js';
@@ -302,7 +303,12 @@ export class Scout implements ScoutCore {
         emit,
         signal: controller.signal,
         llm: { tool, answer },
-        tools: meter.wrapTools(channelTools(deps.tools, settings.toolRules, question)),
+        tools: meter.wrapTools(
+          withWorkspaceSearch(
+            channelTools(deps.tools, settings.toolRules, question),
+            message.workspaceSearch,
+          ),
+        ),
         search: deps.search,
         prompts: withInstructions(deps.prompts, instructions),
         config: deps.config,
@@ -332,6 +338,18 @@ export class Scout implements ScoutCore {
         const notices = await deps.tools.prepare(controller.signal);
         for (const [index, text] of notices.entries()) emitNotice(emit, `notice-tools-${index}`, text);
       }
+      // Workspace search is on but this message cannot search (a slash command has no action token).
+      const unserved = message.workspaceSearch?.unavailable;
+      if (
+        mode !== 'chat' &&
+        unserved &&
+        channelTools(deps.tools, settings.toolRules).has(WORKSPACE_SEARCH_TOOL_NAME)
+      )
+        emitNotice(
+          emit,
+          'notice-workspace',
+          phrase('notice.workspace-unavailable', { reason: unserved.reason }),
+        );
       const result = await deps.modes[mode](context);
       if (view.error) outcome = 'error';
       if (controller.signal.aborted) outcome = 'cancelled';

@@ -38,6 +38,8 @@ export const EN_TURN = {
     'Your message was very long; only the first {chars, plural, one {# character} other {# characters}} were used.',
   'notice.not-saved':
     'This answer was not saved: Scout’s storage is unavailable, so it will not be remembered in this conversation.',
+  'notice.workspace-unavailable':
+    'Workspace search is not available for this message: {reason}. Answering without it.',
   'notice.waiting': 'Waiting for the previous answer in this conversation to finish…',
   // Step titles and bodies carry no icons: the renderer adds them from the step's kind and status
   // (src/render/icons.ts), so no surface shows an icon twice.

@@ -34,6 +34,7 @@ export const ZH_TURN = {
   'context.unsupported': '已跳过 {names}：Scout 只读取图片、PDF 和文本文件。',
   'context.read-failed': '无法读取此话题中之前的消息；仅根据这条消息回答。',
   'notice.input-trimmed': '你的消息过长，只使用了前 {chars} 个字符。',
+  'notice.workspace-unavailable': '此消息无法搜索工作区：{reason}。将不使用工作区搜索作答。',
   'notice.not-saved': '本条回答未能保存：Scout 的存储暂时不可用，本会话之后不会记得它。',
   'notice.waiting': '正在等待本会话中上一条回答完成…',
   'step.thinking': '思考中...',

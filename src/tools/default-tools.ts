@@ -1,4 +1,7 @@
-/** The tools Scout offers the agent: web_search (only when a search provider is set), fetch_url, current_context. */
+/**
+ * The tools Scout offers the agent: web_search (only when a search provider is set), fetch_url,
+ * search_workspace (WORKSPACE_SEARCH=on), current_context.
+ */
 import type { Config } from '../config/env.js';
 import type { SearchService } from '../search/types.js';
 import { createCurrentContextTool } from './current-context-tool.js';
@@ -6,6 +9,7 @@ import type { FetchUrlOptions } from './fetch-policy.js';
 import { createFetchUrlTool } from './fetch-url-tool.js';
 import type { Tool } from './types.js';
 import { createWebSearchTool } from './web-search-tool.js';
+import { createWorkspaceSearchTool } from './workspace-search-tool.js';
 
 /** Room above the provider's own timeout so its clearer error message arrives first. */
 const SEARCH_TOOL_TIMEOUT_SLACK_MS = 2_000;
@@ -28,6 +32,8 @@ export function createDefaultTools(deps: DefaultToolDeps): Tool[] {
     );
   }
   tools.push(createFetchUrlTool({ policy: deps.config.env.FETCH_URL_POLICY, ...deps.fetchUrl }) as Tool);
+  // Offered only in turns whose surface hands over a workspace to search (withWorkspaceSearch).
+  if (deps.config.env.WORKSPACE_SEARCH === 'on') tools.push(createWorkspaceSearchTool() as Tool);
   tools.push(createCurrentContextTool({ timeZone: deps.config.env.TIMEZONE, now: deps.now }) as Tool);
   return tools;
 }

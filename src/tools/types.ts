@@ -1,6 +1,7 @@
 import type * as z from '../schema/zod.js';
 import type { HearStep } from '../turn-steps.js';
 import type { SearchResult } from '../search/types.js';
+import type { WorkspaceSearch } from '../search/workspace-search.js';
 import type { UrlProvenance } from './url-provenance.js';
 
 /** What a tool may know about the turn that runs it. */
@@ -28,6 +29,8 @@ export interface ToolContext {
    * Absent where nobody can be asked (`--once` without `--yes`): such calls are refused.
    */
   confirm?: (request: ToolApprovalRequest) => Promise<boolean>;
+  /** The asker's workspace, searchable as the asker (search_workspace); absent where the surface cannot. */
+  workspaceSearch?: WorkspaceSearch;
   /** The turn's scope hears the steps this call makes (traces: web_search's search, under the call's span). */
   hearStep?: HearStep;
   /** Fields on this call's log lines (traces: its trace and span id). */

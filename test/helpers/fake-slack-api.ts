@@ -143,7 +143,14 @@ export interface FakeSlackApi {
    * Channels and their members, for `users.conversations` (App Home lists a user's channels). A
    * private channel is listed only when the bot is a member too, as Slack does for a bot token.
    */
-  channels: Map<string, { name: string; members: Set<string>; isPrivate?: boolean }>;
+  channels: Map<string, { name: string; members: Set<string>; isPrivate?: boolean; isMpim?: boolean }>;
+  /**
+   * assistant.search.context (the Real-time Search API): the action_tokens Slack put on events, each
+   * naming the user it searches as. A bot-token call needs one of them; a user token (`xoxp-`) in
+   * `userTokens` searches as its own user without one.
+   */
+  actionTokens: Map<string, string>;
+  userTokens: Map<string, string>;
   /** Answers the next `times` calls of `method` with HTTP 429 and `Retry-After: retryAfterSec`. */
   rateLimit(method: string, times: number, retryAfterSec?: number): void;
   /** Answers the next `times` calls of `method` with HTTP `status` (default 503: Slack is having a bad day). */
@@ -366,6 +373,8 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     ephemeralError: null,
     refusedChannels: new Set(),
     channels: new Map(),
+    actionTokens: new Map(),
+    userTokens: new Map(),
     rejectContainers: false,
     connectionsOpen: null,
     appTokenError: null,
@@ -599,10 +608,15 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
             id: args.channel,
             name: String(args.channel).startsWith('D') ? undefined : 'general',
             is_im: String(args.channel).startsWith('D'),
+            is_mpim: api.channels.get(args.channel)?.isMpim === true,
+            is_private: api.channels.get(args.channel)?.isPrivate === true,
+            is_channel: !String(args.channel).startsWith('D') && !api.channels.get(args.channel)?.isMpim,
           },
         };
       case 'conversations.replies':
         return replies(args);
+      case 'assistant.search.context':
+        return searchContext(args, token);
       case 'users.conversations':
         return userConversations(args);
       case 'users.info':
@@ -654,6 +668,97 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     return {
       ok: true,
       channels: page.map(([id, c]) => ({ id, name: c.name, is_channel: true, is_private: !!c.isPrivate })),
+      response_metadata: { next_cursor: next },
+    };
+  }
+
+  /** The kind of a conversation as search's `channel_types` name it. */
+  function channelType(channel: string): 'public_channel' | 'private_channel' | 'mpim' | 'im' {
+    if (channel.startsWith('D')) return 'im';
+    const c = api.channels.get(channel);
+    if (c?.isMpim) return 'mpim';
+    return c?.isPrivate || channel.startsWith('G') ? 'private_channel' : 'public_channel';
+  }
+
+  /**
+   * assistant.search.context as Slack documents it: as the user named by the `action_token` (bot
+   * token) or by the user token; each channel type and content type needs its `search:read.*` scope
+   * (`missing_scope` with `needed`); only conversations that user can see come back (public channels
+   * to everyone, private ones, group DMs and DMs to their members), only of the `channel_types` asked
+   * (default public); `limit` at most 20; `before`/`after` in Unix seconds; a cursor pages.
+   */
+  function searchContext(args: Record<string, any>, token: string): Record<string, unknown> {
+    if (!args.query || String(args.query).trim() === '') return { ok: false, error: 'invalid_arguments' };
+    let user: string | undefined;
+    if (token.startsWith('xoxp-')) user = api.userTokens.get(token);
+    else if (token.startsWith('xoxb-')) {
+      if (!args.action_token) return { ok: false, error: 'invalid_action_token' };
+      user = api.actionTokens.get(String(args.action_token));
+      if (!user) return { ok: false, error: 'invalid_action_token' };
+    }
+    if (!user) return { ok: false, error: 'invalid_auth' };
+    const types = String(args.channel_types ?? 'public_channel')
+      .split(',')
+      .map((t) => t.trim());
+    const contents = String(args.content_types ?? 'messages')
+      .split(',')
+      .map((t) => t.trim());
+    const scopeOf: Record<string, string> = {
+      public_channel: 'search:read.public',
+      private_channel: 'search:read.private',
+      mpim: 'search:read.mpim',
+      im: 'search:read.im',
+      files: 'search:read.files',
+    };
+    for (const t of [...types, ...contents.filter((c) => c === 'files')]) {
+      const needed = scopeOf[t];
+      if (!needed) return { ok: false, error: 'invalid_arguments' };
+      if (options.scopes && !options.scopes.includes(needed))
+        return { ok: false, error: 'missing_scope', needed };
+    }
+    const limit = Number(args.limit ?? 20);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 20) return { ok: false, error: 'invalid_limit' };
+    const canSee = (channel: string) => {
+      const type = channelType(channel);
+      if (type === 'public_channel') return true;
+      return api.channels.get(channel)?.members.has(user!) === true;
+    };
+    const terms = String(args.query)
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((t) => t.length >= 3);
+    const after = args.after !== undefined ? Number(args.after) : undefined;
+    const before = args.before !== undefined ? Number(args.before) : undefined;
+    const found = [...messages.values()]
+      .filter((m) => !m.deleted && m.user && m.user !== botUserId && !m.botId)
+      .filter((m) => types.includes(channelType(m.channel)) && canSee(m.channel))
+      .filter(
+        (m) =>
+          (after === undefined || Number(m.ts) > after) && (before === undefined || Number(m.ts) < before),
+      )
+      .map((m) => ({ m, score: terms.filter((t) => m.text.toLowerCase().includes(t)).length }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score || (a.m.ts < b.m.ts ? 1 : -1));
+    const start = args.cursor ? Number(Buffer.from(String(args.cursor), 'base64').toString()) : 0;
+    const page = found.slice(start, start + limit);
+    const next = start + limit < found.length ? Buffer.from(String(start + limit)).toString('base64') : '';
+    return {
+      ok: true,
+      results: {
+        messages: contents.includes('messages')
+          ? page.map(({ m }) => ({
+              author_user_id: m.user,
+              author_name: options.userNames?.[m.user!] ?? `user-${m.user}`,
+              team_id: teamId,
+              channel_id: m.channel,
+              channel_name: api.channels.get(m.channel)?.name ?? m.channel,
+              message_ts: m.ts,
+              content: m.text,
+              is_author_bot: false,
+              permalink: `https://fake.slack.test/archives/${m.channel}/p${m.ts.replace('.', '')}`,
+            }))
+          : [],
+      },
       response_metadata: { next_cursor: next },
     };
   }

@@ -17,6 +17,7 @@ export function turnToolContext(ctx: TurnContext, signal: AbortSignal): ToolCont
     provenance,
     ...(ctx.message.channelName ? { channelName: ctx.message.channelName } : {}),
     ...(ctx.message.userName ? { userName: ctx.message.userName } : {}),
+    ...(ctx.message.workspaceSearch ? { workspaceSearch: ctx.message.workspaceSearch } : {}),
     ...(confirmTool ? { confirm: (request) => confirmTool(request, signal) } : {}),
   };
 }
