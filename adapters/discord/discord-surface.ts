@@ -13,7 +13,9 @@ import { phrase } from '../../src/i18n/phrase.js';
 import type { Logger } from '../../src/logger.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import { ChannelPacers } from '../../src/render/channel-pacer.js';
-import type { ChannelLimits } from '../../src/render/pace-rules.js';
+import { systemClock } from '../../src/render/editor-clock.js';
+import { resilientBudget } from '../../src/render/pace-budget.js';
+import type { ChannelLimits, PaceWindow } from '../../src/render/pace-rules.js';
 import type { Stores } from '../../src/store/types.js';
 import type { ScoutCore, Surface } from '../../src/surface.js';
 import { registerSlashCommands } from './commands.js';
@@ -24,7 +26,7 @@ import { handleInteraction } from './interactions.js';
 import { NO_MENTIONS, noticeReply } from './render.js';
 import { ThreadRegistry } from './thread-registry.js';
 import { resolveTrigger } from './triggers.js';
-import { DiscordTurnSink } from './turn-sink.js';
+import { DISCORD_GLOBAL_LIMIT, DiscordTurnSink } from './turn-sink.js';
 import { ActiveTurns, StepsArchive } from './turn-state.js';
 
 export interface DiscordSurfaceDeps {
@@ -36,6 +38,11 @@ export interface DiscordSurfaceDeps {
   editIntervalMs?: number;
   /** Per-channel write limits (default DISCORD_CHANNEL_LIMITS; tests shrink them with the interval). */
   channelLimits?: ChannelLimits;
+  /**
+   * The bot's global limit as the instances sharing the store keep to it together (default
+   * DISCORD_GLOBAL_LIMIT; tests shrink it).
+   */
+  globalLimit?: PaceWindow;
   /** Typing indicator refresh (default 8 s). */
   typingIntervalMs?: number;
   /** Counts every message post and edit (the `scout_edits_sent_total` metric), like Slack's. */
@@ -76,8 +83,28 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
   const active = new ActiveTurns();
   const archive = new StepsArchive(stores.meta);
   const hint = new MessageContentHint(logger);
-  // One pacer per channel or thread, shared by every turn there (src/render/channel-pacer.ts).
-  const pacers = new ChannelPacers();
+  // One pacer per channel or thread, shared by every turn there (src/render/channel-pacer.ts). With
+  // a store several instances share (Redis), every write of every channel also takes a unit of the
+  // bot's global limit there, for all instances together; when the store cannot answer, discord.js
+  // keeps this process to the limit alone (src/render/pace-budget.ts).
+  const pacers = new ChannelPacers(
+    systemClock,
+    stores.paceBudget
+      ? {
+          budget: resilientBudget(stores.paceBudget, {
+            clock: systemClock,
+            onOutage: (err) =>
+              logger.warn(
+                { err: err instanceof Error ? err.message : String(err) },
+                'shared pacing unavailable; pacing this instance’s Discord writes alone until the store answers',
+              ),
+            onRecovered: () => logger.info('shared pacing available again'),
+          }),
+          key: () => `discord:${client.user?.id ?? 'bot'}:global`,
+          windows: [deps.globalLimit ?? DISCORD_GLOBAL_LIMIT],
+        }
+      : undefined,
+  );
   let accepting = false;
 
   async function onMessage(message: Message): Promise<void> {

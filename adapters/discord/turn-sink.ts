@@ -12,7 +12,7 @@ import { phrase, type UserText } from '../../src/i18n/phrase.js';
 import { say } from '../../src/i18n/say.js';
 import { t } from '../../src/i18n/translate.js';
 import { type ChannelPace, ChannelPacers } from '../../src/render/channel-pacer.js';
-import type { ChannelLimits } from '../../src/render/pace-rules.js';
+import type { ChannelLimits, PaceWindow } from '../../src/render/pace-rules.js';
 import { describeDeliveryError } from '../../src/render/delivery.js';
 import { tablesAsCode } from '../../src/render/markdown-tables.js';
 import { deliverReply } from '../../src/render/reply.js';
@@ -44,6 +44,14 @@ export const DISCORD_CHANNEL_LIMITS: ChannelLimits = {
   edit: [{ max: 5, perMs: 5_000 }],
   delete: [{ max: 5, perMs: 5_000 }],
 };
+/**
+ * Discord's global limit: 50 requests a second per bot, whatever the channel. discord.js keeps each
+ * process to it; several instances of one bot share it through the store (discord-surface.ts), and
+ * their paced writes (posts, edits, deletes) take at most 45 of the 50 together, leaving the rest to
+ * calls not paced here (typing indicators, interaction replies). Ordinary writes leave 5 of the 45 to
+ * a turn's first answer text and final state.
+ */
+export const DISCORD_GLOBAL_LIMIT: PaceWindow = { max: 45, perMs: 1_000, reserve: 5 };
 /** The typing indicator lasts 10 s; refresh a little before it lapses. */
 export const TYPING_REFRESH_MS = 8000;
 

@@ -8,6 +8,8 @@
  * workspace does not stream" (`feature_not_enabled`, `unknown_method` …).
  */
 import type { AnswerStream, StreamChunks, StreamRefusal } from '../../src/render/answer-stream.js';
+import type { ChannelPace } from '../../src/render/channel-pacer.js';
+import type { WriteKind } from '../../src/render/pace-rules.js';
 import type { Source } from '../../src/render/events.js';
 import type { AnswerControls } from '../../src/render/message-writer.js';
 import type { StepView } from '../../src/render/view.js';
@@ -106,27 +108,42 @@ export class SlackAnswerStream implements AnswerStream<SlackPayload, string, Tas
     private readonly client: SlackClient,
     private readonly target: StreamTarget,
     private readonly onRefused: (scope: StreamRefusal, code: string) => void,
+    /**
+     * The workspace's pace (slack-surface.ts): Slack counts chat.startStream and chat.stopStream
+     * (Tier 2) and chat.appendStream (Tier 4) per workspace and method, so each call takes a slot
+     * of its method's kind there. Starting (the first answer text) and stopping (the final) are
+     * urgent.
+     */
+    private readonly pace?: ChannelPace,
   ) {}
+
+  #paced<T>(kind: WriteKind, call: () => Promise<T>): Promise<T> {
+    return this.pace ? this.pace.run(kind, call, kind !== 'stream-append') : call();
+  }
 
   async start(chunks: StreamChunks<TaskCard>): Promise<string> {
     const { channel, threadTs, userId, team } = this.target;
     // In channels Slack streams to one recipient; a DM has only one.
     const direct = channel.startsWith('D');
-    const result = await slackWrite(() =>
-      this.client.chat.startStream({
-        channel,
-        thread_ts: threadTs,
-        ...(direct ? {} : { recipient_user_id: userId, recipient_team_id: team }),
-        task_display_mode: 'timeline',
-        chunks: toChunks(chunks) as never,
-      }),
+    const result = await this.#paced('stream-start', () =>
+      slackWrite(() =>
+        this.client.chat.startStream({
+          channel,
+          thread_ts: threadTs,
+          ...(direct ? {} : { recipient_user_id: userId, recipient_team_id: team }),
+          task_display_mode: 'timeline',
+          chunks: toChunks(chunks) as never,
+        }),
+      ),
     );
     return result.ts as string;
   }
 
   async append(ts: string, chunks: StreamChunks<TaskCard>): Promise<void> {
     const { channel } = this.target;
-    await slackWrite(() => this.client.chat.appendStream({ channel, ts, chunks: toChunks(chunks) as never }));
+    await this.#paced('stream-append', () =>
+      slackWrite(() => this.client.chat.appendStream({ channel, ts, chunks: toChunks(chunks) as never })),
+    );
   }
 
   async stop(
@@ -137,13 +154,15 @@ export class SlackAnswerStream implements AnswerStream<SlackPayload, string, Tas
     const { channel } = this.target;
     const list = toChunks(chunks);
     const blocks = controls ? renderClosingBlocks(this.#options(controls)) : [];
-    await slackWrite(() =>
-      this.client.chat.stopStream({
-        channel,
-        ts,
-        ...(list.length > 0 ? { chunks: list as never } : {}),
-        ...(blocks.length > 0 ? { blocks: blocks as never } : {}),
-      }),
+    await this.#paced('stream-stop', () =>
+      slackWrite(() =>
+        this.client.chat.stopStream({
+          channel,
+          ts,
+          ...(list.length > 0 ? { chunks: list as never } : {}),
+          ...(blocks.length > 0 ? { blocks: blocks as never } : {}),
+        }),
+      ),
     );
   }
 

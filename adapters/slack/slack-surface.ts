@@ -20,8 +20,9 @@ import type { Config } from '../../src/config/env.js';
 import type { Logger } from '../../src/logger.js';
 import { phrase } from '../../src/i18n/phrase.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
-import type { EditorClock } from '../../src/render/editor-clock.js';
+import { type EditorClock, systemClock } from '../../src/render/editor-clock.js';
 import { ChannelPacers } from '../../src/render/channel-pacer.js';
+import { resilientBudget } from '../../src/render/pace-budget.js';
 import type { ChannelLimits } from '../../src/render/pace-rules.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Locale, ScoutCore, Surface } from '../../src/surface.js';
@@ -185,8 +186,28 @@ export function createSlackSurface(options: SlackSurfaceOptions): SlackSurface {
   const inFlight = new Set<Promise<void>>();
   // One pacer per channel, shared by every turn there (src/render/channel-pacer.ts).
   const pacers = new ChannelPacers(options.editorClock);
-  // One pacer per workspace for what Slack counts per workspace (chat.update, chat.delete: Tier 3).
-  const workspacePacers = new ChannelPacers(options.editorClock);
+  // One pacer per workspace for what Slack counts per workspace (chat.update, chat.delete: Tier 3;
+  // the stream's methods: Tiers 2 and 4). With a store several instances share (Redis), the
+  // workspace's windows are counted there for all of them; when it cannot answer, each instance
+  // paces alone (src/render/pace-budget.ts).
+  const clock = options.editorClock ?? systemClock;
+  const workspacePacers = new ChannelPacers(
+    clock,
+    stores.paceBudget
+      ? {
+          budget: resilientBudget(stores.paceBudget, {
+            clock,
+            onOutage: (err) =>
+              log.warn(
+                { err: err instanceof Error ? err.message : String(err) },
+                'shared pacing unavailable; pacing this instance’s Slack writes alone until the store answers',
+              ),
+            onRecovered: () => log.info('shared pacing available again'),
+          }),
+          key: (team, kind) => `slack:${team}:${kind}`,
+        }
+      : undefined,
+  );
   let acceptor: AcceptThread | undefined;
   let accepting = true;
 

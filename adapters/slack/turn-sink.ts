@@ -60,12 +60,26 @@ const TIER_3 = [
 ];
 
 /**
+ * The native stream's methods (PLATFORMS.md): chat.startStream and chat.stopStream are Tier 2 (20+
+ * a minute), chat.appendStream Tier 4 (100+ a minute), each counted per workspace. Starts and stops
+ * are a turn's first answer text and its final, urgent; appends leave a tenth of theirs to them.
+ */
+const TIER_2 = [{ max: 20, perMs: 60_000, reserve: 4 }];
+const TIER_4 = [{ max: 100, perMs: 60_000, reserve: 10 }];
+
+/**
  * What Slack allows per workspace: chat.update and chat.delete are Tier 3 (about 50 a minute per
  * workspace and method), for every channel together. Paced here, a busy workspace's intermediate
  * frames wait (one per message, its latest content once it goes) while every turn's final edits go
  * first; left to Slack, most updates came back 429 and each one paused every Web API call.
  */
-export const SLACK_WORKSPACE_LIMITS: ChannelLimits = { edit: TIER_3, delete: TIER_3 };
+export const SLACK_WORKSPACE_LIMITS: ChannelLimits = {
+  edit: TIER_3,
+  delete: TIER_3,
+  'stream-start': TIER_2,
+  'stream-append': TIER_4,
+  'stream-stop': TIER_2,
+};
 
 export interface SlackTurnTarget {
   team: string;
@@ -115,14 +129,22 @@ export class SlackTurnSink implements TurnSink {
     const { client, state, logger } = deps;
     const { channel, threadTs, conversationId, locale, team } = target;
     const flags = state.workspace(team);
+    // chat.update, chat.delete and the stream's methods count per workspace, whatever the channel.
+    const workspaceLimits = deps.workspaceLimits ?? SLACK_WORKSPACE_LIMITS;
+    const workspace = deps.workspacePacers?.channel(team, workspaceLimits);
     const stream =
       deps.nativeStreaming !== false && flags.streaming
-        ? new SlackAnswerStream(client, target, (scope, code) => {
-            logger.info({ team, code, scope }, 'slack native streaming refused; using post + update');
-            // Only a refusal of the feature turns streaming off for the workspace; one expired stream
-            // (`message_not_in_streaming_state`) falls back for its own turn alone.
-            if (scope === 'workspace') flags.streaming = false;
-          })
+        ? new SlackAnswerStream(
+            client,
+            target,
+            (scope, code) => {
+              logger.info({ team, code, scope }, 'slack native streaming refused; using post + update');
+              // Only a refusal of the feature turns streaming off for the workspace; one expired stream
+              // (`message_not_in_streaming_state`) falls back for its own turn alone.
+              if (scope === 'workspace') flags.streaming = false;
+            },
+            workspace,
+          )
         : undefined;
     const send = async (payload: StepsChoice, call: (p: SlackPayload) => Promise<unknown>) => {
       try {
@@ -136,10 +158,6 @@ export class SlackTurnSink implements TurnSink {
       }
     };
     const args = (p: SlackPayload) => ({ text: p.text, blocks: p.blocks as never });
-    // chat.update and chat.delete count per workspace, whatever the channel.
-    const workspaceLimits = deps.workspaceLimits ?? SLACK_WORKSPACE_LIMITS;
-    const workspacePacers = deps.workspacePacers;
-    const workspace = workspacePacers?.channel(team, workspaceLimits);
     this.#renderer = new TurnRenderer<StepsChoice, string>({
       writer: {
         post: async (payload) => {

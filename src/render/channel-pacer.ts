@@ -25,9 +25,21 @@
  *   chat.delete per workspace and method: Tier 3, about 50 a minute): `scopedPace` sends those kinds
  *   to a pacer keyed by that scope, shared by every turn in it. The same rules then hold there, so a
  *   busy workspace's intermediate frames wait (coalesced, one per message) while finals go first.
+ * - Several instances share what the platform counts for all of them (`SharedPacing`, with a store
+ *   that several instances share: pace-budget.ts): a lane whose local rules allow its next write
+ *   then asks the shared budget for a unit of the shared windows, one question at a time, and
+ *   grants the unit to whichever write heads its queue when the answer comes (urgent ones first).
  */
 import { type EditorClock, systemClock } from './editor-clock.js';
-import { type ChannelLimits, type RuleState, stateOf, type WriteKind } from './pace-rules.js';
+import type { SharedPaceBudget, SharedUnit } from './pace-budget.js';
+import {
+  type ChannelLimits,
+  type PaceRule,
+  type PaceWindow,
+  type RuleState,
+  stateOf,
+  type WriteKind,
+} from './pace-rules.js';
 
 /** A granted write: `done` once the call settled (it counts from then on), `cancel` if it never ran. */
 export interface PaceSlot {
@@ -100,9 +112,29 @@ function remove<T>(list: T[], item: T): boolean {
   return true;
 }
 
+/** Where a lane takes a unit of the windows it shares with other instances before each write. */
+export interface LaneGate {
+  readonly budget: SharedPaceBudget;
+  readonly key: string;
+  readonly windows: readonly PaceWindow[];
+}
+
+/**
+ * What a surface's pacers share with other instances: `key` names the budget of a channel key's
+ * kind of write (undefined: not shared), `windows` what is counted there (default: the lane's own
+ * windows, so the instances together keep to what each would alone).
+ */
+export interface SharedPacing {
+  readonly budget: SharedPaceBudget;
+  key(channel: string, kind: WriteKind): string | undefined;
+  readonly windows?: readonly PaceWindow[];
+}
+
 /** One channel's writes of one kind. */
 class Lane {
   #inFlight = 0;
+  /** A question to the shared budget is under way (one at a time). */
+  #asking = false;
   /** Waiting writes: urgent ones (by rank, then in the order they became urgent) before ordinary ones. */
   readonly #urgent: Waiter[] = [];
   readonly #ordinary: Waiter[] = [];
@@ -112,12 +144,14 @@ class Lane {
   constructor(
     private readonly rules: readonly RuleState[],
     private readonly clock: EditorClock,
+    private readonly gate?: LaneGate,
   ) {}
 
   get idle(): boolean {
     const now = this.clock.now();
     return (
       this.#inFlight === 0 &&
+      !this.#asking &&
       this.#urgent.length === 0 &&
       this.#ordinary.length === 0 &&
       this.rules.every((r) => r.idle(now))
@@ -174,18 +208,50 @@ class Lane {
         if (Number.isFinite(wait)) this.#wake(now + wait);
         return; // otherwise a write in flight ends first and pumps again
       }
+      if (this.gate) {
+        this.#ask(this.gate, urgent);
+        return; // the answer grants the head of the queue, then pumps again
+      }
       queue.shift();
       this.#inFlight++;
       next.grant(this.#slot());
     }
   }
 
-  #slot(): PaceSlot {
+  /** Asks the shared budget for a unit; grants it to the head of the queue, urgent ones first. */
+  #ask(gate: LaneGate, urgent: boolean): void {
+    if (this.#asking) return;
+    this.#asking = true;
+    const answered = (unit: SharedUnit | undefined, waitMs: number) => {
+      this.#asking = false;
+      if (!unit) {
+        this.#wake(this.clock.now() + waitMs);
+        return;
+      }
+      const next = this.#urgent.shift() ?? this.#ordinary.shift();
+      if (!next) {
+        unit.cancel(); // withdrawn meanwhile
+        return;
+      }
+      this.#inFlight++;
+      next.grant(this.#slot(unit));
+      this.#pump();
+    };
+    gate.budget.take(gate.key, gate.windows, urgent).then(
+      (answer) => ('unit' in answer ? answered(answer.unit, 0) : answered(undefined, answer.waitMs)),
+      // A budget that cannot answer never holds a write: the local rules alone pace it.
+      () => answered(FREE_SLOT, 0),
+    );
+  }
+
+  #slot(unit?: SharedUnit): PaceSlot {
     let open = true;
     const close = (ran: boolean) => {
       if (!open) return;
       open = false;
       this.#inFlight--;
+      if (ran) unit?.done();
+      else unit?.cancel();
       if (ran) {
         const end = this.clock.now();
         for (const rule of this.rules) rule.record(end);
@@ -217,6 +283,8 @@ export class ChannelPacer implements ChannelPace {
   constructor(
     private readonly limits: ChannelLimits,
     private readonly clock: EditorClock,
+    /** Where this channel's lanes take units of what they share with other instances. */
+    private readonly shared?: { readonly pacing: SharedPacing; readonly channel: string },
   ) {}
 
   /** Nothing in flight, waiting, or still counting: forgetting this pacer loses nothing. */
@@ -256,11 +324,21 @@ export class ChannelPacer implements ChannelPace {
   #lane(kind: WriteKind): Lane | undefined {
     let lane = this.#lanes.get(kind);
     if (lane) return lane;
-    const rules = (this.limits[kind] ?? []).flatMap((rule) => stateOf(rule) ?? []);
+    const declared = this.limits[kind] ?? [];
+    const rules = declared.flatMap((rule) => stateOf(rule) ?? []);
     if (rules.length === 0) return undefined;
-    lane = new Lane(rules, this.clock);
+    lane = new Lane(rules, this.clock, this.#gate(kind, declared));
     this.#lanes.set(kind, lane);
     return lane;
+  }
+
+  #gate(kind: WriteKind, declared: readonly PaceRule[]): LaneGate | undefined {
+    if (!this.shared) return undefined;
+    const { pacing, channel } = this.shared;
+    const key = pacing.key(channel, kind);
+    const windows = pacing.windows ?? declared.filter((r): r is PaceWindow => 'max' in r && !r.ordinaryOnly);
+    if (key === undefined || windows.length === 0) return undefined;
+    return { budget: pacing.budget, key, windows };
   }
 }
 
@@ -290,10 +368,13 @@ const SWEEP_MS = 60_000;
 export class ChannelPacers {
   readonly #pacers = new Map<string, ChannelPacer>();
   readonly #clock: EditorClock;
+  readonly #shared: SharedPacing | undefined;
   #sweptAt: number;
 
-  constructor(clock: EditorClock = systemClock) {
+  /** `shared`: what these pacers share with other instances (a store several of them use). */
+  constructor(clock: EditorClock = systemClock, shared?: SharedPacing) {
     this.#clock = clock;
+    this.#shared = shared;
     this.#sweptAt = clock.now();
   }
 
@@ -329,7 +410,11 @@ export class ChannelPacers {
     this.#sweep();
     let pacer = this.#pacers.get(key);
     if (!pacer) {
-      pacer = new ChannelPacer(limits, this.#clock);
+      pacer = new ChannelPacer(
+        limits,
+        this.#clock,
+        this.#shared ? { pacing: this.#shared, channel: key } : undefined,
+      );
       this.#pacers.set(key, pacer);
     }
     return pacer;

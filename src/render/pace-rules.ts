@@ -12,8 +12,19 @@
  * - Ordinary writes leave room (`reserve`) for urgent ones; a rule may hold ordinary writes only
  *   (`ordinaryOnly`).
  */
-/** The writes a surface makes. `stream` is a native answer stream's start / append / stop. */
-export type WriteKind = 'post' | 'edit' | 'delete' | 'stream';
+/**
+ * The writes a surface makes. `stream` is a native answer stream's start / append / stop as the
+ * renderer paces them; `stream-start`, `stream-append` and `stream-stop` are the same calls where an
+ * adapter paces each platform method apart (Slack counts them per workspace, each in its own tier).
+ */
+export type WriteKind =
+  | 'post'
+  | 'edit'
+  | 'delete'
+  | 'stream'
+  | 'stream-start'
+  | 'stream-append'
+  | 'stream-stop';
 
 /** What every rule may say besides its numbers. */
 interface PaceRuleScope {

@@ -1,6 +1,7 @@
 import type { RawStore } from './bounded-adapter.js';
 import type { Broadcast } from './broadcast.js';
 import type { LockBackend } from './lock-backend.js';
+import type { SharedPaceBudget } from './pace-budget.js';
 import type { DedupeService } from './types.js';
 import type { UsageCounters } from './usage-counters.js';
 
@@ -13,6 +14,8 @@ export interface BackendParts {
   usage?: UsageCounters;
   /** Messages between instances (Redis pub/sub); absent on a store one instance has to itself. */
   broadcast?: Broadcast;
+  /** The pacing budget the instances share (Redis); absent: each instance paces alone. */
+  paceBudget?: SharedPaceBudget;
   ping(): Promise<boolean>;
   /** Why the store cannot work any more, when the backend knows (a deleted SQLite file). */
   problem?(): string | undefined;

@@ -78,6 +78,7 @@ export async function createStores(options: CreateStoresOptions): Promise<Stores
     dedupe: parts.dedupe,
     usage: parts.usage ?? new KeyvUsageCounters(namespace('usage')),
     ...(parts.broadcast ? { broadcast: parts.broadcast } : {}),
+    ...(parts.paceBudget ? { paceBudget: parts.paceBudget } : {}),
     ping: () => (closed ? Promise.resolve(false) : parts.ping()),
     problem: () => parts.problem?.(),
     async close() {

@@ -9,6 +9,7 @@ import { RedisBroadcast } from './broadcast.js';
 import { RedisDedupe } from './dedupe.js';
 import { openRedis } from './redis-connection.js';
 import { RedisLockBackend } from './redis-lock-backend.js';
+import { RedisPaceBudget } from './redis-pace-budget.js';
 import { RedisUsageCounters } from './redis-usage-counters.js';
 
 export async function openRedisBackend(
@@ -35,6 +36,7 @@ export async function openRedisBackend(
     dedupe: new RedisDedupe(redis.client, `${prefix}:dedupe::`, timeoutMs),
     usage: new RedisUsageCounters(redis.client, `${prefix}:usage:`, timeoutMs),
     broadcast,
+    paceBudget: new RedisPaceBudget(redis.client, `${prefix}:pace:`, timeoutMs),
     ping: () => redis.ping(bounds.pingTimeoutMs),
     close: async () => {
       await broadcast.close();

@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import type { Broadcast } from './broadcast.js';
+import type { SharedPaceBudget } from './pace-budget.js';
 import type { UsageCounters } from './usage-counters.js';
 
 /** A held per-conversation lock. Renewed in the background while held; released explicitly or by TTL. */
@@ -43,6 +44,11 @@ export interface Stores {
   readonly usage: UsageCounters;
   /** Messages between instances sharing the store (Redis only): the web chat's streams and Stop. */
   readonly broadcast?: Broadcast;
+  /**
+   * The write budget the instances sharing the store share (Redis only): Slack's workspace limits
+   * and Discord's global limit are counted there for all of them (src/render/pace-budget.ts).
+   */
+  readonly paceBudget?: SharedPaceBudget;
   /** Round trip to the store, for /healthz. Resolves false instead of throwing. */
   ping(): Promise<boolean>;
   /** Why the store cannot work any more, when the backend knows (a deleted SQLite file); for /healthz. */

@@ -14,7 +14,12 @@ import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.js';
 import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-search-server.js';
-import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';
+import {
+  type FakeSlackApi,
+  type FakeSlackOptions,
+  postSigned,
+  startFakeSlackApi,
+} from '../helpers/fake-slack-api.js';
 import { startTestScout, type TestScout } from '../helpers/scout-harness.js';
 import { readThrough } from '../helpers/use-shared-fake.js';
 import { scaledChannelLimits } from '../helpers/channel-limits.js';
@@ -120,7 +125,12 @@ export interface InstanceOptions {
   wrapStores?: (stores: Stores) => Stores;
   /** Extra environment for this instance (e.g. DEFAULT_MODE). */
   env?: Record<string, string>;
+  /** Try Slack's native AI streaming first (default false). */
+  nativeStreaming?: boolean;
 }
+
+/** Slack's time base shrunk to the cluster's: its second is the instances' edit interval here. */
+export const CLUSTER_SCALE = EDIT_INTERVAL_MS / SLACK_EDIT_INTERVAL_MS;
 
 export interface Cluster {
   readonly namespacePrefix: string;
@@ -139,10 +149,10 @@ export interface Cluster {
  * A fresh cluster for every test of the calling `describe`; after each test, no call to the fake
  * Slack API may have broken one of its rules.
  */
-export function useCluster(): Cluster {
+export function useCluster(options: ClusterOptions = {}): Cluster {
   let current: Cluster | undefined;
   beforeEach(async () => {
-    current = await startCluster();
+    current = await startCluster(options);
   });
   afterEach(async () => {
     const cluster = current;
@@ -156,11 +166,16 @@ export function useCluster(): Cluster {
   return readThrough(() => current);
 }
 
-export async function startCluster(): Promise<Cluster> {
+export interface ClusterOptions {
+  /** More of the fake Slack's options (e.g. `methodLimits`: one workspace limit for every instance). */
+  slack?: FakeSlackOptions;
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const url = process.env.REDIS_URL;
   if (!url) throw new Error('REDIS_URL is not set');
   const namespacePrefix = `scout-test-${Math.random().toString(36).slice(2, 10)}`;
-  const slack = await startFakeSlackApi({ botUserId: BOT_USER_ID, teamId: TEAM_ID });
+  const slack = await startFakeSlackApi({ ...options.slack, botUserId: BOT_USER_ID, teamId: TEAM_ID });
   const llm = await startFakeOpenAI();
   const search = await startFakeSearchServer();
   const proxy = await startTimingProxy(llm);
@@ -203,9 +218,9 @@ export async function startCluster(): Promise<Cluster> {
       stores: seen,
       port: 0,
       editIntervalMs: EDIT_INTERVAL_MS,
-      channelLimits: scaledChannelLimits(SLACK_CHANNEL_LIMITS, EDIT_INTERVAL_MS / SLACK_EDIT_INTERVAL_MS),
-      workspaceLimits: scaledChannelLimits(SLACK_WORKSPACE_LIMITS, EDIT_INTERVAL_MS / SLACK_EDIT_INTERVAL_MS),
-      nativeStreaming: false,
+      channelLimits: scaledChannelLimits(SLACK_CHANNEL_LIMITS, CLUSTER_SCALE),
+      workspaceLimits: scaledChannelLimits(SLACK_WORKSPACE_LIMITS, CLUSTER_SCALE),
+      nativeStreaming: options.nativeStreaming ?? false,
     });
     await surface.start();
     const eventsUrl = `http://127.0.0.1:${surface.port}/slack/events`;
