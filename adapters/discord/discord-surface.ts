@@ -28,6 +28,7 @@ import { ThreadRegistry } from './thread-registry.js';
 import { resolveTrigger } from './triggers.js';
 import { DISCORD_GLOBAL_LIMIT, DiscordTurnSink } from './turn-sink.js';
 import { ActiveTurns, StepsArchive } from './turn-state.js';
+import { discordSearchFactory } from './workspace-search.js';
 
 export interface DiscordSurfaceDeps {
   core: ScoutCore;
@@ -106,6 +107,11 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
       : undefined,
   );
   let accepting = false;
+  // WORKSPACE_SEARCH=on: search_workspace reads the channels the asker (and the answer's readers) may read.
+  const searchFor =
+    config.env.WORKSPACE_SEARCH === 'on' && config.env.DISCORD_TOKEN
+      ? discordSearchFactory({ client: () => client, token: config.env.DISCORD_TOKEN, apiUrl, logger })
+      : undefined;
 
   async function onMessage(message: Message): Promise<void> {
     if (!accepting || !client.user) return;
@@ -142,7 +148,11 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         ...(deps.channelLimits ? { channelLimits: deps.channelLimits } : {}),
       });
       const context = discordContextSource({ message, earlier: trigger.earlier, apiUrl, logger });
-      await core.handleMessage({ ...trigger.incoming, ...requester, context }, sink);
+      const workspaceSearch = searchFor?.(message);
+      await core.handleMessage(
+        { ...trigger.incoming, ...requester, context, ...(workspaceSearch ? { workspaceSearch } : {}) },
+        sink,
+      );
     } catch (err) {
       logger.error({ err, message: message.id }, 'discord message handling failed');
       // Thread ownership and channel settings live in the store: when it fails before the core

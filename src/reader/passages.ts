@@ -347,7 +347,7 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Words; runs of CJK characters (no spaces to split on) become character pairs. */
-function tokenize(text: string): string[] {
+export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   for (const match of text.replace(LINK_REF, ' ').matchAll(WORD)) {
     const word = match[0];
@@ -369,7 +369,7 @@ const STOP_WORDS = new Set(
   ),
 );
 
-function processTerm(term: string): string | null {
+export function processTerm(term: string): string | null {
   const lower = term.toLowerCase();
   return STOP_WORDS.has(lower) ? null : lower;
 }

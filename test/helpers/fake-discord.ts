@@ -71,9 +71,27 @@ export interface FakeDiscordOptions {
   messageContentIntentEnabled?: boolean;
   /** Echo the bot's own posts back as MESSAGE_CREATE, as Discord does (default true). */
   echoOwnMessages?: boolean;
-  /** The server's roles besides @everyone (sent in GUILD_CREATE, as Discord sends every role). */
-  roles?: { id: string; name: string }[];
+  /**
+   * The server's roles besides @everyone (sent in GUILD_CREATE, as Discord sends every role), with
+   * their permission bits (default none).
+   */
+  roles?: { id: string; name: string; permissions?: string }[];
+  /** The @everyone role's permissions (default: Discord's defaults, View Channel and Read Message History included). */
+  everyonePermissions?: string;
+  /** The bot member's roles (default none: @everyone's permissions and the channels' overwrites decide). */
+  botRoles?: string[];
+  /** The server's owner, who holds every permission (default the recorded fixture user). */
+  ownerId?: string;
 }
+
+/** Permission bits the fake enforces (Discord's values). */
+export const PERMISSION = {
+  administrator: 1n << 3n,
+  viewChannel: 1n << 10n,
+  readMessageHistory: 1n << 16n,
+} as const;
+/** @everyone's default permissions (View Channel, Send Messages, Read Message History, …). */
+export const DEFAULT_EVERYONE_PERMISSIONS = '2248473465835073';
 
 type Handler = (m: RegExpMatchArray, call: RecordedCall) => { status: number; body?: unknown };
 
@@ -129,6 +147,11 @@ export class FakeDiscord {
    * channel works, sending in it is 403 Cannot send messages to this user (50007), as on Discord.
    */
   readonly closedDms = new Set<string>();
+  /**
+   * Members of the server besides the bot, by user id → their roles (`addMember`): GET
+   * /guilds/:id/members/:user answers them, anyone else is 404 Unknown Member (10007).
+   */
+  readonly members = new Map<string, { roles: string[]; nick?: string }>();
   private originals = new Map<string, string>(); // interaction token → message id
   private interactionMessages = new Map<string, string>(); // interaction token → clicked message id
   private listeners = new Set<() => void>();
@@ -262,6 +285,46 @@ export class FakeDiscord {
   /** Registers a channel (a thread, a DM) so GET /channels/:id and sends to it work. */
   addChannel(channel: Record<string, unknown> & { id: string }): void {
     this.channels.set(channel.id, channel);
+  }
+
+  /** Makes `userId` a member of the server holding `roles`. */
+  addMember(userId: string, roles: string[] = [], nick?: string): void {
+    this.members.set(userId, { roles, ...(nick ? { nick } : {}) });
+  }
+
+  /**
+   * A user's permissions in a channel of the server as Discord computes them: the owner and
+   * Administrator hold all; else @everyone's and the member's roles' bits, then the channel's
+   * overwrites — @everyone's, the roles' (denies then allows), the member's own. A thread takes its
+   * parent's. Outside the server (a DM) everything is allowed.
+   */
+  permissionsIn(channelId: string, userId: string): bigint {
+    let channel = this.channels.get(channelId);
+    if (channel?.type === 11 || channel?.type === 12)
+      channel = this.channels.get(channel.parent_id) ?? channel;
+    if (!channel?.guild_id) return ~0n;
+    if (userId === (this.options.ownerId ?? '1033044521375764530')) return ~0n;
+    const roles =
+      userId === this.botId ? (this.options.botRoles ?? []) : (this.members.get(userId)?.roles ?? []);
+    const roleBits = new Map((this.options.roles ?? []).map((r) => [r.id, BigInt(r.permissions ?? '0')]));
+    let bits = BigInt(this.options.everyonePermissions ?? DEFAULT_EVERYONE_PERMISSIONS);
+    for (const role of roles) bits |= roleBits.get(role) ?? 0n;
+    if ((bits & PERMISSION.administrator) !== 0n) return ~0n;
+    const overwrites: { id: string; type: number; allow: string; deny: string }[] =
+      channel.permission_overwrites ?? [];
+    const apply = (o: { allow: string; deny: string } | undefined) => {
+      if (o) bits = (bits & ~BigInt(o.deny)) | BigInt(o.allow);
+    };
+    apply(overwrites.find((o) => o.id === this.guildId));
+    let allow = 0n;
+    let deny = 0n;
+    for (const o of overwrites.filter((x) => x.type === 0 && roles.includes(x.id))) {
+      allow |= BigInt(o.allow);
+      deny |= BigInt(o.deny);
+    }
+    bits = (bits & ~deny) | allow;
+    apply(overwrites.find((o) => o.type === 1 && o.id === userId));
+    return bits;
   }
 
   /** Injects an INTERACTION_CREATE with a fresh id and token; returns them. */
@@ -410,7 +473,7 @@ export class FakeDiscord {
       id: this.guildId,
       name: 'Scout test guild',
       icon: null,
-      owner_id: '1033044521375764530',
+      owner_id: this.options.ownerId ?? '1033044521375764530',
       afk_timeout: 300,
       verification_level: 0,
       default_message_notifications: 0,
@@ -425,20 +488,17 @@ export class FakeDiscord {
       member_count: 2,
       unavailable: false,
       joined_at: new Date().toISOString(),
-      roles: [
-        { id: this.guildId, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0 },
-        ...(this.options.roles ?? []).map((r, i) => ({
-          id: r.id,
-          name: r.name,
-          permissions: '0',
-          position: i + 1,
-          color: 0,
-        })),
-      ],
+      roles: this.rolesPayload(),
       emojis: [],
       stickers: [],
       members: [
-        { user: this.botUser, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false },
+        {
+          user: this.botUser,
+          roles: this.options.botRoles ?? [],
+          joined_at: new Date().toISOString(),
+          deaf: false,
+          mute: false,
+        },
       ],
       channels,
       threads,
@@ -447,6 +507,25 @@ export class FakeDiscord {
       stage_instances: [],
       guild_scheduled_events: [],
     };
+  }
+
+  private rolesPayload() {
+    return [
+      {
+        id: this.guildId,
+        name: '@everyone',
+        permissions: this.options.everyonePermissions ?? DEFAULT_EVERYONE_PERMISSIONS,
+        position: 0,
+        color: 0,
+      },
+      ...(this.options.roles ?? []).map((r, i) => ({
+        id: r.id,
+        name: r.name,
+        permissions: r.permissions ?? '0',
+        position: i + 1,
+        color: 0,
+      })),
+    ];
   }
 
   // ── REST ──────────────────────────────────────────────────────────────────────
@@ -572,6 +651,40 @@ export class FakeDiscord {
       r('GET /channels/:channel/messages', `GET /channels/${id}/messages`, (m, call) =>
         this.listMessages(m[1]!, call.query),
       ),
+      r('GET /guilds/:guild', `GET /guilds/${id}`, (m) =>
+        m[1] === this.guildId ? { status: 200, body: this.guildPayload() } : unknown(10004, 'Unknown Guild'),
+      ),
+      r('GET /guilds/:guild/roles', `GET /guilds/${id}/roles`, (m) =>
+        m[1] === this.guildId ? { status: 200, body: this.rolesPayload() } : unknown(10004, 'Unknown Guild'),
+      ),
+      r('GET /guilds/:guild/channels', `GET /guilds/${id}/channels`, (m) =>
+        m[1] === this.guildId
+          ? {
+              status: 200,
+              body: [...this.channels.values()].filter((c) => c.guild_id === this.guildId && c.type !== 11),
+            }
+          : unknown(10004, 'Unknown Guild'),
+      ),
+      r('GET /guilds/:guild/members/:user', `GET /guilds/${id}/members/${id}`, (m) => {
+        if (m[1] !== this.guildId) return unknown(10004, 'Unknown Guild');
+        const member = m[2] === this.botId ? { roles: this.options.botRoles ?? [] } : this.members.get(m[2]!);
+        if (!member) return unknown(10007, 'Unknown Member');
+        return {
+          status: 200,
+          body: {
+            user:
+              m[2] === this.botId
+                ? this.botUser
+                : { id: m[2], username: `user-${m[2]}`, discriminator: '0', global_name: null, avatar: null },
+            roles: member.roles,
+            nick: (member as { nick?: string }).nick ?? null,
+            joined_at: new Date().toISOString(),
+            deaf: false,
+            mute: false,
+            flags: 0,
+          },
+        };
+      }),
       r(
         'POST /channels/:channel/messages/:message/threads',
         `POST /channels/${id}/messages/${id}/threads`,
@@ -726,6 +839,12 @@ export class FakeDiscord {
    */
   private listMessages(channelId: string, query: Record<string, string>): { status: number; body?: unknown } {
     if (!this.channels.has(channelId)) return unknown(10003, 'Unknown Channel');
+    // The bot's own access, as Discord enforces it: no View Channel is Missing Access, View Channel
+    // without Read Message History is Missing Permissions.
+    const bits = this.permissionsIn(channelId, this.botId);
+    if ((bits & PERMISSION.viewChannel) === 0n)
+      return { status: 403, body: { message: 'Missing Access', code: 50001 } };
+    if ((bits & PERMISSION.readMessageHistory) === 0n) return missingPermissions();
     const limit = Number(query.limit ?? 50);
     const anchors = ['before', 'after', 'around'].filter((k) => query[k] !== undefined);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100 || anchors.length > 1)
