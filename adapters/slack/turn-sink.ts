@@ -53,9 +53,12 @@ export const SLACK_CHANNEL_LIMITS: ChannelLimits = { post: [{ burst: 4, everyMs:
  * are spread one per 1.2 s (after a short burst, so a quiet workspace shows edits at once) and
  * leave 10 of the minute's 50 to finals, which may use all the room there is at once: a few turns
  * (two or three messages each, usually) land their finals at once however busy the workspace.
+ * Answers finish in arrival order: a turn's intermediate frames leave 5 of the minute's units for
+ * each older turn still running (its finals: a 40k answer's four parts and its steps), so when many
+ * long answers stream at once the oldest ones move and end first, and later ones wait their turn.
  */
 const TIER_3 = [
-  { max: 50, perMs: 60_000, reserve: 10 },
+  { max: 50, perMs: 60_000, reserve: 10, perTurn: 5 },
   { burst: 5, everyMs: 1_200, ordinaryOnly: true },
 ];
 

@@ -61,6 +61,8 @@ export interface ChannelPace {
   acquire(kind: WriteKind, urgent?: boolean): PaceRequest;
   /** Runs one write in a slot of its kind. */
   run<T>(kind: WriteKind, call: () => Promise<T>, urgent?: boolean): Promise<T>;
+  /** The turn wrote its final state: later turns no longer leave room for it (`perTurn`). */
+  end?(): void;
 }
 
 const FREE_SLOT: PaceSlot = { done: () => {}, cancel: () => {} };
@@ -100,7 +102,19 @@ interface Waiter {
   grant: (slot: PaceSlot) => void;
   /** Among urgent writes, lower goes first: when the write's turn first asked urgently. */
   rank: number;
+  /** How many turns older than the write's own still run on the pacer (`perTurn`). */
+  older: () => number;
 }
+
+/** A turn as a pacer knows it: in arrival order, running until it ended (or went quiet long). */
+export interface PaceTurn {
+  readonly order: number;
+  ended: boolean;
+  lastUse: number;
+}
+
+/** A turn that wrote nothing for this long no longer counts as running (a turn that never ended). */
+const TURN_QUIET_MS = 120_000;
 
 /** When a write's turn first asked for an urgent slot (asked when the write becomes urgent). */
 type Rank = () => number;
@@ -165,8 +179,8 @@ class Lane {
     return Math.max(0, free - this.#urgent.length);
   }
 
-  acquire(urgent: boolean, rank: Rank): PaceRequest {
-    const waiter: Waiter = { grant: () => {}, rank: 0 };
+  acquire(urgent: boolean, rank: Rank, older: () => number = () => 0): PaceRequest {
+    const waiter: Waiter = { grant: () => {}, rank: 0, older };
     const slot = new Promise<PaceSlot>((resolve) => {
       waiter.grant = resolve;
     });
@@ -197,29 +211,65 @@ class Lane {
   }
 
   #pump(): void {
-    const now = this.clock.now();
     for (;;) {
-      const urgent = this.#urgent.length > 0;
-      const queue = urgent ? this.#urgent : this.#ordinary;
-      const next = queue[0];
+      const now = this.clock.now();
+      const next = this.#next(now);
       if (!next) return;
-      const wait = Math.max(...this.rules.map((r) => r.waitMs(now, this.#inFlight, urgent)));
-      if (wait > 0) {
-        if (Number.isFinite(wait)) this.#wake(now + wait);
-        return; // otherwise a write in flight ends first and pumps again
+      if (next.wait > 0) {
+        if (Number.isFinite(next.wait)) this.#wake(now + next.wait);
+        return; // otherwise a write in flight (or an older turn) ends first and pumps again
       }
       if (this.gate) {
-        this.#ask(this.gate, urgent);
+        this.#ask(this.gate, next.urgent, next.waiter);
         return; // the answer grants the head of the queue, then pumps again
       }
-      queue.shift();
+      remove(next.urgent ? this.#urgent : this.#ordinary, next.waiter);
       this.#inFlight++;
-      next.grant(this.#slot());
+      next.waiter.grant(this.#slot());
     }
   }
 
+  /**
+   * The write that goes next and how long it must wait: the first urgent one, else the first
+   * ordinary one whose turn may write now (a later turn leaves `perTurn` units of a rule to each
+   * older turn still running).
+   */
+  #next(now: number): { waiter: Waiter; urgent: boolean; wait: number } | undefined {
+    // Urgent writes first (by turn arrival), then ordinary ones; in both, a later turn leaves
+    // `perTurn` units of a rule to each older turn still running, so the oldest answers finish first.
+    for (const urgent of [true, false]) {
+      const queue = urgent ? this.#urgent : this.#ordinary;
+      let soonest: { waiter: Waiter; urgent: boolean; wait: number } | undefined;
+      let lastOlder = -1;
+      for (const waiter of queue) {
+        const older = this.#held ? waiter.older() : 0;
+        // Waiters whose turns leave the same room wait the same: look at the first of them only.
+        if (older === lastOlder) continue;
+        lastOlder = older;
+        const wait = Math.max(
+          ...this.rules.map((r) => r.waitMs(now, this.#inFlight + (r.perTurn ?? 0) * older, urgent)),
+        );
+        if (wait <= 0) return { waiter, urgent, wait };
+        if (!soonest || wait < soonest.wait) soonest = { waiter, urgent, wait };
+        if (!this.#held) break;
+      }
+      if (soonest) return soonest;
+    }
+    return undefined;
+  }
+
+  /** Some rule leaves room to older turns. */
+  get #held(): boolean {
+    return this.rules.some((r) => (r.perTurn ?? 0) > 0);
+  }
+
+  /** An older turn ended: a later one may write now. */
+  pump(): void {
+    this.#pump();
+  }
+
   /** Asks the shared budget for a unit; grants it to the head of the queue, urgent ones first. */
-  #ask(gate: LaneGate, urgent: boolean): void {
+  #ask(gate: LaneGate, urgent: boolean, chosen: Waiter): void {
     if (this.#asking) return;
     this.#asking = true;
     const answered = (unit: SharedUnit | undefined, waitMs: number) => {
@@ -228,7 +278,11 @@ class Lane {
         this.#wake(this.clock.now() + waitMs);
         return;
       }
-      const next = this.#urgent.shift() ?? this.#ordinary.shift();
+      const next =
+        (remove(this.#urgent, chosen) ? chosen : undefined) ??
+        this.#urgent.shift() ??
+        (remove(this.#ordinary, chosen) ? chosen : undefined) ??
+        this.#ordinary.shift();
       if (!next) {
         unit.cancel(); // withdrawn meanwhile
         return;
@@ -279,6 +333,8 @@ class Lane {
 /** One channel's pacer: a lane per write kind that the limits name. */
 export class ChannelPacer implements ChannelPace {
   readonly #lanes = new Map<WriteKind, Lane>();
+  /** The turns that wrote here, oldest first, until they ended. */
+  #turns: PaceTurn[] = [];
 
   constructor(
     private readonly limits: ChannelLimits,
@@ -297,9 +353,44 @@ export class ChannelPacer implements ChannelPace {
    * A slot for one write. `rank` orders urgent writes (lower first; default: when it became
    * urgent, which is first come first served); a turn's pace passes when the turn first asked.
    */
-  acquire(kind: WriteKind, urgent = false, rank: Rank = () => this.clock.now()): PaceRequest {
+  acquire(
+    kind: WriteKind,
+    urgent = false,
+    rank: Rank = () => this.clock.now(),
+    turn?: PaceTurn,
+  ): PaceRequest {
     const lane = this.#lane(kind);
-    return lane ? lane.acquire(urgent, rank) : FREE;
+    if (!lane) return FREE;
+    if (!turn) return lane.acquire(urgent, rank);
+    this.join(turn);
+    return lane.acquire(urgent, rank, () => this.#older(turn));
+  }
+
+  /** A turn arrived (or wrote again): it runs here until it ended. */
+  join(turn: PaceTurn): void {
+    turn.lastUse = this.clock.now();
+    if (turn.ended || this.#turns.includes(turn)) return;
+    const at = this.#turns.findIndex((t) => t.order > turn.order);
+    if (at === -1) this.#turns.push(turn);
+    else this.#turns.splice(at, 0, turn);
+  }
+
+  /** How many turns older than `turn` still run here. */
+  #older(turn: PaceTurn): number {
+    const now = this.clock.now();
+    this.#turns = this.#turns.filter((t) => !t.ended && now - t.lastUse < TURN_QUIET_MS);
+    let older = 0;
+    for (const t of this.#turns) if (t.order < turn.order) older++;
+    return older;
+  }
+
+  /** A turn ended: writes of later turns held for it may go. */
+  ended(turn: PaceTurn): void {
+    turn.ended = true;
+    const at = this.#turns.indexOf(turn);
+    if (at === -1) return;
+    this.#turns.splice(at, 1);
+    for (const lane of this.#lanes.values()) lane.pump();
   }
 
   /**
@@ -312,8 +403,14 @@ export class ChannelPacer implements ChannelPace {
     return this.#lane(kind)?.room() ?? Number.POSITIVE_INFINITY;
   }
 
-  async run<T>(kind: WriteKind, call: () => Promise<T>, urgent = false, rank?: Rank): Promise<T> {
-    const slot = await this.acquire(kind, urgent, rank).slot;
+  async run<T>(
+    kind: WriteKind,
+    call: () => Promise<T>,
+    urgent = false,
+    rank?: Rank,
+    turn?: PaceTurn,
+  ): Promise<T> {
+    const slot = await this.acquire(kind, urgent, rank, turn).slot;
     try {
       return await call();
     } finally {
@@ -352,9 +449,13 @@ export function scopedPace(
   wider: Readonly<Partial<Record<WriteKind, ChannelPace>>>,
 ): ChannelPace {
   const paceOf = (kind: WriteKind) => wider[kind] ?? channel;
+  const all = new Set<ChannelPace>([channel, ...Object.values(wider).filter((p) => p !== undefined)]);
   return {
     acquire: (kind, urgent) => paceOf(kind).acquire(kind, urgent),
     run: (kind, call, urgent) => paceOf(kind).run(kind, call, urgent),
+    end: () => {
+      for (const pace of all) pace.end?.();
+    },
   };
 }
 
@@ -370,6 +471,8 @@ export class ChannelPacers {
   readonly #clock: EditorClock;
   readonly #shared: SharedPacing | undefined;
   #sweptAt: number;
+  /** Turns given a pace so far (their arrival order). */
+  #turnCount = 0;
 
   /** `shared`: what these pacers share with other instances (a store several of them use). */
   constructor(clock: EditorClock = systemClock, shared?: SharedPacing) {
@@ -389,15 +492,22 @@ export class ChannelPacers {
    * made again: a turn never holds on to a pacer that other turns no longer share.
    */
   channel(key: string, limits: ChannelLimits): ChannelPace {
-    // This pace is one turn's: its urgent writes rank by when it first asked for one.
-    let first: number | undefined;
-    const rank = () => {
-      first ??= this.#clock.now();
-      return first;
-    };
+    // This pace is one turn's: its urgent writes rank by when it arrived (answers finish in
+    // arrival order), and ties among turns that arrived in the same millisecond by their order.
+    this.#turnCount += 1;
+    const turn: PaceTurn = { order: this.#turnCount, ended: false, lastUse: this.#clock.now() };
+    const arrived = this.#clock.now() + (this.#turnCount % 1000) / 1000_000;
+    const rank = () => arrived;
+    this.#pacer(key, limits).join(turn);
     return {
-      acquire: (kind, urgent) => this.#pacer(key, limits).acquire(kind, urgent, rank),
-      run: (kind, call, urgent) => this.#pacer(key, limits).run(kind, call, urgent, rank),
+      acquire: (kind, urgent) => this.#pacer(key, limits).acquire(kind, urgent, rank, turn),
+      run: (kind, call, urgent) => this.#pacer(key, limits).run(kind, call, urgent, rank, turn),
+      end: () => {
+        if (turn.ended) return;
+        const pacer = this.#pacers.get(key);
+        if (pacer) pacer.ended(turn);
+        else turn.ended = true;
+      },
     };
   }
 

@@ -40,6 +40,12 @@ interface PaceRuleScope {
    * go at once, as many as this.
    */
   readonly reserve?: number;
+  /**
+   * Units an ordinary write of a turn leaves free for each older turn still running on the pacer
+   * (their finals come first: answers finish in arrival order). Where the window is busy, a later
+   * turn's intermediate frames wait; where it is quiet, they go as before.
+   */
+  readonly perTurn?: number;
 }
 
 /** At most `max` writes in any `perMs` milliseconds (a platform's bucket). */
@@ -91,6 +97,8 @@ export interface RuleState {
   record(end: number): void;
   /** Nothing recorded still counts. */
   idle(now: number): boolean;
+  /** `PaceRuleScope.perTurn` of the rule (0: later turns are not held for older ones). */
+  readonly perTurn?: number;
 }
 
 /**
@@ -165,6 +173,7 @@ export function stateOf(rule: PaceRule): RuleState | undefined {
       : rule.burst > 0 && rule.everyMs > 0
         ? rateState(rule)
         : undefined;
+  if (state && rule.perTurn) Object.assign(state, { perTurn: rule.perTurn });
   if (!state || !rule.ordinaryOnly) return state;
   return {
     ...state,

@@ -192,6 +192,8 @@ export class TurnRenderer<P, R> {
       this.#o.logger.error({ err }, 'final render failed');
     } finally {
       this.#steps.dispose();
+      // Its final state landed (or was given up): later turns no longer leave room for it.
+      this.#pace.end?.();
     }
     // Independent of the answer's delivery: Show details keeps working even if an edit failed.
     if (this.#steps.ref !== undefined && this.#o.onFinished) {

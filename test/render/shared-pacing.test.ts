@@ -178,3 +178,55 @@ describe('shared pacing (two instances, one workspace window)', () => {
     expect(mostInWindow(starts, 1_000)).toBeLessThanOrEqual(45);
   });
 });
+
+describe('answers finish in arrival order (issue 58 item 2)', () => {
+  const WINDOW: ChannelLimits = { edit: [{ max: 10, perMs: 60_000, reserve: 2, perTurn: 3 }] };
+
+  it('a later turn’s intermediate edits leave room for older running turns, and go once they ended', async () => {
+    const clock = manualClock();
+    const pacers = new ChannelPacers(clock);
+    const first = pacers.channel('T1', WINDOW);
+    const second = pacers.channel('T1', WINDOW);
+    const third = pacers.channel('T1', WINDOW);
+    const order: string[] = [];
+    const write = (name: string) => async () => {
+      order.push(name);
+    };
+    // The first turn takes 4 units: 6 are left. The third turn has two older turns running: it
+    // leaves them 3 each (and the reserve), so its frames wait; the second's leave 3 and go.
+    await clock.until(Promise.all([0, 1, 2, 3].map((i) => first.run('edit', write(`first${i}`)))));
+    const thirdFrame = third.run('edit', write('third'));
+    await clock.advance(10);
+    expect(order).not.toContain('third');
+    await clock.until(second.run('edit', write('second')));
+    expect(order.at(-1)).toBe('second');
+    expect(order).not.toContain('third');
+    // The older turns end: the third turn's frame goes at once, not a minute later.
+    first.end?.();
+    second.end?.();
+    await clock.advance(10);
+    expect(order.at(-1)).toBe('third');
+    expect(clock.now()).toBeLessThan(1_000);
+    await thirdFrame;
+  });
+
+  it('urgent writes go by arrival: the older turn’s final before a later turn’s, whoever asked first', async () => {
+    const clock = manualClock();
+    const pacers = new ChannelPacers(clock);
+    const limits: ChannelLimits = { edit: [{ max: 1, perMs: 1_000 }] };
+    const older = pacers.channel('T1', limits);
+    await clock.advance(5);
+    const later = pacers.channel('T1', limits);
+    const order: string[] = [];
+    const write = (name: string) => async () => {
+      order.push(name);
+    };
+    // The window is full; the later turn asks for its final first.
+    await clock.until(older.run('edit', write('frame')));
+    const finals = [later.run('edit', write('later-final'), true)];
+    await clock.advance(1);
+    finals.push(older.run('edit', write('older-final'), true));
+    await clock.until(Promise.all(finals));
+    expect(order).toEqual(['frame', 'older-final', 'later-final']);
+  });
+});

@@ -29,6 +29,8 @@ const TIER_3 = { max: SLACK_TIER_3.max, perMs: SLACK_TIER_3.perMs * SCALE };
 const MAX_REFUSED_SHARE = 0.05;
 /** Slack time beyond what Tier 3 needs for the final edits themselves (a loaded machine, the last part). */
 const MARGIN_MS = 30_000 * SCALE;
+/** Issue 58 item 2: the oldest answer is complete this soon after its model ended (Slack time). */
+const FIRST_FINAL_MS = 10_000 * SCALE;
 
 describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per minute per workspace)', () => {
   let s: SlackHarness | undefined;
@@ -45,8 +47,10 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
   ])(
     '%s: every answer lands final, one after the other, within what Tier 3 allows; Slack refuses almost no update',
     async (_mode, nativeStreaming) => {
-      // When the core handed each turn's final view to the renderer (its model had finished).
+      // When the core handed each turn's final view to the renderer (its model had finished), and
+      // when each turn arrived (the core got its message).
       const doneAt = new Map<string, number>();
+      const arrivedAt = new Map<string, number>();
       s = await startSlackHarness({
         env: { DEFAULT_MODE: 'agent', LLM_TIMEOUT_MS: '30000' },
         editIntervalMs: EDIT_INTERVAL_MS,
@@ -56,7 +60,15 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
           teamId: ANSWERS_TEAM,
           methodLimits: { 'chat.update': TIER_3, 'chat.delete': TIER_3 },
         },
-        core: (scout) => noteDone(scout, doneAt),
+        core: (scout) => {
+          const core = noteDone(scout, doneAt);
+          const handle = core.handleMessage.bind(core);
+          core.handleMessage = (message, sink) => {
+            arrivedAt.set(message.conversationId, Date.now());
+            return handle(message, sink);
+          };
+          return core;
+        },
       });
       // Each answer streams over about 2 s (20 of Slack's seconds).
       s.h.llm.fallback = longAnswerModel({ paragraphs: PARAGRAPHS_40K, pieces: 100, chunkDelayMs: 20 });
@@ -85,6 +97,20 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
       expect(toFinal.at(-1)).toBeLessThan(bound);
       // Finals go by turn: half the answers are final in half that time, not all at the very end.
       expect(toFinal[ANSWERS / 2 - 1]).toBeLessThan(bound / 2);
+      // People read the oldest answer first (issue 58 item 2): it is complete within seconds of its
+      // last token, and the answers complete in the order they arrived.
+      const byArrival = [...threads].sort(
+        (a, b) => arrivedAt.get(a.conversation)! - arrivedAt.get(b.conversation)!,
+      );
+      const oldest = byArrival[0]!;
+      expect(finalAt.get(oldest.channel)! - doneAt.get(oldest.conversation)!).toBeLessThan(FIRST_FINAL_MS);
+      const finals = byArrival.map((t) => finalAt.get(t.channel)!);
+      const outOfOrder = finals.flatMap((at, i) =>
+        i > 0 && at < finals[i - 1]!
+          ? [`answer ${i + 1} final ${finals[i - 1]! - at} ms before answer ${i}`]
+          : [],
+      );
+      expect(outOfOrder).toEqual([]);
 
       const updates = s.slack.callsTo('chat.update');
       const refused = updates.filter((c) => c.status === 429).length;
