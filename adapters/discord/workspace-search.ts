@@ -313,7 +313,7 @@ export function discordSearchFactory(deps: DiscordSearchDeps): (message: Message
           const label = (p: Place) =>
             guilds.size > 1 ? `${p.channel.name} (${p.guild.name})` : p.channel.name;
           if (read.length === 0 && blocked.length > 0) {
-            const names = blocked.map((p) => `#${label(p)}`).join(', ');
+            const names = someNames(blocked, label);
             throw new WorkspaceSearchError(
               'no-permission',
               `Scout cannot read the message history of ${names} on Discord (Missing Access); a server admin can give Scout's role View Channel and Read Message History there`,
@@ -331,6 +331,13 @@ export function discordSearchFactory(deps: DiscordSearchDeps): (message: Message
   };
 }
 
+/** Channel names for the step: at most 5, then how many more. */
+function someNames(places: Place[], label: (p: Place) => string): string {
+  const names = places.slice(0, 5).map((p) => `#${label(p)}`);
+  if (places.length > 5) names.push(`${places.length - 5} more`);
+  return names.join(', ');
+}
+
 /** The step's words for where was searched: the channels by name, and those Scout could not read. */
 function placesSaid(
   direct: boolean,
@@ -344,7 +351,7 @@ function placesSaid(
   const where = servers.length > 0 ? servers.join(', ') : serverName;
   const recent = read.length > 0 ? `; the last ${MAX_MESSAGES.toLocaleString('en-US')} messages of each` : '';
   const skipped =
-    blocked.length > 0 ? `; Scout cannot read ${blocked.map((p) => `#${label(p)}`).join(', ')}` : '';
+    blocked.length > 0 ? `; Scout cannot read ${someNames(blocked, label)}` : '';
   return direct
     ? `your channels in ${where} (for you alone: ${names}${recent}${skipped})`
     : `channels everyone in ${where} can read (${names}${recent}${skipped})`;
