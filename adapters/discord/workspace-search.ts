@@ -350,8 +350,7 @@ function placesSaid(
   const servers = [...new Set([...read.map((r) => r.place.guild.name), ...blocked.map((p) => p.guild.name)])];
   const where = servers.length > 0 ? servers.join(', ') : serverName;
   const recent = read.length > 0 ? `; the last ${MAX_MESSAGES.toLocaleString('en-US')} messages of each` : '';
-  const skipped =
-    blocked.length > 0 ? `; Scout cannot read ${someNames(blocked, label)}` : '';
+  const skipped = blocked.length > 0 ? `; Scout cannot read ${someNames(blocked, label)}` : '';
   return direct
     ? `your channels in ${where} (for you alone: ${names}${recent}${skipped})`
     : `channels everyone in ${where} can read (${names}${recent}${skipped})`;
