@@ -341,7 +341,7 @@ export class Scout implements ScoutCore {
       // Workspace search is on but this message cannot search (a slash command has no action token).
       const unserved = message.workspaceSearch?.unavailable;
       if (
-        mode !== 'chat' &&
+        (mode !== 'chat' || settings.search) &&
         unserved &&
         channelTools(deps.tools, settings.toolRules).has(WORKSPACE_SEARCH_TOOL_NAME)
       )

@@ -131,6 +131,27 @@ describe('Slack: search_workspace (issue 59)', () => {
     expect(offered).toContain('search_workspace');
   });
 
+  it('in chat mode with search on, the question is searched in the workspace too and cited', async () => {
+    s = await start(ALL_SCOPES, { DEFAULT_MODE: 'chat', SEARCH_PROVIDER: 'none' });
+    await s.h.scout.runCommand('search', 'on', { channelId: `slack:${TEAM}:${PUBLIC_ASKED}`, userId: ASKER });
+    const ts = s.slack.addUserMessage({
+      channel: PUBLIC_OTHER,
+      user: OTHER,
+      text: 'The launch codename is Bluefin, ships on 3 March.',
+    });
+    s.h.llm.fallback = () => textReply('The codename is Bluefin [1].');
+    await s.event(mention(PUBLIC_ASKED, 'launch codename', 'at-valid'));
+    await s.surface.idle();
+    const [call] = s.slack.callsTo('assistant.search.context');
+    expect(call?.args.channel_types).toBe('public_channel');
+    // One model call, no tools: the found message came with the question, numbered like a web result.
+    expect(s.h.llm.requests).toHaveLength(1);
+    expect(modelInput(s)).toContain('Bluefin');
+    const text = shown(s, PUBLIC_ASKED);
+    expect(text).toContain(`https://fake.slack.test/archives/${PUBLIC_OTHER}/p${ts.replace('.', '')}`);
+    expect(text).toContain('1 message found');
+  });
+
   it('a private channel fact is not searched from a public channel, and is from a DM with Scout', async () => {
     s = await start();
     s.slack.addUserMessage({

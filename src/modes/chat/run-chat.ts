@@ -17,13 +17,21 @@ import { emitFinishNotice } from '../turn/finish-notice.js';
 import { finishStats } from '../turn/finish-stats.js';
 import type { ModeRunner, TurnContext } from '../types.js';
 import { escapeDelimiters } from '../../tools/untrusted-text.js';
+import { WORKSPACE_SEARCH_TOOL_NAME } from '../../tools/workspace-search-tool.js';
+import { turnToolContext } from '../turn/turn-tool-context.js';
 
 /** Results shown in the collapsed results step (the rest are in the prompt). */
 const PREVIEW_RESULTS = 3;
 
 export const runChat: ModeRunner = async (ctx) => {
   const usage = new UsageTracker();
-  const sources = ctx.settings.search ? await searchForChat(ctx, usage) : [];
+  const registry = new SourceRegistry();
+  const sources = ctx.settings.search
+    ? [
+        ...(await searchForChat(ctx, usage, registry)),
+        ...(await searchWorkspaceForChat(ctx, usage, registry)),
+      ]
+    : [];
   const system = ctx.prompts.render(
     'chat.system',
     { date: new Date().toISOString().slice(0, 10), locale: ctx.locale },
@@ -68,7 +76,11 @@ export const runChat: ModeRunner = async (ctx) => {
 };
 
 /** Runs the chat-mode search as visible steps. A failed search is shown and the answer goes on without it. */
-async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Source[]> {
+async function searchForChat(
+  ctx: TurnContext,
+  usage: UsageTracker,
+  registry: SourceRegistry,
+): Promise<Source[]> {
   const query = ctx.message.text.slice(0, 400);
   if (!ctx.search.available) {
     ctx.emit({
@@ -96,7 +108,7 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
       () => ctx.search.search(query, { sessionKey: ctx.sessionKey, signal: ctx.signal }),
     );
     usage.searches += 1;
-    const sources = new SourceRegistry().add(outcome.results);
+    const sources = registry.add(outcome.results);
     ctx.emit({
       type: 'step-finish',
       id: 'search-1',
@@ -129,6 +141,59 @@ async function searchForChat(ctx: TurnContext, usage: UsageTracker): Promise<Sou
       body: err.message,
     });
     return [];
+  } finally {
+    usage.addPhase('search', Date.now() - started);
+    ctx.emit({ type: 'status', text: null });
+  }
+}
+
+/**
+ * With search on, the question is searched in the team's own messages too (issue 59), where the
+ * channel's tool rules allow search_workspace and the message can search its workspace: through the
+ * very tool agent mode calls, so the same places, bounds and refusals apply; its messages are
+ * numbered after the web results. A refusal (a scope, the rate limit) is the failed step, and the
+ * answer goes on without it.
+ */
+async function searchWorkspaceForChat(
+  ctx: TurnContext,
+  usage: UsageTracker,
+  registry: SourceRegistry,
+): Promise<Source[]> {
+  const workspace = ctx.message.workspaceSearch;
+  if (!workspace || workspace.unavailable || !ctx.tools.has(WORKSPACE_SEARCH_TOOL_NAME)) return [];
+  const query = ctx.message.text.slice(0, 400);
+  const id = 'workspace-search-1';
+  ctx.emit({ type: 'status', text: phrase('status.searching') });
+  ctx.emit({ type: 'step-start', id, kind: 'search', title: phrase('step.searching', { query }) });
+  const started = Date.now();
+  try {
+    const output = await ctx.tools.execute(
+      WORKSPACE_SEARCH_TOOL_NAME,
+      JSON.stringify({ query }),
+      turnToolContext(ctx, ctx.signal),
+    );
+    // The tool's first line says which places were searched and how many messages were found.
+    const summary = output.text.split('\n')[0] ?? '';
+    if (output.isError) {
+      ctx.emit({
+        type: 'step-finish',
+        id,
+        status: 'failed',
+        title: phrase('step.search-failed', { query }),
+        body: summary,
+      });
+      return [];
+    }
+    usage.searches += 1;
+    const sources = registry.add(output.sources ?? []);
+    ctx.emit({
+      type: 'step-finish',
+      id,
+      status: 'done',
+      title: phrase('step.searched', { query }),
+      body: summary,
+    });
+    return sources;
   } finally {
     usage.addPhase('search', Date.now() - started);
     ctx.emit({ type: 'status', text: null });
