@@ -169,12 +169,18 @@ describeWithShared('/usage on Discord', () => {
     expect(registered.map((c: { name: string }) => c.name)).toContain('usage');
 
     const { token } = e.fake.interact(slashCommand('usage'));
-    const reply = await e.fake.waitFor(
-      () => (e!.fake.originalResponse(token)?.content.includes('Your usage') ? e : undefined),
-      // A hang guard, not a speed check: the first chart loads sharp (libvips), seconds on a busy machine.
-      15_000,
-      'usage reply',
-    );
+    const reply = await e.fake
+      .waitFor(
+        () => (e!.fake.originalResponse(token)?.content.includes('Your usage') ? e : undefined),
+        // A hang guard, not a speed check: the first chart loads sharp (libvips), seconds on a busy machine.
+        15_000,
+        'usage reply',
+      )
+      .catch((err: Error) => {
+        // Where the reply stopped, for a failure that is hard to reproduce.
+        const seen = e!.fake.calls.map((c) => `${c.route} ${c.status}`).slice(-8);
+        throw new Error(`${err.message}; the fake's last calls: ${seen.join(', ')}`);
+      });
     expect(reply).toBeDefined();
     const content = e.fake.originalResponse(token)!.content;
     expect(content).toMatch(/7 days: \$0\.4000 · 4,000 tokens · 2 answers/);
