@@ -15,6 +15,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement } from './dom.js';
 import { dropBoilerplateBlocks, linkTextChars, withoutLinkTargets } from './boilerplate-blocks.js';
+import { type DenseBlock, densestBlock, dropCommentNotices, namesComments } from './content-candidates.js';
 import type { DomNode } from './dom-node.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
@@ -110,6 +111,8 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   const main = declaresArticle ? null : mainArea(document);
   const mainChars = main ? textOf(main).length : 0;
   const mainLinkShare = main && mainChars > 0 ? linkTextLength(main) / mainChars : 1;
+  // Measured before Readability changes the document, too.
+  const dense = densestBlock(document.body ?? (document.documentElement as DomElement), namedFurniture);
   const article = readabilityBlocks(document, baseUrl);
   const articleChars = textLength(article?.blocks);
   if (
@@ -124,6 +127,14 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
       const page = pageBlocks(parse(html), baseUrl);
       if (textLength(page) > articleChars * 2 && linkShare(page) < 0.35)
         return { ...fields, ...withTitle(article.title, fields.title), blocks: page, method: 'page' };
+    }
+    // Readability's pick against the densest block: where its text holds few of that block's
+    // paragraphs and less text outside links than they do, it took the wrong block (a sidebar, an
+    // archive of teasers) and the dense one is the page's text.
+    if (dense && missesDenseBlock(article.blocks, dense)) {
+      const blocks = denseBlocks(html, baseUrl, fields.title ?? article.title);
+      if (textLength(blocks) > articleChars * 0.5)
+        return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'page' };
     }
     return {
       ...fields,
@@ -141,6 +152,26 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     return { ...fields, blocks: article.blocks, method: 'article' };
   }
   return { ...fields, blocks: page, method: 'page' };
+}
+
+/** Paragraphs of the densest block looked for in another reading, at most. */
+const MAX_DENSE_PARAGRAPHS = 50;
+
+/**
+ * Whether a reading holds fewer than half of the densest block's paragraphs and less text outside
+ * links than they hold together.
+ */
+function missesDenseBlock(blocks: string[], dense: DenseBlock): boolean {
+  const paragraphs = dense.paragraphs.slice(0, MAX_DENSE_PARAGRAPHS);
+  if (paragraphs.length === 0) return false;
+  const text = comparable(blocks.map(withoutLinkTargets).join(' '));
+  const found = paragraphs.filter((p) => text.includes(comparable(p).slice(0, 60))).length;
+  if (found >= paragraphs.length * 0.5) return false;
+  let denseChars = 0;
+  for (const p of dense.paragraphs) denseChars += p.length;
+  let prose = 0;
+  for (const block of blocks) prose += withoutLinkTargets(block).length - linkTextChars(block);
+  return denseChars > prose;
 }
 
 function mainArea(document: DomDocument): DomElement | null {
@@ -167,17 +198,28 @@ function linkTextLength(element: DomElement): number {
 function removeBoilerplate(root: DomElement | null): void {
   if (!root) return;
   const junk: DomElement[] = [];
+  const panels = disclosedPanels(root);
   for (const element of Array.from(root.querySelectorAll('*')) as Array<DomElement & MutableElement>) {
     const tag = element.tagName.toUpperCase();
     const role = element.getAttribute('role');
     if (
       role === 'tabpanel' ||
-      (element.getAttribute('hidden') !== null && element.parentNode?.closest('details'))
+      (element.getAttribute('hidden') !== null && element.parentNode?.closest('details')) ||
+      (panels.size > 0 && panels.has(element.getAttribute('id') ?? '') && !namedFurniture(element))
     ) {
       element.removeAttribute('hidden');
       element.removeAttribute('aria-hidden');
+      if (/display\s*:\s*none/i.test(element.getAttribute('style') ?? '')) element.removeAttribute('style');
     }
     if (/^H[1-6]$/.test(tag)) element.removeAttribute('class');
+    // An accordion's class names ("accordion quick-add-hidden") say how it looks, not what it holds:
+    // Readability weighs such names down and drops the group, so they go unless they name furniture.
+    if (tag === 'DETAILS' && !namedFurniture(element)) {
+      element.removeAttribute('class');
+      const group = element.parentNode as (DomElement & MutableElement) | null;
+      if (group && group !== root && !namedFurniture(group) && onlyDisclosures(group))
+        group.removeAttribute('class');
+    }
     if (
       BOILERPLATE_TAGS.has(tag) ||
       (tag === 'SCRIPT' && element.getAttribute('type') !== 'application/ld+json') ||
@@ -191,6 +233,46 @@ function removeBoilerplate(root: DomElement | null): void {
   }
   junk.push(...furnitureByShape(root));
   for (const element of junk) if (isAttached(element, root) && !holdsContent(element)) element.remove();
+}
+
+/** Controls looked at for the panels they open, at most: bounded work. */
+const MAX_DISCLOSURE_CONTROLS = 200;
+
+/**
+ * The ids of panels a button opens (`aria-expanded` with `aria-controls`: accordions, "more"
+ * sections), hidden until the click: content, unless the control is a site menu's.
+ */
+function disclosedPanels(root: DomElement): Set<string> {
+  const ids = new Set<string>();
+  let looked = 0;
+  for (const control of root.querySelectorAll('[aria-controls][aria-expanded]')) {
+    if (++looked > MAX_DISCLOSURE_CONTROLS) break;
+    if (control.getAttribute('aria-haspopup') !== null) continue;
+    if (control.closest('nav, header, [role="navigation"], [role="banner"], [role="menubar"], [role="menu"]'))
+      continue;
+    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
+  }
+  return ids;
+}
+
+/** A group of `<details>` and nothing else (headings aside): an accordion. */
+function onlyDisclosures(group: DomElement): boolean {
+  const children = group.childNodes;
+  let details = 0;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as DomElement | undefined;
+    if (child?.nodeType !== 1) continue;
+    const name = child.nodeName.toUpperCase();
+    if (name === 'DETAILS') details++;
+    else if (!/^H[1-6]$/.test(name)) return false;
+  }
+  return details > 0;
+}
+
+/** Named like furniture: a consent banner, a share bar, a comments area … (in any language for comments). */
+function namedFurniture(element: DomElement): boolean {
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  return names.length < 300 && (BOILERPLATE_NAMES.test(names) || namesComments(element));
 }
 
 /** Text a newsletter box or a consent banner holds at most (more is content around a form). */
@@ -305,6 +387,7 @@ function readabilityBlocks(
     if (!result?.content) return undefined;
     const root = result.content as unknown as DomElement;
     removeNamedBoilerplate(root);
+    dropCommentNotices(root);
     pruneLayoutCells(root);
     return {
       blocks: dropBoilerplateBlocks(
@@ -324,7 +407,25 @@ function readabilityBlocks(
 function pageBlocks(document: DomDocument, baseUrl: string): string[] {
   removeBoilerplate(document.body ?? document.documentElement);
   const root = mainArea(document) ?? document.body ?? document.documentElement;
-  return root ? dropBoilerplateBlocks(domToMarkdownBlocks(root as DomNode, { baseUrl })) : [];
+  if (!root) return [];
+  dropCommentNotices(root);
+  return dropBoilerplateBlocks(domToMarkdownBlocks(root as DomNode, { baseUrl }));
+}
+
+/**
+ * The densest block's reading: the page parsed and cleaned again (Readability changed the first
+ * copy), the same block found, its furniture dropped by name as in Readability's.
+ */
+function denseBlocks(html: string, baseUrl: string, title: string | undefined): string[] {
+  const document = parse(html);
+  const body = document.body ?? document.documentElement;
+  if (!body) return [];
+  removeBoilerplate(body);
+  const dense = densestBlock(body, namedFurniture);
+  if (!dense) return [];
+  removeNamedBoilerplate(dense.element);
+  dropCommentNotices(dense.element);
+  return dropBoilerplateBlocks(domToMarkdownBlocks(dense.element as DomNode, { baseUrl }), title);
 }
 
 /** Drops elements named like consent banners, share bars and link lists (not the root itself). */

@@ -1,0 +1,160 @@
+/**
+ * Structure-only judgements on the page's DOM that help choose and trim the content, in any language:
+ *
+ * - the densest block: the element whose paragraphs hold the most text that is not link text (the
+ *   classic text-density reading of Boilerpipe and trafilatura), a candidate beside Readability's
+ *   pick for pages where Readability passes over the body (a post in a container it takes for a
+ *   comments area returns the sidebar's archive instead);
+ * - a comments area that holds only a notice ("Comments are closed", "Die Kommentarfunktion wurde
+ *   geschlossen"): told by its container's name (the stem sites use for comments in their own
+ *   language), its few words, no link and no form, and its place after the text.
+ *
+ * Each is one walk over the elements (or a bounded number of short walks), linear in the page.
+ */
+import type { DomElement } from './dom.js';
+import { type DomNode, ELEMENT, TEXT } from './dom-node.js';
+
+/** Elements that start a block of their own: a "paragraph" holds none of them. */
+const BLOCK_TAGS =
+  /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|DETAILS|DIALOG|DD|DIV|DL|DT|FIELDSET|FIGCAPTION|FIGURE|FOOTER|FORM|H[1-6]|HEADER|HGROUP|HR|LI|MAIN|NAV|OL|P|PRE|SECTION|TABLE|TBODY|THEAD|TFOOT|TR|TD|TH|UL)$/;
+/** Elements whose leaf text can be a paragraph of prose. */
+const PARAGRAPH_TAGS = /^(P|DIV|SECTION|ARTICLE|TD|DD|BLOCKQUOTE)$/;
+/** Below this much text that is not a link a leaf is a label, a teaser line or a button, not prose. */
+const MIN_PARAGRAPH_CHARS = 50;
+
+/**
+ * Comments in the names sites give their containers, in the languages that write the word with this
+ * stem: comment(s), commentaire, commento, comentario, comentário, Kommentar(e), komentar, komentarz,
+ * kommentti, commentaar; and Disqus.
+ */
+const COMMENTS_NAME = /[ck]omm?ent|disqus/i;
+/** "Commentary", "Kommentator": a column or a commentator, not the comments under a text. */
+const NOT_COMMENTS_NAME = /[ck]omm?entar(y|ies|i?at)/i;
+/** A notice is a sentence or two: more is a comment or text. */
+const MAX_NOTICE_CHARS = 200;
+/** Comments areas looked at, at most: bounded work on a page of many comment-named elements. */
+const MAX_COMMENT_AREAS = 20;
+
+export interface DenseBlock {
+  element: DomElement;
+  /** Characters of text outside links in its paragraphs (and half its children's). */
+  score: number;
+  /** The first words of each of its own paragraphs, to look for in another reading. */
+  paragraphs: string[];
+}
+
+/**
+ * The element whose paragraphs hold the most text outside links: each leaf paragraph (an element
+ * with text and no block inside it) of at least MIN_PARAGRAPH_CHARS such characters scores its
+ * parent fully and its grandparent by half, so a body split into sections is read whole. Paragraphs
+ * inside furniture named as such (`skip` says which) count for nothing.
+ */
+export function densestBlock(
+  root: DomElement,
+  skip: (element: DomElement) => boolean,
+): DenseBlock | undefined {
+  const scores = new Map<DomElement, number>();
+  const texts = new Map<DomElement, string[]>();
+  const skipped = new Set<DomElement>();
+  for (const element of Array.from(root.querySelectorAll('*'))) {
+    const parent = element.parentNode;
+    if (skipped.has(parent as DomElement) || skip(element)) {
+      skipped.add(element);
+      continue;
+    }
+    if (!PARAGRAPH_TAGS.test(element.tagName.toUpperCase()) || !isLeaf(element)) continue;
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    let linked = 0;
+    for (const link of element.querySelectorAll('a')) linked += (link.textContent ?? '').trim().length;
+    const own = text.length - linked;
+    if (own < MIN_PARAGRAPH_CHARS || !parent) continue;
+    scores.set(parent, (scores.get(parent) ?? 0) + own);
+    const list = texts.get(parent) ?? [];
+    list.push(text);
+    texts.set(parent, list);
+    const grand = parent.parentNode;
+    if (grand) scores.set(grand, (scores.get(grand) ?? 0) + own / 2);
+  }
+  let best: DomElement | undefined;
+  let bestScore = 0;
+  for (const [element, score] of scores) {
+    if (score > bestScore) [best, bestScore] = [element, score];
+  }
+  if (!best) return undefined;
+  const paragraphs = texts.get(best) ?? [];
+  // A grandparent won through its children: their paragraphs are its own.
+  if (paragraphs.length === 0) {
+    for (const [parent, list] of texts) if (parent.parentNode === best) paragraphs.push(...list);
+  }
+  return { element: best, score: bestScore, paragraphs };
+}
+
+/** An element with text of its own and no block-level element inside it. */
+function isLeaf(element: DomElement): boolean {
+  const children = element.childNodes;
+  let text = false;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (!child) continue;
+    if (child.nodeType === ELEMENT && BLOCK_TAGS.test(child.nodeName.toUpperCase())) return false;
+    if (child.nodeType === TEXT || child.nodeType === ELEMENT) text = true;
+  }
+  return text;
+}
+
+/** Whether a class, id or label names a comments area, in any language that writes it with the stem. */
+export function namesComments(element: DomElement): boolean {
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
+  return names.length < 300 && COMMENTS_NAME.test(names) && !NOT_COMMENTS_NAME.test(names);
+}
+
+/**
+ * Removes a comments area that holds only a notice: the outermost element named for comments whose
+ * text is a sentence or two (MAX_NOTICE_CHARS) with no link and no form control, after which the
+ * text under `root` ends. A container named for comments that holds the text itself (an opinion
+ * column, "Kommentar" in German) is the text, and stays.
+ */
+export function dropCommentNotices(root: DomElement): void {
+  const total = (root.textContent ?? '').length;
+  // A walk that does not go into a comments area: only the outermost are found, in one pass.
+  const areas: DomElement[] = [];
+  const stack: DomElement[] = [root];
+  while (stack.length > 0 && areas.length < MAX_COMMENT_AREAS) {
+    const node = stack.pop() as DomElement;
+    if (node !== root && namesComments(node)) {
+      areas.push(node);
+      continue;
+    }
+    const children = node.childNodes;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child?.nodeType === ELEMENT) stack.push(child as DomElement);
+    }
+  }
+  for (const area of areas) {
+    const text = (area.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (
+      text.length > 0 &&
+      text.length <= MAX_NOTICE_CHARS &&
+      text.length * 4 <= total &&
+      area.querySelector('a, input, textarea, select, button, h1, h2, h3, h4, h5, h6') === null &&
+      isLast(area, root)
+    )
+      area.remove();
+  }
+}
+
+/** No text follows the element under `root`. */
+function isLast(element: DomElement, root: DomElement): boolean {
+  for (let node: DomElement | null = element; node && node !== root; node = node.parentNode) {
+    const siblings: ArrayLike<DomNode> | undefined = node.parentNode?.childNodes;
+    if (!siblings) return true;
+    let after = false;
+    for (let i = 0; i < siblings.length; i++) {
+      const sibling: DomNode | undefined = siblings[i];
+      if (sibling === node) after = true;
+      else if (after && (sibling?.textContent ?? '').trim() !== '') return false;
+    }
+  }
+  return true;
+}
