@@ -53,9 +53,10 @@ export const SLACK_CHANNEL_LIMITS: ChannelLimits = { post: [{ burst: 4, everyMs:
  * are spread one per 1.2 s (after a short burst, so a quiet workspace shows edits at once) and
  * leave 10 of the minute's 50 to finals, which may use all the room there is at once: a few turns
  * (two or three messages each, usually) land their finals at once however busy the workspace.
- * Answers finish in arrival order: a turn's intermediate frames leave 5 of the minute's units for
- * each older turn still running (its finals: a 40k answer's four parts and its steps), so when many
- * long answers stream at once the oldest ones move and end first, and later ones wait their turn.
+ * Answers finish in arrival order: a turn's finals leave 5 of the minute's units for each older turn
+ * still running, and its intermediate frames for each older turn already writing its final (a 40k
+ * answer's four parts and its steps), so when many long answers end at once the oldest finish first;
+ * a turn still streaming holds no later turn's frames (channel-pacer.ts).
  */
 const TIER_3 = [
   { max: 50, perMs: 60_000, reserve: 10, perTurn: 5 },
@@ -63,11 +64,14 @@ const TIER_3 = [
 ];
 
 /**
- * The native stream's methods (PLATFORMS.md): chat.startStream and chat.stopStream are Tier 2 (20+
- * a minute), chat.appendStream Tier 4 (100+ a minute), each counted per workspace. Starts and stops
- * are a turn's first answer text and its final, urgent; appends leave a tenth of theirs to them.
+ * The native stream's appends (PLATFORMS.md): chat.appendStream is Tier 4 (100+ a minute), counted
+ * per workspace; paced, a busy workspace's streams append less often (each append carries all the
+ * text that grew) and the stop carries the rest. chat.startStream and chat.stopStream (Tier 2,
+ * "20+ a minute", bursts allowed) are not held back: each is a turn's first answer text or its
+ * final, one of each per answer, and pacing them at Tier 2's floor made the 21st of 50 answers
+ * started together wait a minute to show anything and 50 answers take minutes (bench scenario 6);
+ * Slack's 429 for them carries Retry-After, which delivery.ts honours.
  */
-const TIER_2 = [{ max: 20, perMs: 60_000, reserve: 4 }];
 const TIER_4 = [{ max: 100, perMs: 60_000, reserve: 10 }];
 
 /**
@@ -79,9 +83,7 @@ const TIER_4 = [{ max: 100, perMs: 60_000, reserve: 10 }];
 export const SLACK_WORKSPACE_LIMITS: ChannelLimits = {
   edit: TIER_3,
   delete: TIER_3,
-  'stream-start': TIER_2,
   'stream-append': TIER_4,
-  'stream-stop': TIER_2,
 };
 
 export interface SlackTurnTarget {

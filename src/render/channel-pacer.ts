@@ -61,6 +61,11 @@ export interface ChannelPace {
   acquire(kind: WriteKind, urgent?: boolean): PaceRequest;
   /** Runs one write in a slot of its kind. */
   run<T>(kind: WriteKind, call: () => Promise<T>, urgent?: boolean): Promise<T>;
+  /**
+   * The turn's answer is complete and its final state is being written: from now until `end`, later
+   * turns leave it room (`perTurn`), so it finishes before them.
+   */
+  finishing?(): void;
   /** The turn wrote its final state: later turns no longer leave room for it (`perTurn`). */
   end?(): void;
 }
@@ -102,13 +107,19 @@ interface Waiter {
   grant: (slot: PaceSlot) => void;
   /** Among urgent writes, lower goes first: when the write's turn first asked urgently. */
   rank: number;
-  /** How many turns older than the write's own still run on the pacer (`perTurn`). */
-  older: () => number;
+  /** How many older turns this write leaves room for (`perTurn`); `urgent`: the write is a final. */
+  older: (urgent: boolean) => number;
 }
 
 /** A turn as a pacer knows it: in arrival order, running until it ended (or went quiet long). */
 export interface PaceTurn {
   readonly order: number;
+  /**
+   * Its answer is complete and its final state under way. Only such turns hold later ones back: a
+   * turn whose model still streams must not hold every later turn (50 answers at once would then
+   * go one window's share at a time, as if queued).
+   */
+  finishing?: boolean;
   ended: boolean;
   lastUse: number;
 }
@@ -179,7 +190,7 @@ class Lane {
     return Math.max(0, free - this.#urgent.length);
   }
 
-  acquire(urgent: boolean, rank: Rank, older: () => number = () => 0): PaceRequest {
+  acquire(urgent: boolean, rank: Rank, older: (urgent: boolean) => number = () => 0): PaceRequest {
     const waiter: Waiter = { grant: () => {}, rank: 0, older };
     const slot = new Promise<PaceSlot>((resolve) => {
       waiter.grant = resolve;
@@ -242,7 +253,7 @@ class Lane {
       let soonest: { waiter: Waiter; urgent: boolean; wait: number } | undefined;
       let lastOlder = -1;
       for (const waiter of queue) {
-        const older = this.#held ? waiter.older() : 0;
+        const older = this.#held ? waiter.older(urgent) : 0;
         // Waiters whose turns leave the same room wait the same: look at the first of them only.
         if (older === lastOlder) continue;
         lastOlder = older;
@@ -363,7 +374,7 @@ export class ChannelPacer implements ChannelPace {
     if (!lane) return FREE;
     if (!turn) return lane.acquire(urgent, rank);
     this.join(turn);
-    return lane.acquire(urgent, rank, () => this.#older(turn));
+    return lane.acquire(urgent, rank, (final) => this.#older(turn, final));
   }
 
   /** A turn arrived (or wrote again): it runs here until it ended. */
@@ -375,12 +386,17 @@ export class ChannelPacer implements ChannelPace {
     else this.#turns.splice(at, 0, turn);
   }
 
-  /** How many turns older than `turn` still run here. */
-  #older(turn: PaceTurn): number {
+  /**
+   * How many older turns a write of `turn` leaves room for: for its final state, every older turn
+   * still running here (answers complete in arrival order); for an intermediate frame, only older
+   * turns already writing their final state (a turn still streaming must not hold every later one's
+   * frames: 50 answers at once would go one window's share at a time).
+   */
+  #older(turn: PaceTurn, final: boolean): number {
     const now = this.clock.now();
     this.#turns = this.#turns.filter((t) => !t.ended && now - t.lastUse < TURN_QUIET_MS);
     let older = 0;
-    for (const t of this.#turns) if (t.order < turn.order) older++;
+    for (const t of this.#turns) if (t.order < turn.order && (final || t.finishing)) older++;
     return older;
   }
 
@@ -453,6 +469,9 @@ export function scopedPace(
   return {
     acquire: (kind, urgent) => paceOf(kind).acquire(kind, urgent),
     run: (kind, call, urgent) => paceOf(kind).run(kind, call, urgent),
+    finishing: () => {
+      for (const pace of all) pace.finishing?.();
+    },
     end: () => {
       for (const pace of all) pace.end?.();
     },
@@ -502,6 +521,9 @@ export class ChannelPacers {
     return {
       acquire: (kind, urgent) => this.#pacer(key, limits).acquire(kind, urgent, rank, turn),
       run: (kind, call, urgent) => this.#pacer(key, limits).run(kind, call, urgent, rank, turn),
+      finishing: () => {
+        turn.finishing = true;
+      },
       end: () => {
         if (turn.ended) return;
         const pacer = this.#pacers.get(key);

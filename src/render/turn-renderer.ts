@@ -178,6 +178,8 @@ export class TurnRenderer<P, R> {
     try {
       // The final task cards carry the answer's sources.
       this.#updateTasks(view);
+      // From here later turns leave this one room: the oldest answers finish first.
+      this.#pace.finishing?.();
       const steps = this.#stepsPayload(view, true);
       if (steps) this.#steps.set(steps);
       const text = answerMarkdown(view, this.#o.build.footerLine, this.#o.build.adaptMarkdown);

@@ -182,12 +182,34 @@ describe('shared pacing (two instances, one workspace window)', () => {
 describe('answers finish in arrival order (issue 58 item 2)', () => {
   const WINDOW: ChannelLimits = { edit: [{ max: 10, perMs: 60_000, reserve: 2, perTurn: 3 }] };
 
-  it('a later turn’s intermediate edits leave room for older running turns, and go once they ended', async () => {
+  it('older turns still streaming do not hold a later turn’s intermediate edits', async () => {
     const clock = manualClock();
     const pacers = new ChannelPacers(clock);
     const first = pacers.channel('T1', WINDOW);
     const second = pacers.channel('T1', WINDOW);
     const third = pacers.channel('T1', WINDOW);
+    const order: string[] = [];
+    const write = (name: string) => async () => {
+      order.push(name);
+    };
+    // Neither older turn has its answer yet: the third turn's frame goes as the window allows,
+    // at once (50 answers at once would otherwise go one window's share at a time).
+    await clock.until(Promise.all([0, 1, 2, 3].map((i) => first.run('edit', write(`first${i}`)))));
+    await clock.until(second.run('edit', write('second')));
+    await clock.until(third.run('edit', write('third')));
+    expect(order.at(-1)).toBe('third');
+    expect(clock.now()).toBeLessThan(1_000);
+  });
+
+  it('a later turn’s intermediate edits leave room for older turns writing their final state, and go once they ended', async () => {
+    const clock = manualClock();
+    const pacers = new ChannelPacers(clock);
+    const first = pacers.channel('T1', WINDOW);
+    const second = pacers.channel('T1', WINDOW);
+    const third = pacers.channel('T1', WINDOW);
+    // Both older answers are complete: their final states are being written.
+    first.finishing?.();
+    second.finishing?.();
     const order: string[] = [];
     const write = (name: string) => async () => {
       order.push(name);

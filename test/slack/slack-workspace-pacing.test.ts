@@ -31,6 +31,8 @@ const MAX_REFUSED_SHARE = 0.05;
 const MARGIN_MS = 30_000 * SCALE;
 /** Issue 58 item 2: the oldest answer is complete this soon after its model ended (Slack time). */
 const FIRST_FINAL_MS = 10_000 * SCALE;
+/** Finals this close together (one Slack second) count as landing together. */
+const SAME_MOMENT_MS = 1_000 * SCALE;
 
 describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per minute per workspace)', () => {
   let s: SlackHarness | undefined;
@@ -105,8 +107,10 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
       const oldest = byArrival[0]!;
       expect(finalAt.get(oldest.channel)! - doneAt.get(oldest.conversation)!).toBeLessThan(FIRST_FINAL_MS);
       const finals = byArrival.map((t) => finalAt.get(t.channel)!);
+      // Two answers whose models ended together may land a moment apart either way; what a reader
+      // sees is the order within a Slack second.
       const outOfOrder = finals.flatMap((at, i) =>
-        i > 0 && at < finals[i - 1]!
+        i > 0 && at < finals[i - 1]! - SAME_MOMENT_MS
           ? [`answer ${i + 1} final ${finals[i - 1]! - at} ms before answer ${i}`]
           : [],
       );
