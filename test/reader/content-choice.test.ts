@@ -4,10 +4,9 @@
  * column named "Kommentar" stays; where Readability's pick misses the densest block of prose (a post
  * in a container it takes for a comments area), the dense block is read instead of the sidebar.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { pageReader } from './read-page.js';
 import { extractArticle } from '../../src/reader/extract-article.js';
-import { readDocument } from '../../src/reader/read-document.js';
-import { ReaderPool } from '../../src/reader/reader-pool.js';
 import {
   ARCHIVE_TEASERS,
   CLOSED_COMMENTS_ES,
@@ -23,18 +22,7 @@ import {
 } from './candidate-pages.js';
 import { BLOG_PAGE, BLOG_TEXT } from './structured-pages.js';
 
-const pool = new ReaderPool(1);
-afterAll(() => pool.close());
-
-const read = (html: string) =>
-  readDocument(
-    {
-      body: Buffer.from(html),
-      contentType: 'text/html; charset=utf-8',
-      url: 'https://seite.example/beitrag',
-    },
-    { pool },
-  );
+const read = pageReader();
 
 describe('accordions inside the main block', () => {
   it('a French shop page: the description, the <details> group and the panel an aria-expanded button opens', async () => {

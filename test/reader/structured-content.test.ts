@@ -4,10 +4,9 @@
  * cleaned page, and where the text chosen from the markup misses what it says the page holds, its
  * blocks come in; furniture is told by its shape and link density, in any language (here German).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { pageReader } from './read-page.js';
 import { dropBoilerplateBlocks } from '../../src/reader/boilerplate-blocks.js';
-import { readDocument } from '../../src/reader/read-document.js';
-import { ReaderPool } from '../../src/reader/reader-pool.js';
 import {
   BLOG_PAGE,
   BLOG_TEXT,
@@ -21,18 +20,7 @@ import {
   RECIPE_STORY,
 } from './structured-pages.js';
 
-const pool = new ReaderPool(1);
-afterAll(() => pool.close());
-
-const read = (html: string) =>
-  readDocument(
-    {
-      body: Buffer.from(html),
-      contentType: 'text/html; charset=utf-8',
-      url: 'https://seite.example/beitrag',
-    },
-    { pool },
-  );
+const read = pageReader();
 
 describe('structured data as a candidate', () => {
   it('a recipe blog whose recipe card sits in a sidebar: the ingredients and steps, and the story', async () => {
