@@ -105,7 +105,11 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
         (a, b) => arrivedAt.get(a.conversation)! - arrivedAt.get(b.conversation)!,
       );
       const oldest = byArrival[0]!;
-      expect(finalAt.get(oldest.channel)! - doneAt.get(oldest.conversation)!).toBeLessThan(FIRST_FINAL_MS);
+      // Within 10 Slack seconds on a machine that keeps up; on a starved one (two busy loops on both
+      // cores) everything slows alike, so the bound is also a share of the last answer's wait: answers
+      // served in no order had the oldest final at a third of it or later (38.5 of 114 s).
+      const oldestToFinal = finalAt.get(oldest.channel)! - doneAt.get(oldest.conversation)!;
+      expect(oldestToFinal).toBeLessThan(Math.max(FIRST_FINAL_MS, toFinal.at(-1)! * 0.15));
       const finals = byArrival.map((t) => finalAt.get(t.channel)!);
       // Two answers whose models ended together may land a moment apart either way; what a reader
       // sees is the order within a Slack second.
