@@ -257,8 +257,11 @@ export interface E2E {
 export async function startE2E(
   extraEnv: Record<string, string> = {},
   fakeOptions: FakeDiscordOptions = {},
+  /** Sets the fake server up (channels, members) before Scout connects to it. */
+  prepare: (fake: FakeDiscord) => void = () => {},
 ): Promise<E2E> {
   const fake = await FakeDiscord.start(fakeOptions);
+  prepare(fake);
   const harness = await startTestScout({
     env: { DISCORD_TOKEN: 'fake-discord-token', DISCORD_API_URL: fake.apiUrl, ...extraEnv },
   });

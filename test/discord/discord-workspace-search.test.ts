@@ -9,12 +9,9 @@
  */
 // biome-ignore-all lint/suspicious/noExplicitAny: Discord payloads and recorded requests are open JSON
 import { afterEach, expect, it } from 'vitest';
-import { createDiscordSurface } from '../../adapters/discord/discord-surface.js';
-import { silentLogger } from '../../src/logger.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
-import { FakeDiscord, nextSnowflake, PERMISSION } from '../helpers/fake-discord.js';
+import { nextSnowflake, PERMISSION } from '../helpers/fake-discord.js';
 import { describeWithShared } from '../helpers/fixtures.js';
-import { startTestScout } from '../helpers/scout-harness.js';
 import {
   closeE2E,
   dmMessage,
@@ -22,7 +19,7 @@ import {
   finishedIn,
   fixtureMessage,
   pressButton,
-  TEST_CHANNEL_LIMITS,
+  startE2E,
 } from './discord-test-kit.js';
 
 /** The asker: a member, not the server's owner (who could read everything). */
@@ -43,48 +40,41 @@ afterEach(async () => {
 });
 
 /** The fake server: #general (asked in), #launch (everyone), #staff (the staff role only; Scout's role too). */
-async function start(): Promise<E2E> {
-  const fake = await FakeDiscord.start({
-    roles: [
-      { id: STAFF_ROLE, name: 'staff' },
-      { id: BOT_ROLE, name: 'Scout' },
-    ],
-    botRoles: [BOT_ROLE],
-  });
-  const guild_id = fake.guildId;
-  fake.addChannel({ id: LAUNCH, type: 0, guild_id, name: 'launch', position: 1, permission_overwrites: [] });
-  fake.addChannel({
-    id: STAFF,
-    type: 0,
-    guild_id,
-    name: 'staff',
-    position: 2,
-    permission_overwrites: [
-      { id: guild_id, type: 0, allow: '0', deny: String(PERMISSION.viewChannel) },
-      { id: STAFF_ROLE, type: 0, allow: VIEW_AND_READ, deny: '0' },
-      { id: BOT_ROLE, type: 0, allow: VIEW_AND_READ, deny: '0' },
-    ],
-  });
-  fake.addMember(ASKER, [STAFF_ROLE]);
-  const harness = await startTestScout({
-    env: {
-      DISCORD_TOKEN: 'fake-discord-token',
-      DISCORD_API_URL: fake.apiUrl,
-      DEFAULT_MODE: 'agent',
-      WORKSPACE_SEARCH: 'on',
+function start(): Promise<E2E> {
+  return startE2E(
+    { DEFAULT_MODE: 'agent', WORKSPACE_SEARCH: 'on' },
+    {
+      roles: [
+        { id: STAFF_ROLE, name: 'staff' },
+        { id: BOT_ROLE, name: 'Scout' },
+      ],
+      botRoles: [BOT_ROLE],
     },
-  });
-  const surface = createDiscordSurface({
-    core: harness.scout,
-    config: harness.config,
-    logger: silentLogger,
-    stores: harness.stores,
-    editIntervalMs: 20,
-    channelLimits: TEST_CHANNEL_LIMITS,
-    typingIntervalMs: 50,
-  });
-  await surface.start();
-  return { fake, harness, surface };
+    (fake) => {
+      const guild_id = fake.guildId;
+      fake.addChannel({
+        id: LAUNCH,
+        type: 0,
+        guild_id,
+        name: 'launch',
+        position: 1,
+        permission_overwrites: [],
+      });
+      fake.addChannel({
+        id: STAFF,
+        type: 0,
+        guild_id,
+        name: 'staff',
+        position: 2,
+        permission_overwrites: [
+          { id: guild_id, type: 0, allow: '0', deny: String(PERMISSION.viewChannel) },
+          { id: STAFF_ROLE, type: 0, allow: VIEW_AND_READ, deny: '0' },
+          { id: BOT_ROLE, type: 0, allow: VIEW_AND_READ, deny: '0' },
+        ],
+      });
+      fake.addMember(ASKER, [STAFF_ROLE]);
+    },
+  );
 }
 
 /** A message someone wrote in `channel` (kept by the fake, so the history lists it). */

@@ -11,3 +11,15 @@ export function scaledChannelLimits(limits: ChannelLimits, scale: number): Chann
     'max' in r ? { ...r, perMs: r.perMs * scale } : { ...r, everyMs: r.everyMs * scale };
   return Object.fromEntries(Object.entries(limits).map(([kind, rules]) => [kind, rules.map(rule)]));
 }
+
+/** The most writes that started within any `perMs` window. */
+export function mostInWindow(starts: number[], perMs: number): number {
+  const sorted = [...starts].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    let j = i;
+    while (j < sorted.length && sorted[j]! - sorted[i]! < perMs) j++;
+    most = Math.max(most, j - i);
+  }
+  return most;
+}

@@ -4,6 +4,7 @@ import type { ChannelLimits } from '../../src/render/pace-rules.js';
 import { LiveAnswer } from '../../src/render/live-answer.js';
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
 import { type ManualClock, manualClock } from './manual-clock.js';
+import { mostInWindow } from '../helpers/channel-limits.js';
 
 const DISCORD_LIKE: ChannelLimits = { post: [{ max: 5, perMs: 5000 }] };
 const SLACK_LIKE: ChannelLimits = { post: [{ burst: 3, everyMs: 1000 }] };
@@ -19,18 +20,6 @@ function recorder(clock: ManualClock, latencyMs = 0) {
     return name;
   };
   return { writes, write };
-}
-
-/** The most writes that started within any `perMs` window. */
-function mostInWindow(starts: number[], perMs: number): number {
-  const sorted = [...starts].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    let j = i;
-    while (j < sorted.length && sorted[j]! - sorted[i]! < perMs) j++;
-    most = Math.max(most, j - i);
-  }
-  return most;
 }
 
 describe('ChannelPacer', () => {

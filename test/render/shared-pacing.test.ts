@@ -9,6 +9,7 @@ import { ChannelPacers, type SharedPacing } from '../../src/render/channel-pacer
 import { MemoryPaceBudget, resilientBudget, type SharedPaceBudget } from '../../src/render/pace-budget.js';
 import type { ChannelLimits } from '../../src/render/pace-rules.js';
 import { type ManualClock, manualClock } from './manual-clock.js';
+import { mostInWindow } from '../helpers/channel-limits.js';
 
 /** Slack's Tier 3 as Scout declares it (adapters/slack/turn-sink.ts), per workspace. */
 const TIER_3: ChannelLimits = {
@@ -17,18 +18,6 @@ const TIER_3: ChannelLimits = {
     { burst: 5, everyMs: 1_200, ordinaryOnly: true },
   ],
 };
-
-/** The most writes that started within any `perMs` window. */
-function mostInWindow(starts: number[], perMs: number): number {
-  const sorted = [...starts].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    let j = i;
-    while (j < sorted.length && sorted[j]! - sorted[i]! < perMs) j++;
-    most = Math.max(most, j - i);
-  }
-  return most;
-}
 
 /** `count` edits through `pacers` in workspace T1, every 5th urgent; resolves with their start times. */
 function edits(clock: ManualClock, pacers: ChannelPacers, count: number, starts: number[]) {
