@@ -10,6 +10,7 @@
 import { type IncomingMessage, request as httpRequest } from 'node:http';
 import { createParser } from 'eventsource-parser';
 import { epochNow } from './fakes/fake-llm.js';
+import { serveRpc } from './child-rpc.js';
 
 type Request =
   | { id: number; op: 'prepare'; origin: string; count: number }
@@ -244,11 +245,4 @@ async function answer(request: Request): Promise<unknown> {
   }
 }
 
-process.on('message', (request: Request) => {
-  answer(request).then(
-    (result) => process.send?.({ id: request.id, result }),
-    (err: unknown) => process.send?.({ id: request.id, error: String(err) }),
-  );
-});
-// The parent died without saying goodbye: do not linger.
-process.on('disconnect', () => process.exit(0));
+serveRpc(answer);

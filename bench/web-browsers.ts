@@ -1,10 +1,5 @@
-/**
- * Scenario 18's browsers in a child process (web-browsers-process.ts): N web chat users, each with a
- * session, a conversation and its open event stream, whose parsing CPU stays out of the process
- * measured — as the fakes' does (fakes-client.ts), and as real browsers' would.
- */
-import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { forkRpc } from './child-rpc.js';
 
 const CHILD_ENTRY = fileURLToPath(new URL('./web-browsers-process.ts', import.meta.url));
 
@@ -34,31 +29,7 @@ export interface Browsers {
 }
 
 export async function startBrowsers(): Promise<Browsers> {
-  const child: ChildProcess = fork(CHILD_ENTRY, [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let nextId = 0;
-  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
-    const waiter = pending.get(m.id);
-    pending.delete(m.id);
-    if (m.error !== undefined) waiter?.reject(new Error(`browsers process: ${m.error}`));
-    else waiter?.resolve(m.result);
-  });
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', (code) => {
-      for (const w of pending.values()) w.reject(new Error(`browsers process exited (${code})`));
-      pending.clear();
-      resolve();
-    }),
-  );
-  const call = <T>(op: string, extra: Record<string, unknown> = {}): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const id = ++nextId;
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      child.send({ id, op, ...extra });
-    });
+  const { child, call, exited } = forkRpc(CHILD_ENTRY, 'browsers');
   return {
     prepare: (origin, count) => call('prepare', { origin, count }),
     connect: () => call('connect'),

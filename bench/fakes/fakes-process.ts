@@ -4,6 +4,7 @@
  * The fakes start from the first message, `{ id, op: 'start', config }`, answered with their URLs.
  */
 import { type Fakes, type FakesConfig, startFakes } from './fakes.js';
+import { serveRpc } from '../child-rpc.js';
 
 interface Request {
   id: number;
@@ -33,11 +34,4 @@ async function answer(request: Request): Promise<unknown> {
   }
 }
 
-process.on('message', (request: Request) => {
-  answer(request).then(
-    (result) => process.send?.({ id: request.id, result }),
-    (err: unknown) => process.send?.({ id: request.id, error: String(err) }),
-  );
-});
-// The parent died without saying goodbye: do not linger.
-process.on('disconnect', () => process.exit(0));
+serveRpc(answer);
