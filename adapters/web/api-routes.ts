@@ -16,7 +16,7 @@ import type { Session } from './auth/session-cookie.js';
 import type { Session as PageSession } from './client/protocol.js';
 import { type ConversationHub, Hubs } from './conversation-hub.js';
 import { MAX_TITLE_CHARS, WebConversations } from './conversations.js';
-import { EventStream } from './event-stream.js';
+import { EventStream, type StreamEvent } from './event-stream.js';
 import { HttpError, readBody, readJson, requestLocale, sendJson } from './http-kit.js';
 import { phrase } from '../../src/i18n/phrase.js';
 import { InstanceRelay, PRESENCE_REFRESH_MS, type RelayMessage } from './instance-relay.js';
@@ -327,21 +327,13 @@ export class ApiRoutes {
     const address = this.o.auth.clientAddress(req);
     if (!this.#streams.open(address)) throw new HttpError(429, phrase('web.error.too-many-streams'));
     const hub = this.#hubs.get(key);
-    const snapshot = async (stream: EventStream) => {
-      const lastId = hub.lastId;
-      const entries = await this.#conversations.entries(user, id);
-      stream.send({
-        id: lastId,
-        event: 'snapshot',
-        data: JSON.stringify({ entries, turn: hub.current ?? null }),
-      });
-    };
     const presence = this.#relay.enabled
       ? setInterval(() => this.#relay.markWatched(key), PRESENCE_REFRESH_MS)
       : undefined;
     const stream = new EventStream(
       res,
-      (s) => void snapshot(s).catch(() => s.close()),
+      // Caught up after falling behind: what it missed is said by a snapshot.
+      (s) => void this.#snapshotThenListen(hub, s, user, id).catch(() => s.close()),
       (s) => {
         clearInterval(presence);
         hub.listeners.delete(s);
@@ -366,25 +358,35 @@ export class ApiRoutes {
       hub.listeners.add(stream);
       return hello();
     }
-    // Listen first, so nothing published while the transcript loads is lost: the snapshot's id is
-    // taken before the read, and what follows is sent after it.
+    await this.#snapshotThenListen(hub, stream, user, id);
+    hello();
+  }
+
+  /**
+   * Sends `stream` a snapshot, then what was published while the transcript was read, then listens.
+   * The snapshot's id and turn are taken together, before the read, so the events queued meanwhile
+   * follow on from that turn (a patch applied to a later copy would repeat its text).
+   */
+  async #snapshotThenListen(
+    hub: ConversationHub,
+    stream: EventStream,
+    user: string,
+    id: string,
+  ): Promise<void> {
+    hub.listeners.delete(stream);
     const lastId = hub.lastId;
-    const queued: Parameters<EventStream['send']>[0][] = [];
-    const buffer = { send: (e: (typeof queued)[number]) => queued.push(e) } as unknown as EventStream;
+    const turn = hub.current ?? null;
+    const queued: StreamEvent[] = [];
+    const buffer = { send: (event: StreamEvent) => queued.push(event) } as unknown as EventStream;
     hub.listeners.add(buffer);
     try {
       const entries = await this.#conversations.entries(user, id);
-      stream.send({
-        id: lastId,
-        event: 'snapshot',
-        data: JSON.stringify({ entries, turn: hub.current ?? null }),
-      });
+      stream.send({ id: lastId, event: 'snapshot', data: JSON.stringify({ entries, turn }) });
       for (const event of queued) stream.send(event);
     } finally {
       hub.listeners.delete(buffer);
     }
     if (!stream.closed) hub.listeners.add(stream);
-    hello();
   }
 
   /** No new turns (shutdown); running ones are finished by the core. */
