@@ -63,7 +63,8 @@ export interface ChannelPace {
   run<T>(kind: WriteKind, call: () => Promise<T>, urgent?: boolean): Promise<T>;
   /**
    * The turn's answer is complete and its final state is being written: from now until `end`, later
-   * turns leave it room (`perTurn`), so it finishes before them.
+   * turns leave it room (`perTurn`), so it finishes before them; its writes still waiting become
+   * urgent (its final state waits on them).
    */
   finishing?(): void;
   /** The turn wrote its final state: later turns no longer leave room for it (`perTurn`). */
@@ -101,6 +102,16 @@ export function requestAfter(
       inner?.withdraw();
     },
   };
+}
+
+/** Runs `call` once `request`'s slot is granted; the slot counts from when the call settled. */
+async function inSlot<T>(request: PaceRequest, call: () => Promise<T>): Promise<T> {
+  const slot = await request.slot;
+  try {
+    return await call();
+  } finally {
+    slot.done();
+  }
 }
 
 interface Waiter {
@@ -426,12 +437,7 @@ export class ChannelPacer implements ChannelPace {
     rank?: Rank,
     turn?: PaceTurn,
   ): Promise<T> {
-    const slot = await this.acquire(kind, urgent, rank, turn).slot;
-    try {
-      return await call();
-    } finally {
-      slot.done();
-    }
+    return inSlot(this.acquire(kind, urgent, rank, turn), call);
   }
 
   #lane(kind: WriteKind): Lane | undefined {
@@ -518,11 +524,25 @@ export class ChannelPacers {
     const arrived = this.#clock.now() + (this.#turnCount % 1000) / 1000_000;
     const rank = () => arrived;
     this.#pacer(key, limits).join(turn);
+    // Writes of this turn still waiting for a slot: once the turn is finishing, each of them stands
+    // between its answer and the final state (a stream's last append before its stop), so they all
+    // become urgent — ranked with the turn, before later turns' frames.
+    const waiting = new Set<PaceRequest>();
+    const acquire = (kind: WriteKind, urgent = false): PaceRequest => {
+      const request = this.#pacer(key, limits).acquire(kind, urgent || turn.finishing === true, rank, turn);
+      if (!urgent && !turn.finishing) {
+        waiting.add(request);
+        void request.slot.then(() => waiting.delete(request));
+      }
+      return request;
+    };
     return {
-      acquire: (kind, urgent) => this.#pacer(key, limits).acquire(kind, urgent, rank, turn),
-      run: (kind, call, urgent) => this.#pacer(key, limits).run(kind, call, urgent, rank, turn),
+      acquire,
+      run: (kind, call, urgent) => inSlot(acquire(kind, urgent), call),
       finishing: () => {
         turn.finishing = true;
+        for (const request of waiting) request.hurry();
+        waiting.clear();
       },
       end: () => {
         if (turn.ended) return;

@@ -258,6 +258,28 @@ describe('paces wider than a channel (Slack: chat.update per workspace)', () => 
     ]);
   });
 
+  it('a turn that starts finishing hurries the writes it still has waiting: its last append goes before later turns’ frames', async () => {
+    // Slack's appends (Tier 4) are ordinary writes: sixteen streams fill the window, and a turn
+    // whose model ended still has its last append queued behind the others' frames. Its stop (and
+    // so its final) waits on that append: once the turn is finishing, the append is urgent.
+    const clock = manualClock();
+    const workspaces = new ChannelPacers(clock);
+    const { writes, write } = recorder(clock);
+    // Two ordinary appends a second; a third unit is kept for urgent writes.
+    const limits: ChannelLimits = { 'stream-append': [{ max: 3, perMs: 1000 }] };
+    const [a, b, c] = [0, 1, 2].map(() => workspaces.channel('T1', limits));
+    const busy = [a!.run('stream-append', write('a 1')), b!.run('stream-append', write('b 1'))];
+    const frames = [
+      c!.run('stream-append', write('c 2')),
+      b!.run('stream-append', write('b 2')),
+      a!.run('stream-append', write('a last')),
+    ];
+    await clock.advance(10);
+    a!.finishing?.();
+    await clock.until(Promise.all([...busy, ...frames]));
+    expect(writes.map((w) => w.name)).toEqual(['a 1', 'b 1', 'a last', 'c 2', 'b 2']);
+  });
+
   it('coalesces: a message waiting for the workspace sends its latest frame once, and its final before others’ frames', async () => {
     const clock = manualClock();
     const workspaces = new ChannelPacers(clock);

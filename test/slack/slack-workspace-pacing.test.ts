@@ -118,7 +118,15 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
           ? [`answer ${i + 1} final ${finals[i - 1]! - at} ms before answer ${i}`]
           : [],
       );
-      expect(outOfOrder).toEqual([]);
+      // On failure, each answer's arrival, model end and final (ms from the first arrival) say why.
+      const t0 = Math.min(...arrivedAt.values());
+      const timeline = byArrival
+        .map((t, i) => {
+          const at = (time: number | undefined) => (time === undefined ? '-' : time - t0);
+          return `${i + 1}: arrived ${at(arrivedAt.get(t.conversation))} done ${at(doneAt.get(t.conversation))} final ${at(finalAt.get(t.channel))}`;
+        })
+        .join('; ');
+      expect(outOfOrder, timeline).toEqual([]);
 
       const updates = s.slack.callsTo('chat.update');
       const refused = updates.filter((c) => c.status === 429).length;
