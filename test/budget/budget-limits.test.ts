@@ -3,7 +3,7 @@
  * server, in memory. What the user sees when a limit is reached, what is counted, and how the core
  * behaves when the store cannot count.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { say } from '../../src/i18n/say.js';
 import { silentLogger } from '../../src/logger.js';
 import { createStores } from '../../src/store/create-stores.js';
@@ -121,11 +121,24 @@ describe('usage limits (one instance, memory store)', () => {
 
   it('MAX_TURNS_PER_USER: a third answer at once is refused privately; a slot frees when a turn ends', async () => {
     h = await startTestScout({ env: { MAX_TURNS_PER_USER: '2' } });
-    h.llm.fallback = () => textReply('Slow answer.', { delayMs: 600 });
+    // The first two answers are held by the model until the third question was refused: they are
+    // running while it is asked, however slow the machine (events, not a 600 ms head start).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    h.llm.fallback = () =>
+      ++calls <= 2
+        ? { ...textReply('Slow answer.'), holdAt: { index: 0, until: released } }
+        : textReply('Slow answer.');
     const conv = (n: number) => ({ conversationId: `test:C1:T${n}` });
     const running = [ask(h, 'a', conv(1)), ask(h, 'b', conv(2))];
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Both turns hold their slots once they call the model.
+    const scout = h;
+    await vi.waitFor(() => expect(scout.llm.requests).toHaveLength(2), { timeout: 15_000 });
     const third = await ask(h, 'c', conv(3));
+    release();
     expect(third.replies[0]).toContain('You already have 2 answers running');
     expect(third.final).toBeUndefined();
     for (const sink of await Promise.all(running)) expect(sink.final?.answer).toContain('Slow answer.');

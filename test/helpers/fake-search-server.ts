@@ -20,7 +20,8 @@
  * await fake.close();
  * ```
  * Unscripted queries get `defaultResults(query, count)` (deterministic, distinct URLs per query).
- * `fake.latencyMs` delays every answer; `fake.failWith = { status: 500 }` makes every call fail until
+ * `fake.latencyMs` delays every answer; `fake.hold = promise` holds every answer until it settles (a
+ * test releases it on an event, e.g. once all its searches arrived); `fake.failWith = { status: 500 }` makes every call fail until
  * set back to null. Wrong or missing keys get 401, like the real APIs.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
@@ -52,6 +53,8 @@ export interface FakeSearchServer {
   readonly connections: number;
   /** Delay before every answer, in ms. */
   latencyMs: number;
+  /** When set, every answer waits until this settles (released by the test on an event, not a delay). */
+  hold: Promise<unknown> | null;
   /** When set, every search answers with this status (and optional JSON body). */
   failWith: { status: number; body?: unknown } | null;
   /** SearXNG answers 403 to format=json, like an instance without JSON enabled. */
@@ -154,6 +157,7 @@ export async function startFakeSearchServer(options: { latencyMs?: number } = {}
     });
 
     if (server.latencyMs > 0) await new Promise((r) => setTimeout(r, server.latencyMs));
+    if (server.hold) await server.hold;
     if (server.failWith)
       return send(res, server.failWith.status, server.failWith.body ?? { error: 'scripted failure' });
 
@@ -214,6 +218,7 @@ export async function startFakeSearchServer(options: { latencyMs?: number } = {}
       return accepted;
     },
     latencyMs: options.latencyMs ?? 0,
+    hold: null,
     failWith: null,
     searxngJsonDisabled: false,
     script(query, results) {
@@ -238,6 +243,7 @@ export async function startFakeSearchServer(options: { latencyMs?: number } = {}
       server.failWith = null;
       server.searxngJsonDisabled = false;
       server.latencyMs = options.latencyMs ?? 0;
+      server.hold = null;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

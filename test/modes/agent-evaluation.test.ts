@@ -8,10 +8,10 @@ import { emptyView, foldEvent } from '../../src/render/view.js';
 import { describe, expect, it } from 'vitest';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { type AgentExecutorOptions, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
-import type { DeadlineClock } from '../../src/modes/turn/answer-budget.js';
 import { openAIErrorBody, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
 import { agentLimits, requestedModels, useModeFakes } from './mode-fakes.js';
+import { scriptedDeadlines } from './scripted-deadlines.js';
 
 const fakes = useModeFakes();
 
@@ -24,31 +24,6 @@ function limits(
 
 const search = (query: string) => ({ name: 'web_search', arguments: { query } });
 
-/**
- * A deadline clock the test moves by hand: `timeout(ms)` signals abort (TimeoutError, as
- * `AbortSignal.timeout` does) when `advance` passes them, synchronously; `expired()` counts them.
- */
-function scriptedDeadlines(): DeadlineClock & { advance(ms: number): void; expired(): number } {
-  let now = Date.now();
-  let expired = 0;
-  const pending: { at: number; controller: AbortController }[] = [];
-  return {
-    now: () => now,
-    timeout(ms) {
-      const controller = new AbortController();
-      pending.push({ at: now + ms, controller });
-      return controller.signal;
-    },
-    advance(ms) {
-      now += ms;
-      for (const timer of pending.filter((p) => p.at <= now && !p.controller.signal.aborted)) {
-        expired += 1;
-        timer.controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-      }
-    },
-    expired: () => expired,
-  };
-}
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON
 const toolMessages = (body: any): string[] =>
   body.messages.filter((m: { role: string }) => m.role === 'tool').map((m: { content: string }) => m.content);

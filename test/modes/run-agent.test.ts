@@ -1,11 +1,12 @@
 import { t } from '../../src/i18n/translate.js';
 import { emptyView, foldEvent } from '../../src/render/view.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { makeSearch, makeTurnContext, stepsOf, testConfig } from './make-turn-context.js';
 import { agentLimits, requestedModels, useModeFakes } from './mode-fakes.js';
+import { scriptedDeadlines } from './scripted-deadlines.js';
 
 const fakes = useModeFakes();
 
@@ -97,7 +98,13 @@ describe('agent mode over real HTTP', () => {
   });
 
   it('runs the tool calls of one step concurrently and keeps their results in call order', async () => {
-    fakes.search.latencyMs = 300;
+    // Every search is held until all three reached the provider: one at a time, the first would
+    // never be answered and the second never asked (an event, not "three 300 ms searches took less
+    // than 800 ms", which a busy machine could miss).
+    let release!: () => void;
+    fakes.search.hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     fakes.llm.enqueue(
       toolCallReply([search('alpha'), search('beta'), search('gamma')]),
       textReply('Done.'),
@@ -105,16 +112,16 @@ describe('agent mode over real HTTP', () => {
     );
     const llm = fakes.client('tool-model');
     const turn = makeTurnContext({ text: 'Compare them', llm: { tool: llm }, env: fakes.env });
-    const started = Date.now();
-    await createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(turn.ctx);
+    const running = createAgentExecutor({ function_call_llm: llm, ...agentLimits() }).run(turn.ctx);
+    try {
+      await vi.waitFor(() => expect(fakes.search.requests).toHaveLength(3), { timeout: 15_000 });
+    } finally {
+      release();
+    }
+    await running;
 
-    // Three 300 ms searches finished well before 3 × 300 ms: they overlapped.
-    const finishes = turn.events.flatMap((e, i) =>
-      e.type === 'step-finish' && /^r1-\d$/.test(e.id) ? [turn.times[i]! - started] : [],
-    );
+    const finishes = turn.events.filter((e) => e.type === 'step-finish' && /^r1-\d$/.test(e.id));
     expect(finishes).toHaveLength(3);
-    expect(Math.min(...finishes)).toBeGreaterThanOrEqual(290);
-    expect(Math.max(...finishes)).toBeLessThan(800);
     expect(fakes.search.requests).toHaveLength(3);
     // The Search results step shows the count and the top three, with answer-wide numbers.
     const shown = stepsOf(turn.view, 'search-results')[1];
@@ -159,18 +166,23 @@ describe('agent mode over real HTTP', () => {
   it('aborts a slow run at the time limit and answers from the intermediate results', async () => {
     fakes.llm.enqueue(
       toolCallReply([search('first round')]),
-      toolCallReply([search('never run')], { delayMs: 3_000 }),
+      // The second round's call never answers: only the time limit can end it.
+      { hang: true },
       textReply('From the first round [1].'),
     );
     const llm = fakes.client('tool-model');
     const turn = makeTurnContext({ text: 'Slow question', llm: { tool: llm }, env: fakes.env });
-    const started = Date.now();
-    const result = await createAgentExecutor({
+    // The limit passes on the script's clock while that call is under way, however slow the machine.
+    const clock = scriptedDeadlines();
+    const running = createAgentExecutor({
       function_call_llm: llm,
-      ...agentLimits({ maxExecutionMs: 400, answerGraceMs: 5_000 }),
+      ...agentLimits({ maxExecutionMs: 400, answerGraceMs: 5_000, clock }),
     }).run(turn.ctx);
+    await vi.waitFor(() => expect(fakes.llm.requests).toHaveLength(2), { timeout: 15_000 });
+    clock.advance(400);
+    const result = await running;
 
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(clock.expired()).toBe(1);
     expect(fakes.search.requests.map((r) => r.query)).toEqual(['first round']);
     expect(stepsOf(turn.view, 'warning')[0]?.title).toContain('timed out');
     // The answer call still ran, with the first round's results.

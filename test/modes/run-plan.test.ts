@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { parsePlan } from '../../src/modes/plan/request-plan.js';
@@ -11,6 +11,7 @@ import type { Tool } from '../../src/tools/types.js';
 import { textReply } from '../helpers/fake-openai-server.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
 import { requestedModels, useModeFakes } from './mode-fakes.js';
+import { scriptedDeadlines } from './scripted-deadlines.js';
 
 const fakes = useModeFakes();
 
@@ -253,12 +254,16 @@ describe('plan mode over real HTTP', () => {
   });
 
   it('aborts slow steps at the time limit and summarises what finished', async () => {
+    // The limit passes on the script's clock while the second step runs, however slow the machine.
+    const clock = scriptedDeadlines();
+    const ranSteps: number[] = [];
     const slow: Tool<{ ms: number }> = {
       name: 'slow',
       description: 'Waits',
       inputSchema: z.object({ ms: z.number() }),
       run: (input, context) =>
         new Promise((resolve) => {
+          ranSteps.push(input.ms);
           const timer = setTimeout(() => resolve({ text: `waited ${input.ms}` }), input.ms);
           context.signal.addEventListener('abort', () => clearTimeout(timer));
         }),
@@ -274,9 +279,11 @@ describe('plan mode over real HTTP', () => {
     );
     const llm = fakes.client('planner-model');
     const turn = makeTurnContext({ text: 'Wait', llm: { tool: llm }, tools: [slow as Tool] });
-    const started = Date.now();
-    const result = await createPlanRunner({ maxExecutionMs: 400 })(turn.ctx);
-    expect(Date.now() - started).toBeLessThan(2_500);
+    const running = createPlanRunner({ maxExecutionMs: 400, clock })(turn.ctx);
+    await vi.waitFor(() => expect(ranSteps).toEqual([10, 5_000]), { timeout: 15_000 });
+    clock.advance(400);
+    const result = await running;
+    expect(clock.expired()).toBe(1);
     expect(stepsOf(turn.view, 'warning')[0]?.title).toContain('timed out');
     expect(fakes.llm.requests[1]!.body.messages.at(-1).content).toContain('waited 10');
     expect(result.answer).toBe('Only the first step finished.');

@@ -14,7 +14,7 @@ import { emitNotice } from '../turn/emit-notice.js';
 import { emitAnswerHandOver } from '../turn/answer-hand-over.js';
 import { UsageTracker } from '../turn/usage-tracker.js';
 import { languageName, writeAnswer } from '../turn/write-answer.js';
-import { ANSWER_GRACE_MS, answerBudget } from '../turn/answer-budget.js';
+import { ANSWER_GRACE_MS, answerBudget, type DeadlineClock, WALL_CLOCK } from '../turn/answer-budget.js';
 import { finishStats } from '../turn/finish-stats.js';
 import type { ModeRunner, TurnContext, TurnResult } from '../types.js';
 import { turnToolContext } from '../turn/turn-tool-context.js';
@@ -29,6 +29,8 @@ export interface PlanRunOptions {
   onStepError?: 'skip' | 'stop';
   answerGraceMs?: number;
   verbose?: boolean;
+  /** What the time limit is measured with (default the wall clock). */
+  clock?: DeadlineClock;
 }
 
 export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
@@ -43,8 +45,9 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     const sources = new SourceRegistry();
     const planner = ctx.llm.tool;
     const answerLlm = ctx.llm.answer;
-    const deadlineAt = Date.now() + maxExecutionMs;
-    const deadline = AbortSignal.timeout(maxExecutionMs);
+    const clock = options.clock ?? WALL_CLOCK;
+    const deadlineAt = clock.now() + maxExecutionMs;
+    const deadline = clock.timeout(maxExecutionMs);
     const signal = withDeadline(AbortSignal.any([ctx.signal, deadline]), deadlineAt);
     const ran: PlanStepsResult = { observations: [], failed: [] };
     let finishReason: FinishReason = 'plan_completed';
@@ -155,7 +158,12 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
     // ── Summary ──────────────────────────────────────────────────────────────
     emitAnswerHandOver(emit, { reason: phrase('agent.plan-done'), from: planner, to: answerLlm });
     const answerStart = Date.now();
-    const answerSignal = answerBudget(ctx.signal, deadlineAt, options.answerGraceMs ?? ANSWER_GRACE_MS);
+    const answerSignal = answerBudget(
+      ctx.signal,
+      deadlineAt,
+      options.answerGraceMs ?? ANSWER_GRACE_MS,
+      clock,
+    );
     const answer = await writeAnswer({
       llm: answerLlm,
       prompts: ctx.prompts,
