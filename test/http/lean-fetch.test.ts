@@ -158,25 +158,28 @@ describe('leanFetch', () => {
   });
 
   it('gives up on a server that sends nothing within the time limit, as a failed fetch', async () => {
-    const started = performance.now();
     const failure = await leanFetchWithin(200)(`${base}/slow`, { redirect: 'error' }).catch(
       (e: unknown) => e,
     );
     expect(failure).toBeInstanceOf(TypeError);
-    expect(((failure as Error).cause as { code?: string }).code).toBe('ETIMEDOUT');
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // The server never answers: only this call's own 200 ms limit ends it (its cause says which).
+    expect((failure as Error).cause).toMatchObject({
+      code: 'ETIMEDOUT',
+      message: 'no answer from the server within 200 ms',
+    });
     // A call the short path does not take (redirects followed) gets the same limit.
     await expect(leanFetchWithin(200)(`${base}/slow`)).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
   it('gives up on a body that stops coming within the time limit', async () => {
-    const started = performance.now();
     const failure = await leanFetchWithin(200)(`${base}/stalls`, { redirect: 'error' }).catch(
       (e: unknown) => e,
     );
     expect(failure).toBeInstanceOf(TypeError);
-    expect(((failure as Error).cause as { code?: string }).code).toBe('ETIMEDOUT');
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((failure as Error).cause).toMatchObject({
+      code: 'ETIMEDOUT',
+      message: 'no answer from the server within 200 ms',
+    });
   });
 
   it('fails like fetch when the connection drops mid-body, instead of answering half a body', async () => {

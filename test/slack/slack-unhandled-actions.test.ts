@@ -18,11 +18,9 @@ describe('Slack: presses nobody handles', () => {
     const link = buttonPayload('scout_source_link', '', at);
     link.actions[0].url = 'https://example.com/';
     for (const payload of [link, buttonPayload('scout_retired_button_v1', 'x', at)]) {
-      const started = performance.now();
       const res = await s.action(payload);
+      // Acknowledged: Bolt answers an unacknowledged request only after ~3 s, and with a 404.
       expect(res.status).toBe(200);
-      // Bolt answers an unacknowledged request only after ~3 s; an ack is immediate.
-      expect(performance.now() - started).toBeLessThan(2_000);
     }
     await s.surface.idle();
     expect(s.slack.calls.filter((c) => c.method.startsWith('chat.')).map((c) => c.method)).toEqual([]);
