@@ -88,22 +88,9 @@ export interface LinkedAnswer {
 export function linkCitations(answer: string, sources: Source[], locale: Locale): LinkedAnswer {
   const byNumber = new Map(sources.map((s) => [s.n, s]));
   const cited = new Map<number, Source>();
-  const linkProse = (prose: string) =>
-    prose.replace(MARKER_RE, (_whole, space: string, list: string) => {
-      const numbers = list.split(/\s*[,，]\s*/).map(Number);
-      const links = numbers
-        .map((n) => byNumber.get(n))
-        .filter((s): s is Source => s !== undefined)
-        .map((s) => {
-          cited.set(s.n, s);
-          return `[[${s.n}]](${escapeUrl(s.url)})`;
-        });
-      return links.length > 0 ? space + links.join('') : '';
-    });
-
   const body = answer
     .split(CODE_RE)
-    .map((part, i) => (i % 2 === 1 ? part : linkProse(part)))
+    .map((part, i) => (i % 2 === 1 ? part : linkMarkers(part, byNumber, (s) => cited.set(s.n, s))))
     .join('')
     .trimEnd();
 
@@ -121,6 +108,38 @@ export function linkCitations(answer: string, sources: Source[], locale: Locale)
     shown: joinText([`${closed}\n\n**`, phrase('answer.references'), `**\n${references}`]),
     cited: list,
   };
+}
+
+/**
+ * `prose` (text outside code) with its markers linked: each number with a source becomes
+ * `[[n]](url)` (`cite` hears the source), a marker with none of its numbers known goes with the
+ * spaces before it. The one rule for the final answer (linkCitations) and the streaming one
+ * (live-citations.ts), so what streamed is what the final shows.
+ */
+export function linkMarkers(
+  prose: string,
+  byNumber: ReadonlyMap<number, Source>,
+  cite?: (source: Source) => void,
+): string {
+  return prose.replace(MARKER_RE, (_whole, space: string, list: string) => {
+    const numbers = list.split(/\s*[,，]\s*/).map(Number);
+    const links = numbers
+      .map((n) => byNumber.get(n))
+      .filter((s): s is Source => s !== undefined)
+      .map((s) => {
+        cite?.(s);
+        return `[[${s.n}]](${escapeUrl(s.url)})`;
+      });
+    return links.length > 0 ? space + links.join('') : '';
+  });
+}
+
+/**
+ * The code blocks and code spans of `text` as linkCitations splits them (markers inside are code),
+ * in order; a block still open at the end of `text` runs to its end.
+ */
+export function codeSpans(text: string): IterableIterator<RegExpMatchArray> {
+  return text.matchAll(CODE_RE);
 }
 
 /**
