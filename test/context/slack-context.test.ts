@@ -352,7 +352,7 @@ describe('Slack: images and files', () => {
       },
       await withFile(s, 'setup.exe', 'application/octet-stream', Buffer.from('MZ')),
     ];
-    const started = Date.now();
+    // The turn ends with every refusal shown (a file that stalled it would fail the test's timeout).
     const ts = await mention(s, 'look at these', { files });
     const shown = seen(s, ts);
     expect(shown).toContain('Answered anyway.');
@@ -366,6 +366,5 @@ describe('Slack: images and files', () => {
     expect(elsewhere.hits).toEqual([]);
     // The 50 MB file was never downloaded (its size was known).
     expect(s.slack.downloads.some((d) => d.path.includes('huge.csv'))).toBe(false);
-    expect(Date.now() - started).toBeLessThan(30_000);
   }, 40_000);
 });

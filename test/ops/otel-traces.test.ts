@@ -401,10 +401,11 @@ describe('OpenTelemetry traces', { timeout: 30_000 }, () => {
       const stopping = performance.now();
       await s.tracing.shutdown();
       const took = performance.now() - stopping;
-      // Shutdown gave up at its own bound, not at the export's limit (a timer: never early).
+      // Shutdown gave up at its own bound (a timer: never early), not at the export's limit: the
+      // export had still not failed when shutdown returned (an event, not "under 15 s").
       expect(took).toBeGreaterThanOrEqual(FLUSH_BOUND_MS - 5);
-      expect(took).toBeLessThan(exportLimitMs / 2);
       expect(s.log.lines.some((l) => String(l.msg).startsWith('trace flush cut off'))).toBe(true);
+      expect(s.log.lines.filter((l) => String(l.msg).startsWith('trace export failed'))).toEqual([]);
     });
   });
 
