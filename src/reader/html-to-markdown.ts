@@ -72,7 +72,7 @@ class BlockWriter {
 
   /** Ends the paragraph being collected from inline content. */
   flush(): void {
-    const text = collapse(this.inline.join(''));
+    const text = emphasis(collapse(this.inline.join('')));
     this.inline = [];
     if (text) this.blocks.push(text);
   }
@@ -108,7 +108,7 @@ class BlockWriter {
 
   private block(node: DomNode, name: string, depth: number): void {
     if (/^H[1-6]$/.test(name)) {
-      const text = collapse(inlineText(node, this.options, depth));
+      const text = plainEmphasis(collapse(inlineText(node, this.options, depth)));
       if (text) this.blocks.push(`${'#'.repeat(Number(name[1]))} ${text}`);
       return;
     }
@@ -194,9 +194,10 @@ function inlineText(node: DomNode, options: MarkdownOptions, depth: number): str
     case 'STRONG':
     case 'B': {
       const text = collapse(inner);
-      // Bold punctuation (`**[**`) or bold links is noise, not emphasis.
+      // Bold punctuation (`**[**`) or bold links is noise, not emphasis. Marked for now: whether it
+      // is written depends on the line it ends up in (emphasis()).
       return text && /[\p{L}\p{N}]/u.test(text) && !text.includes('](')
-        ? `${leading(inner)}**${text}**${trailing(inner)}`
+        ? `${leading(inner)}${BOLD_OPEN}${plainEmphasis(text)}${BOLD_CLOSE}${trailing(inner)}`
         : inner;
     }
     case 'CODE':
@@ -262,7 +263,7 @@ function listLines(
         if (BLOCK.has(partName)) text += ' ';
       }
     }
-    const clean = collapse(text).replace(/\n/g, ' ');
+    const clean = emphasis(collapse(text).replace(/\n/g, ' '));
     if (clean) lines.push(`${pad}${ordered ? `${n++}.` : '-'} ${clean}`);
     lines.push(...nested);
   }
@@ -291,7 +292,7 @@ function tableMarkdown(table: DomNode, options: MarkdownOptions, depth: number):
           if (cellName !== 'TD' && cellName !== 'TH') continue;
           // A table of code (line numbers beside the code, as Hugo and Pygments write it) is read as code.
           if (firstElement(cell, 'TABLE') || firstElement(cell, 'PRE')) nestedTable = true;
-          const text = collapse(inlineText(cell, options, depth + 1)).replace(/\n/g, ' ');
+          const text = plainEmphasis(collapse(inlineText(cell, options, depth + 1)).replace(/\n/g, ' '));
           cells.push(text.slice(0, MAX_CELL_CHARS).replace(/\|/g, '\\|'));
           const span = Number(cell.getAttribute?.('colspan') ?? 1);
           for (let k = 1; k < Math.min(span, 20); k++) cells.push('');
@@ -328,6 +329,33 @@ export function absoluteHttpUrl(
   } catch {
     return undefined;
   }
+}
+
+/** Stand for the start and end of a bold run until emphasis() decides how the line writes it. */
+const BOLD_OPEN = '\uE001';
+const BOLD_CLOSE = '\uE002';
+const BOLD_MARKS = /[\uE001\uE002]/g;
+const WHOLE_BOLD_LINE = /^\uE001([^\uE001\uE002]*)\uE002$/;
+
+/**
+ * Bold that is a whole line (a label over what follows, a paragraph set in bold) stays `**…**`;
+ * bold inside a sentence is written as plain words: `**` in the middle of a sentence tells the model
+ * little and splits the sentence for anything that looks for its words as written.
+ */
+function emphasis(text: string): string {
+  if (!text.includes(BOLD_OPEN)) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      const whole = WHOLE_BOLD_LINE.exec(line);
+      return whole ? `**${whole[1]}**` : line.replace(BOLD_MARKS, '');
+    })
+    .join('\n');
+}
+
+/** Text where emphasis is never written (headings, table cells). */
+function plainEmphasis(text: string): string {
+  return text.replace(BOLD_MARKS, '');
 }
 
 /** Stands for `<br>` until collapse(): source line breaks in text are only spaces. */
