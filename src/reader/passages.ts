@@ -7,9 +7,10 @@
  * that is where an article says what it is about.
  *
  * Links cost the model their targets: `[text](https://…)` inside every sentence was 8 % of what it
- * read. A link keeps its text where it stands, as a Markdown reference (`[text][L3]`), and its target
- * goes to a numbered list at the end (`[L3]: https://…`), only for the links in the text it gets
- * (labelled L1, L2 …, never a bare number, which the answer would take for a source to cite);
+ * read. A link keeps its text where it stands, as plain words (any marker inside a sentence splits it
+ * for whatever looks for its words as written), and its target goes to a numbered list at the end
+ * with the link's text as its title (`[L3]: https://… "text"`), only for the links in the text it
+ * gets (labelled L1, L2 …, never a bare number, which the answer would take for a source to cite);
  * links that lead nowhere new or are navigation (this page's own anchors, a URL written as its own
  * text, a site's front page, a glyph) keep only their text. Ranking, budgets and cuts work on that lean text, so a URL's words never make a block
  * look relevant and a long block is never cut inside a link, a bold run or a code span.
@@ -133,12 +134,31 @@ function sameAddress(text: string, url: string): boolean {
   return bare(text) === bare(url);
 }
 
-/** Characters the `[n]: url` lines of these targets take. */
+/** Characters of a link's text written as its list entry's title, at most. */
+const MAX_TITLE_CHARS = 60;
+
+/** Characters the `[Ln]: url "text"` lines of these targets take (titles at their longest). */
 function listCost(targets: string[]): number {
   if (targets.length === 0) return 0;
   let cost = SEPARATOR.length;
-  for (const [i, url] of targets.entries()) cost += url.length + String(i + 1).length + 6;
+  for (const [i, url] of targets.entries()) cost += entryCost(url, i + 1, MAX_TITLE_CHARS);
   return cost;
+}
+
+/** `[Ln]: ` + url + ` "title"` + the line break. */
+function entryCost(url: string, n: number, titleChars: number): number {
+  return url.length + String(n).length + 6 + (titleChars > 0 ? titleChars + 3 : 0);
+}
+
+/** A link's text as its entry's title: unescaped, on one line, quotes kept apart, cut at MAX_TITLE_CHARS. */
+function entryTitle(linkText: string): string {
+  const text = plainLinkText(linkText).replace(/\s+/g, ' ').replace(/"/g, "'").trim();
+  return text.length <= MAX_TITLE_CHARS ? text : `${text.slice(0, MAX_TITLE_CHARS - 1).trimEnd()}…`;
+}
+
+/** A link's text as html-to-markdown escaped it (`\[`, `\]`), as plain words. */
+function plainLinkText(linkText: string): string {
+  return linkText.replace(/\\([[\]])/g, '$1');
 }
 
 /**
@@ -152,32 +172,34 @@ function withLinks(selection: PassageSelection, targets: string[], maxChars: num
     const index = Number(match[1]);
     if (!order.includes(index)) order.push(index);
   }
-  // References cost about what their numbers will; the list fills what the budget leaves.
-  let room = maxChars - selection.text.length - SEPARATOR.length;
+  // The text loses its references' brackets and markers; the list fills what the budget leaves.
+  const titles = new Map<number, string>();
+  for (const match of selection.text.matchAll(LINKED_TEXT)) {
+    const index = Number(match[2]);
+    if (!titles.has(index)) titles.set(index, entryTitle(match[1] ?? ''));
+  }
+  const text = selection.text.replace(LINKED_TEXT, (_m, linkText: string) => plainLinkText(linkText));
+  let room = maxChars - text.length - SEPARATOR.length;
   const numbers = new Map<number, number>();
   for (const index of order) {
     const url = targets[index] as string;
     const n = numbers.size + 1;
-    const cost = url.length + String(n).length + 6;
+    const cost = entryCost(url, n, titles.get(index)?.length ?? 0);
     if (cost > room) continue;
     numbers.set(index, n);
     room -= cost;
   }
-  const text = selection.text.replace(
-    /\[((?:[^\]\\]|\\.)*)\]\uE010(\d+)\uE011/g,
-    (_m, linkText: string, index: string) => {
-      const n = numbers.get(Number(index));
-      return n === undefined ? linkText : `[${linkText}][L${n}]`;
-    },
-  );
   if (numbers.size === 0) return { ...selection, text };
   const listed = [...numbers.keys()].map((index) => targets[index] as string);
-  return {
-    ...selection,
-    text: `${text}${SEPARATOR}${listed.map((url, i) => `[L${i + 1}]: ${url}`).join('\n')}`,
-    links: listed,
-  };
+  const entries = [...numbers.keys()].map((index, i) => {
+    const title = titles.get(index);
+    return `[L${i + 1}]: ${targets[index]}${title ? ` "${title}"` : ''}`;
+  });
+  return { ...selection, text: `${text}${SEPARATOR}${entries.join('\n')}`, links: listed };
 }
+
+/** A link in lean text: its Markdown text and its target's index. */
+const LINKED_TEXT = /\[((?:[^\]\\]|\\.)*)\]\uE010(\d+)\uE011/g;
 
 /** Part `part` (1-based, clamped to the parts there are) in order, with markers for what lies around it. */
 function readPart(blocks: string[], parts: Array<[number, number]>, part: number): PassageSelection {

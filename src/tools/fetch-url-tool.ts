@@ -68,7 +68,7 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
   return {
     name: FETCH_URL_TOOL_NAME,
     description:
-      'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links are `[text][Ln]` with their targets listed at the end. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
+      'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links keep their text, their targets listed at the end as `[Ln]: url "text"`. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
     inputSchema,
     // The registry's limit sits above the download's and the reading's, so their clearer messages
     // win; reading is bounded by the reader's own CPU limit, this only by the wall clock.
@@ -186,7 +186,7 @@ export async function documentForModel(
  * of how much of it this is when it is not all of it, then the text. The URL is not repeated: the
  * model named it in its call, and the source it cites carries it.
  */
-function pageOutput(read: ReadResult, doc: ArrivedDocument, focusFrom: 'focus' | 'question') {
+export function pageOutput(read: ReadResult, doc: ArrivedDocument, focusFrom: 'focus' | 'question') {
   const { url, truncated: bodyCut } = doc;
   // A local file (`--read`) has no hostname: its name stands in.
   const title = read.title || url.hostname || decodeURIComponent(url.pathname.split('/').pop() ?? '');
@@ -255,10 +255,7 @@ function shortDate(published: string): string {
   return /^\d{4}-\d{2}-\d{2}T/.test(published) ? published.slice(0, 10) : oneLine(published);
 }
 
-/** The text as a snippet: link references read as their text, the list of targets left off. */
+/** The text as a snippet: the list of link targets left off. */
 function snippetText(text: string): string {
-  return text
-    .replace(/\n\n\[L1\]: https?:\/\/[\s\S]*$/, '')
-    .replace(/\[((?:[^\]\\]|\\.)*)\]\[L\d+\]/g, '$1')
-    .replace(/\s+/g, ' ');
+  return text.replace(/\n\n\[L1\]: https?:\/\/[\s\S]*$/, '').replace(/\s+/g, ' ');
 }

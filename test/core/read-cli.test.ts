@@ -134,7 +134,7 @@ describe('npm start -- --read', { timeout: 60_000 }, () => {
     expect(fetched.text).toContain('41 centimetres');
     // The same text, header and links included.
     expect(cli.stdout.trimEnd()).toBe(fetched.text.trimEnd());
-    expect(cli.stdout).toMatch(/\n\[L1\]: https:\/\/harbour\.test\/quay\/\d+\n/);
+    expect(cli.stdout).toMatch(/\n\[L1\]: https:\/\/harbour\.test\/quay\/\d+ "quay \d+"\n/);
   });
 
   it('needs --read for files, focus and part, and refuses a focus fetch_url would refuse', async () => {

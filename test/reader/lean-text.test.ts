@@ -1,7 +1,8 @@
 /**
- * What the model pays for links: a link keeps its text in the sentence as a Markdown reference
- * (`[text][L3]`: never a bare number, which the answer would take for a source to cite) and its
- * target goes to a numbered list at the end, only for links in the text it gets; anchors into the
+ * What the model pays for links: a link keeps its text in the sentence as plain words (a marker
+ * inside the sentence would split it for anything that looks for its words) and its target goes to
+ * a numbered list at the end with that text as its title (`[L3]: https://… "text"`: never a bare
+ * number, which the answer would take for a source to cite), only for links in the text it gets; anchors into the
  * page itself and URLs written as their own text keep only their text. The budget counts the list;
  * passages are ranked on the words of the text, not of its URLs, and a long block is never cut
  * inside a link, a bold run or a code span.
@@ -12,7 +13,7 @@ import { selectPassages } from '../../src/reader/passages.js';
 const PAGE = 'https://news.example/2026/harbour';
 
 describe('links in the text the model reads', () => {
-  it('keep their text in the sentence and list their targets once, numbered, at the end', () => {
+  it('keep their text in the sentence as plain words and list their targets once, numbered and titled, at the end', () => {
     const { text, links } = selectPassages(
       [
         'The [harbour board](https://harbour.example/board) met on Monday and the [harbour board](https://harbour.example/board) voted.',
@@ -24,11 +25,11 @@ describe('links in the text the model reads', () => {
     );
     expect(text).toBe(
       [
-        'The [harbour board][L1] met on Monday and the [harbour board][L1] voted.',
-        'See [the minutes][L2] and the map above.',
+        'The harbour board met on Monday and the harbour board voted.',
+        'See the minutes and the map above.',
         'Source: harbour.example/board.',
         'Back to Harbour News ¶',
-        '[L1]: https://harbour.example/board\n[L2]: https://harbour.example/minutes%20%282026%29',
+        '[L1]: https://harbour.example/board "harbour board"\n[L2]: https://harbour.example/minutes%20%282026%29 "the minutes"',
       ].join('\n\n'),
     );
     // Nothing in it reads as a citation marker ([1], [2][3]) to the answer or to Scout's citation parser.
@@ -49,13 +50,16 @@ describe('links in the text the model reads', () => {
     const { text, mode } = selectPassages(blocks, { maxChars: 1_500, focus: 'ferry timetable April' });
     expect(mode).toBe('focus');
     expect(text.length).toBeLessThanOrEqual(1_500);
-    expect(text).toContain('says the [port authority][');
-    const listed = text.split('\n\n').pop() as string;
-    const numbers = [...text.matchAll(/\]\[L(\d+)\]/g)].map((m) => Number(m[1]));
-    // Every reference has its target in the list, and the list holds nothing else.
-    for (const n of numbers) expect(listed).toMatch(new RegExp(`^\\[L${n}\\]: https://`, 'm'));
-    expect(listed.split('\n')).toHaveLength(new Set(numbers).size);
-    expect(listed).toContain('https://port.example/notice-2026');
+    expect(text).toContain('says the port authority.');
+    const [body, listed] = [text.slice(0, text.lastIndexOf('\n\n')), text.split('\n\n').pop() as string];
+    const entries = listed.split('\n');
+    // Numbered from 1 in order, each a target and the text of its link, which the passages chosen hold.
+    entries.forEach((entry, i) => {
+      const [, n, title] = /^\[L(\d+)\]: https:\/\/\S+ "([^"]+)"$/.exec(entry) ?? [];
+      expect(Number(n), entry).toBe(i + 1);
+      expect(body).toContain(title);
+    });
+    expect(listed).toContain('https://port.example/notice-2026 "port authority"');
   });
 
   it('ranks by what the text says, not by the words of its link targets', () => {

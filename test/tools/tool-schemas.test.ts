@@ -76,7 +76,7 @@ describe("the built-in tools' schemas, as the model sees them", () => {
       {
         name: 'fetch_url',
         description:
-          'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links are `[text][Ln]` with their targets listed at the end. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
+          'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links keep their text, their targets listed at the end as `[Ln]: url "text"`. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
         parameters: fetchUrlSchema,
       },
       {
