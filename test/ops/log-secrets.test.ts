@@ -18,7 +18,6 @@ import {
   type FakeSearchServer,
   startFakeSearchServer,
 } from '../helpers/fake-search-server.js';
-import { freePort } from './redis-process.js';
 import { DM_CHANNEL, SIGNING_SECRET, type ScoutProcess, spawnScout } from './spawn-scout.js';
 
 /** Every secret carries this marker, so even a fragment of one is caught. */
@@ -37,23 +36,20 @@ describe('secrets in logs and replies (real process, debug logs)', () => {
     llm = await startFakeOpenAI();
     slack = await startFakeSlackApi();
     search = await startFakeSearchServer();
-    scout = await spawnScout(
-      {
-        OPENAI_API_KEY: OPENAI_KEY,
-        OPENAI_BASE_URL: llm.baseUrl,
-        AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
-        LLM_MAX_RETRIES: '0',
-        SLACK_BOT_TOKEN: SLACK_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.url,
-        ...search.env('tavily'),
-        DEFAULT_MODE: 'agent',
-        STORE_URL: 'memory://',
-        LOG_LEVEL: 'debug',
-        SHUTDOWN_GRACE_MS: '5000',
-      },
-      await freePort(),
-    );
+    scout = await spawnScout({
+      OPENAI_API_KEY: OPENAI_KEY,
+      OPENAI_BASE_URL: llm.baseUrl,
+      AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+      LLM_MAX_RETRIES: '0',
+      SLACK_BOT_TOKEN: SLACK_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.url,
+      ...search.env('tavily'),
+      DEFAULT_MODE: 'agent',
+      STORE_URL: 'memory://',
+      LOG_LEVEL: 'debug',
+      SHUTDOWN_GRACE_MS: '5000',
+    });
   }, 60_000);
 
   afterAll(async () => {

@@ -17,7 +17,6 @@ import { type FakeSearchServer, startFakeSearchServer } from '../helpers/fake-se
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { runMain } from '../helpers/run-main.js';
-import { freePort } from './redis-process.js';
 import { DM_CHANNEL, SIGNING_SECRET, type ScoutProcess, spawnScout } from './spawn-scout.js';
 
 const QUESTION = 'Which Quillfeather release fixed the export bug?';
@@ -34,25 +33,22 @@ describe('traces from the real process', () => {
     slack = await startFakeSlackApi();
     search = await startFakeSearchServer();
     receiver = await startOtlpReceiver();
-    scout = await spawnScout(
-      {
-        OPENAI_API_KEY: 'sk-otel-process-key-0001',
-        OPENAI_BASE_URL: llm.baseUrl,
-        AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
-        SLACK_BOT_TOKEN: 'xoxb-otel-process-token',
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.url,
-        ...search.env('tavily'),
-        DEFAULT_MODE: 'agent',
-        AGENT_READ_RESULTS: '0',
-        STORE_URL: 'memory://',
-        LOG_LEVEL: 'debug',
-        SHUTDOWN_GRACE_MS: '5000',
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-        OTEL_SERVICE_NAME: 'scout-e2e',
-      },
-      await freePort(),
-    );
+    scout = await spawnScout({
+      OPENAI_API_KEY: 'sk-otel-process-key-0001',
+      OPENAI_BASE_URL: llm.baseUrl,
+      AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+      SLACK_BOT_TOKEN: 'xoxb-otel-process-token',
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.url,
+      ...search.env('tavily'),
+      DEFAULT_MODE: 'agent',
+      AGENT_READ_RESULTS: '0',
+      STORE_URL: 'memory://',
+      LOG_LEVEL: 'debug',
+      SHUTDOWN_GRACE_MS: '5000',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_SERVICE_NAME: 'scout-e2e',
+    });
   }, 60_000);
 
   afterAll(async () => {

@@ -10,7 +10,6 @@ import { afterEach, beforeEach } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.js';
 import { type FakeSlackApi, postSigned, startFakeSlackApi } from '../helpers/fake-slack-api.js';
 import { DM_CHANNEL, dmEventCallback } from '../helpers/slack-events.js';
-import { freePort } from './redis-process.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SIGNING_SECRET = 'S3CR3T-signing-secret-0003';
@@ -49,34 +48,62 @@ export function fakesEnv(
   };
 }
 
+/**
+ * Starts Scout on `port`, or (without one) on a port from the OS: PORT=0, and the port Scout logs
+ * as it starts listening ("slack listening (HTTP mode)", so LOG_LEVEL info or lower), instead of a
+ * port found free a moment earlier that another process may take first.
+ */
 export async function spawnScout(
   env: Record<string, string>,
-  port: number,
+  port?: number,
   /** Node and V8 flags before the script (e.g. the start script's). */
   nodeFlags: string[] = [],
 ): Promise<ScoutProcess> {
   let output = '';
+  let heard: (() => void) | undefined;
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port ?? 0), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Decoded as a stream: a character cut between two reads stays whole.
   child.stdout?.setEncoding('utf8').on('data', (d: string) => {
     output += d;
+    heard?.();
   });
   child.stderr?.setEncoding('utf8').on('data', (d: string) => {
     output += d;
+    heard?.();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-
-  // Up when /healthz answers (served by Bolt's receiver as a custom route in Slack HTTP mode).
-  const deadline = Date.now() + 20_000;
   let code: number | null | undefined;
   void exited.then((c) => {
     code = c;
   });
+  const deadline = Date.now() + 20_000;
+  const giveUp = (why: string) => {
+    child.kill('SIGKILL');
+    return new Error(`scout ${why}:\n${output}`);
+  };
+
+  // The port it listens on: as it says so in its log (waited for as output arriving, not polled).
+  while (port === undefined) {
+    port = listeningPort(output);
+    if (port !== undefined) break;
+    if (code !== undefined) throw new Error(`scout exited early (${code}):\n${output}`);
+    if (Date.now() > deadline) throw giveUp('never said which port it listens on (LOG_LEVEL info?)');
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        heard = resolve;
+      }),
+      exited,
+      new Promise((resolve) => setTimeout(resolve, 1_000)),
+    ]);
+    heard = undefined;
+  }
+  const url = `http://127.0.0.1:${port}`;
+
+  // Up when /healthz answers (served by Bolt's receiver as a custom route in Slack HTTP mode).
   for (;;) {
     if (code !== undefined) throw new Error(`scout exited early (${code}):\n${output}`);
     const ok = await fetch(`${url}/healthz`).then(
@@ -84,10 +111,7 @@ export async function spawnScout(
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`scout did not come up:\n${output}`);
-    }
+    if (Date.now() > deadline) throw giveUp('did not come up');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
@@ -104,13 +128,27 @@ export async function spawnScout(
   };
 }
 
+/** The port of the log line "slack listening (HTTP mode)" in `output` (JSON lines), if there is one yet. */
+function listeningPort(output: string): number | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes('slack listening (HTTP mode)')) continue;
+    try {
+      const port = (JSON.parse(line) as { port?: unknown }).port;
+      if (typeof port === 'number' && port > 0) return port;
+    } catch {
+      // a line still being written: read again when more arrives
+    }
+  }
+  return undefined;
+}
+
 export interface ScoutOnFakes {
   /** This test's fake model and fake Slack Web API (fresh for each test). */
   readonly llm: FakeOpenAI;
   readonly slack: FakeSlackApi;
   /** `fakesEnv` for this test's fakes. */
   env(extra?: Record<string, string>): Record<string, string>;
-  /** Spawns Scout on a free port; it is killed after the test. */
+  /** Spawns Scout on a port from the OS; it is killed after the test. */
   spawn(env: Record<string, string>, nodeFlags?: string[]): Promise<ScoutProcess>;
   /** The Scout spawned in this test, if any. */
   readonly scout: ScoutProcess | undefined;
@@ -151,7 +189,7 @@ export function scoutOnFakes(): ScoutOnFakes {
     },
     env: (extra: Record<string, string> = {}) => fakesEnv({ llm: fakes.llm, slack: fakes.slack }, extra),
     async spawn(env: Record<string, string>, nodeFlags: string[] = []) {
-      scout = await spawnScout(env, await freePort(), nodeFlags);
+      scout = await spawnScout(env, undefined, nodeFlags);
       return scout;
     },
     shownIn: (ts: string) =>
