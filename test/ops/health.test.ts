@@ -18,7 +18,7 @@ import type { Stores } from '../../src/store/types.js';
 import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
 import { fakeEnv, RecordingSink, testMessage } from '../helpers/scout-harness.js';
 import { type ReadOnlySqlite, openReadOnlySqlite } from '../helpers/read-only-sqlite.js';
-import { freePort, RedisProcess } from './redis-process.js';
+import { RedisProcess } from './redis-process.js';
 
 /** Store operations give up quickly so the outage turn ends fast. */
 const STORE_OP_TIMEOUT_MS = 500;
@@ -203,7 +203,7 @@ describe('store outage and recovery (real redis-server)', () => {
   let ops: OpsServer;
 
   beforeAll(async () => {
-    redis = new RedisProcess(await freePort());
+    redis = new RedisProcess();
     await redis.start();
     llm = await startFakeOpenAI();
     llm.fallback = textReply('Still here.');
@@ -218,7 +218,7 @@ describe('store outage and recovery (real redis-server)', () => {
     await ops?.close();
     await stores?.close();
     await llm?.close();
-    await redis?.stop();
+    await redis?.close();
   });
 
   const ask = async (text: string) => {
