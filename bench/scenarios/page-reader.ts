@@ -10,20 +10,38 @@
  *
  * With SCOUT_AEB_DIR pointing at a checkout of scrapinghub/article-extraction-benchmark (html/*.html
  * or *.html.gz and ground-truth.json; never committed here), its 181 real pages are scored and timed
- * too.
+ * too, beside plain Mozilla Readability on linkedom (its article's textContent).
+ *
+ * With SCOUT_TRAF_DIR pointing at trafilatura's `tests/` folder (evaldata.json, the pages in cache/ or
+ * eval/; never committed here), its ~990 pages — mostly German, recipes, shops, blogs, magazine
+ * fronts — are scored by passage presence (test/reader/passage-presence.ts, as its eval_common.py
+ * does): what the model gets from fetch_url (its one-line header included) beside plain Readability,
+ * over all pages and split into the dev half (error analysis looks only there) and the held-out half.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { decodeDocument } from '../../src/reader/charset.js';
 import { type ReadInput, readForModel } from '../../src/reader/read-document.js';
 import { ReaderPool } from '../../src/reader/reader-pool.js';
 import { FETCH_MAX_CHARS } from '../../src/tools/fetch-policy.js';
+import { pageOutput } from '../../src/tools/fetch-url-tool.js';
 import { htmlToText } from '../../src/tools/html-to-text.js';
 import { truncateText } from '../../src/tools/page-text.js';
 import { makeEncryptedPdf, makeGigabytePdfBomb } from '../../test/context/context-kit.js';
 import { HOSTILE_PAGES, NORMAL_PAGE } from '../../test/helpers/hostile-pages.js';
 import { expectedText, loadManifest, pageBytes } from '../../test/reader/page-fixtures.js';
+import {
+  countPassages,
+  isDevPage,
+  type PassageCounts,
+  type PassageItem,
+  type PassageScore,
+  passageScore,
+} from '../../test/reader/passage-presence.js';
 import { corpusScore, markdownToPlain, type PageScore, scorePage } from '../../test/reader/shingle-f1.js';
 import type { BenchContext, ScenarioResult } from '../context.js';
 import { type Summary, summarize } from '../metrics.js';
@@ -122,6 +140,99 @@ async function oldReader(page: BenchPage, cut: boolean): Promise<string> {
   return cut ? truncateText(text, FETCH_MAX_CHARS).text : text;
 }
 
+/** Plain Mozilla Readability on linkedom, as a page's bytes decoded the reader's way: its article's text. */
+function plainReadability(input: ReadInput): string | undefined {
+  try {
+    const { document } = parseHTML(decodeDocument(input.body, input.contentType).text);
+    return new Readability(document as never).parse()?.textContent ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** fetch_url's output for a page (header line, text, link list), and which candidate the reader chose. */
+async function modelText(
+  pool: ReaderPool,
+  input: ReadInput,
+): Promise<{ text: string | undefined; method: string }> {
+  try {
+    const result = await readForModel(input, { maxChars: FETCH_MAX_CHARS, pool });
+    const doc = {
+      body: input.body,
+      contentType: input.contentType,
+      url: new URL(input.url),
+      truncated: false,
+    };
+    return { text: pageOutput(result, doc, 'focus').text, method: result.method };
+  } catch {
+    // A page the reader refuses gives the model a notice, none of the page's passages.
+    return { text: undefined, method: 'refused' };
+  }
+}
+
+interface TrafPage {
+  url: string;
+  dev: boolean;
+  item: PassageItem;
+  input: ReadInput;
+}
+
+/** trafilatura's evaluation corpus, when SCOUT_TRAF_DIR names its tests/ folder: each page from cache/, else eval/. */
+function trafilaturaPages(dir: string): TrafPage[] {
+  const data = JSON.parse(readFileSync(path.join(dir, 'evaldata.json'), 'utf8')) as Record<
+    string,
+    PassageItem & { file: string }
+  >;
+  const pages: TrafPage[] = [];
+  for (const [url, entry] of Object.entries(data)) {
+    const file = ['cache', 'eval'].map((sub) => path.join(dir, sub, entry.file)).find(existsSync);
+    if (!file) continue;
+    // No Content-Type: the page's own <meta charset> (or UTF-8) decides, as for a server that sends none.
+    pages.push({
+      url,
+      dev: isDevPage(url),
+      item: { with: entry.with, without: entry.without },
+      input: { body: readFileSync(file), contentType: 'text/html', url },
+    });
+  }
+  return pages;
+}
+
+/** Pages the pool is given at once in the trafilatura pass: both workers busy, memory bounded. */
+const TRAF_IN_FLIGHT = 6;
+
+/**
+ * Every page through fetch_url's reader (the pool's workers) and, meanwhile on this thread, plain
+ * Readability; passage counts for both, and which candidate the reader chose.
+ */
+async function trafilaturaPass(
+  pool: ReaderPool,
+  pages: TrafPage[],
+): Promise<{
+  scout: PassageCounts[];
+  readability: PassageCounts[];
+  methods: Map<string, number>;
+  ms: number;
+}> {
+  const started = performance.now();
+  const scout: PassageCounts[] = new Array(pages.length);
+  const readability: PassageCounts[] = new Array(pages.length);
+  const methods = new Map<string, number>();
+  const inFlight = new Set<Promise<void>>();
+  for (const [i, page] of pages.entries()) {
+    const job = modelText(pool, page.input).then(({ text, method }) => {
+      scout[i] = countPassages(page.item, text);
+      methods.set(method, (methods.get(method) ?? 0) + 1);
+    });
+    const tracked = job.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    readability[i] = countPassages(page.item, plainReadability(page.input));
+    while (inFlight.size >= TRAF_IN_FLIGHT) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  return { scout, readability, methods, ms: performance.now() - started };
+}
+
 interface Timing {
   name: string;
   ms: number;
@@ -171,6 +282,8 @@ async function quality(
 }
 
 const f3 = (n: number) => n.toFixed(3);
+const passageText = (s: PassageScore) =>
+  `P ${f3(s.precision)} · R ${f3(s.recall)} · F1 ${f3(s.f1)} (TP ${s.tp}, FP ${s.fp}, FN ${s.fn})`;
 const scoreText = (s: PageScore) => `F1 ${f3(s.f1)} · P ${f3(s.precision)} · R ${f3(s.recall)}`;
 const timeText = (s: Summary) =>
   `p50 ${s.p50.toFixed(1)} ms · p99 ${s.p99.toFixed(1)} ms · max ${s.max.toFixed(1)} ms`;
@@ -261,15 +374,60 @@ export async function pageReader(ctx: BenchContext): Promise<ScenarioResult> {
       });
       const aebReceived = await quality(aebSet, async (p) => plain(await read(pool, p)));
       const aebOld = await quality(aebSet, (p) => oldReader(p, true));
+      const aebReadability = await quality(aebSet, async (p) => plainReadability(p.input) ?? '');
       aeb = { score, time: summarize(aebTimes) };
       rows.push(
         [`AEB (${aebSet.length} real pages): Scout's reader, whole text`, scoreText(score)],
-        ['AEB: what the model receives (default budget, no focus)', scoreText(aebReceived)],
+        [
+          'AEB: what the model receives (default budget, no focus; header line left off)',
+          scoreText(aebReceived),
+        ],
+        ['AEB: plain Readability on linkedom (textContent), whole', scoreText(aebReadability)],
         ['AEB: old reader, first 8,000 characters', scoreText(aebOld)],
         ['AEB: time per page (whole text)', timeText(aeb.time)],
       );
-      data.aeb = { score, received: aebReceived, old: aebOld, time: aeb.time };
-    }
+      data.aeb = { score, received: aebReceived, readability: aebReadability, old: aebOld, time: aeb.time };
+    } else rows.push(['AEB', 'skipped: SCOUT_AEB_DIR is not set']);
+
+    const trafDir = process.env.SCOUT_TRAF_DIR;
+    if (trafDir && existsSync(path.join(trafDir, 'evaldata.json'))) {
+      const trafSet = trafilaturaPages(trafDir);
+      ctx.log(`scenario 14: ${trafSet.length} pages of trafilatura's evaluation corpus from SCOUT_TRAF_DIR`);
+      const pass = await trafilaturaPass(pool, trafSet);
+      const split = (counts: PassageCounts[], dev: boolean | undefined) =>
+        passageScore(counts.filter((_, i) => dev === undefined || trafSet[i]?.dev === dev));
+      const devCount = trafSet.filter((p) => p.dev).length;
+      const parts = [
+        ['all', undefined, trafSet.length],
+        ['dev', true, devCount],
+        ['held-out', false, trafSet.length - devCount],
+      ] as const;
+      const scores: Record<string, { scout: PassageScore; readability: PassageScore }> = {};
+      for (const [label, dev, count] of parts) {
+        const scout = split(pass.scout, dev);
+        const readability = split(pass.readability, dev);
+        scores[label] = { scout, readability };
+        rows.push(
+          [
+            `trafilatura corpus, ${label} (${count} pages): what the model gets (header line included)`,
+            passageText(scout),
+          ],
+          [
+            `trafilatura corpus, ${label}: plain Readability on linkedom (textContent)`,
+            passageText(readability),
+          ],
+        );
+      }
+      const methods = [...pass.methods].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n}`);
+      rows.push(
+        ['trafilatura corpus: candidate the reader chose', methods.join(' · ')],
+        [
+          'trafilatura corpus: the whole pass (both readers, pool and this thread)',
+          `${(pass.ms / 1000).toFixed(1)} s`,
+        ],
+      );
+      data.trafilatura = { scores, methods: Object.fromEntries(pass.methods), ms: pass.ms };
+    } else rows.push(['trafilatura corpus', 'skipped: SCOUT_TRAF_DIR is not set (or has no evaldata.json)']);
 
     Object.assign(data, {
       runs,

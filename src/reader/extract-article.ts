@@ -25,10 +25,11 @@ export interface ExtractedArticle extends Omit<PageMetadata, 'articleBody' | 'ba
   /** Markdown blocks in document order (paragraphs, headings, lists, tables, code, quotes). */
   blocks: string[];
   /**
-   * Which reading won: Readability's article, the page's JSON-LD body, or the cleaned page;
-   * `structured` when the page's structured data (a recipe, an FAQ …) was added to it.
+   * Which reading won: Readability's article, the page's JSON-LD body, the cleaned page (or its main
+   * area), or the densest block of prose; `structured` when the page's structured data (a recipe, an
+   * FAQ …) was added to it.
    */
-  method: 'article' | 'json-ld' | 'page' | 'structured';
+  method: 'article' | 'json-ld' | 'page' | 'dense' | 'structured';
 }
 
 /** Below this many characters Readability's pick is a fragment, not an article. */
@@ -134,7 +135,7 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     if (dense && missesDenseBlock(article.blocks, dense)) {
       const blocks = denseBlocks(html, baseUrl, fields.title ?? article.title);
       if (textLength(blocks) > articleChars * 0.5)
-        return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'page' };
+        return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'dense' };
     }
     return {
       ...fields,

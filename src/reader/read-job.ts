@@ -17,10 +17,11 @@ export interface ReadJobResult {
   byline?: string;
   published?: string;
   /**
-   * article: Readability; json-ld: the page's articleBody; page: cleaned page; structured: one of
-   * those with the page's structured data (recipe, FAQ …) added; flat: markup too deep for a DOM.
+   * article: Readability; json-ld: the page's articleBody; page: cleaned page; dense: the densest
+   * block of prose; structured: one of those with the page's structured data (recipe, FAQ …) added;
+   * flat: markup too deep for a DOM.
    */
-  method: 'article' | 'json-ld' | 'page' | 'structured' | 'flat' | 'text';
+  method: 'article' | 'json-ld' | 'page' | 'dense' | 'structured' | 'flat' | 'text';
   selection: PassageSelection;
   /** Only the first part of the page was read (too big to read whole). */
   cut?: boolean;
