@@ -17,7 +17,7 @@ import {
 import { clearSummary, loadConversation, saveFold } from '../../src/store/conversation-summary.js';
 import { createStores } from '../../src/store/create-stores.js';
 import type { Stores } from '../../src/store/types.js';
-import { randomPrefix, sleep } from './store-suite.js';
+import { randomPrefix, ttlClock } from './store-suite.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'scout-summary-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -105,11 +105,14 @@ describe.each(backends)('conversation summary on %s', (backend, open) => {
     expect(await loadConversation(stores, id)).toEqual({ messages: [] });
 
     const short = `${backend}:ttl`;
-    await appendTurn(stores, short, 'chan-3', turn(1), 60_000);
-    await saveFold(stores, short, summary('s', 0), 0, 150);
-    expect((await loadConversation(stores, short)).summary?.text).toBe('s');
-    await sleep(300);
-    expect(await loadConversation(stores, short)).toEqual({ messages: [] });
+    const ttl = ttlClock(backend);
+    await ttl.during(async (pass) => {
+      await appendTurn(stores, short, 'chan-3', turn(1), 60_000);
+      await saveFold(stores, short, summary('s', 0), 0, ttl.ttlMs);
+      expect((await loadConversation(stores, short)).summary?.text).toBe('s');
+      await pass(ttl.ttlMs + 100);
+      expect(await loadConversation(stores, short)).toEqual({ messages: [] });
+    });
   });
 
   it.skipIf(backend === 'memory')('is there after a restart', async () => {
