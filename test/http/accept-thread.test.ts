@@ -137,11 +137,11 @@ describe('serveFromAcceptThread', () => {
     const socket = net.connect(port, '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.write('POST /slack/events HTTP/1.1\r\nHost: x\r\n');
-    const started = Date.now();
     const received: Buffer[] = [];
     socket.on('data', (chunk) => received.push(chunk));
+    // Dropped by the headers timeout (its 408 says so; otherwise the socket would stay open past the
+    // test's timeout), not "within 5 s".
     await new Promise((r) => socket.once('close', r));
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 408/);
     // The relay forgot it.
     await expect.poll(() => thread.connections).toBe(0);

@@ -304,10 +304,9 @@ describe('start-up and refusals, as an operator sees them', () => {
     await expect(s.surface.start()).rejects.toThrow(
       /Slack: no Socket Mode connection after 1\.5 s \(last error: apps\.connections\.open answered HTTP 500\); giving up\..*SLACK_STARTUP_TIMEOUT/,
     );
-    const took = Date.now() - began;
-    expect(took).toBeGreaterThanOrEqual(1_400);
-    // Gave up on its own timer, not on some later event.
-    expect(took).toBeLessThan(10_000);
+    // Gave up on its own timer (the message names it), and not before it ran out (a lower bound: a
+    // busy machine only makes it later).
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1_400);
 
     const attempts = s.slack.callsTo('apps.connections.open').length;
     const warns = log.lines().filter((l) => l.level === WARN && String(l.msg).includes('could not connect'));
