@@ -80,7 +80,7 @@ export function selectPassages(input: string[], options: PassageOptions): Passag
 }
 
 /** Share of the budget the list of link targets may take. */
-const LINK_SHARE = 0.2;
+const LINK_SHARE = 0.1;
 /** A link's place in lean text until it is numbered: private-use brackets around its target's index. */
 const LINK_REF = /\uE010(\d+)\uE011/g;
 /** `[text](url)` as html-to-markdown writes it (brackets in the text escaped, no spaces in the url). */

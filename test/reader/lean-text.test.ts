@@ -62,6 +62,18 @@ describe('links in the text the model reads', () => {
     expect(listed).toContain('https://port.example/notice-2026 "port authority"');
   });
 
+  it('keeps at most a tenth of the budget for the list of targets when the text does not fit: the text comes first', () => {
+    const blocks = Array.from(
+      { length: 80 },
+      (_, i) =>
+        `Paragraph ${i} says what the harbour board decided about berth ${i}, as reported in [the minutes of meeting ${i}](https://harbour.example/minutes/2026/meeting-${i}).`,
+    );
+    const { text } = selectPassages(blocks, { maxChars: 3_000, part: 1 });
+    const body = text.slice(0, text.indexOf('\n\n[L1]: '));
+    expect(body.length).toBeGreaterThanOrEqual(2_400);
+    expect(text.length).toBeLessThanOrEqual(3_000);
+  });
+
   it('ranks by what the text says, not by the words of its link targets', () => {
     const blocks = [
       'Opening paragraph about the town and its harbour, where nothing in particular is said about fees.',
