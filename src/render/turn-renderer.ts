@@ -275,13 +275,17 @@ export class TurnRenderer<P, R> {
       const text = answerMarkdown(view, undefined, this.#o.build.adaptMarkdown);
       const answerStarts = text !== '' && !this.#answerStarted;
       if (answerStarts) this.#answerStarted = true;
+      // Once the answer is final only the turn's final state is left, which done() lands next: the
+      // final text (what streamed, and its References) goes with it, not in a call of its own right
+      // before it (an append before the stream's stop, an edit before the final edit).
+      const grow = text !== '' && !(view.answerFinal && !view.done);
       if (this.#head?.showsSteps) {
         // Native stream: the steps are its task cards, before the text or with part 0 of it.
         if (this.#updateTasks(view)) {
           if (text) this.#answer.refresh();
           else this.#head.setTasks(this.#taskList);
         }
-        if (text) this.#answer.set(text);
+        if (grow) this.#answer.set(text);
         return;
       }
       const steps = this.#stepsPayload(view, false);
@@ -291,7 +295,7 @@ export class TurnRenderer<P, R> {
         if (text) this.#frame.request(false);
         return;
       }
-      if (text) this.#answer.set(text);
+      if (grow) this.#answer.set(text);
     } catch (err) {
       // A render bug must cost one frame, not the process: the final render runs in done().
       this.#o.logger.error({ err }, 'render failed');

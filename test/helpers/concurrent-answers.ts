@@ -105,12 +105,14 @@ export function notFinal(slack: FakeSlackApi, thread: AnswerThread, paragraphs: 
     return 'a Stop button is still shown';
   if (!JSON.stringify(messages.at(-1)!.blocks).includes('scout_feedback_up')) return 'no 👍/👎 yet';
   // The answer: every message from the one it starts in (a steps message before it lists sources
-  // as raw [n]; a native stream shows the steps as task cards in the answer's first message).
-  const markdownOf = (m: (typeof messages)[number]) =>
-    m.blocks.filter((b: any) => b.type === 'markdown').map((b: any) => b.text as string);
+  // as raw [n]; a native stream shows the steps as task cards in the answer's first message, and
+  // its streamed text unless an edit after the stream replaced it with blocks).
+  const markdownOf = (m: (typeof messages)[number]) => {
+    const blocks = m.blocks.filter((b: any) => b.type === 'markdown').map((b: any) => b.text as string);
+    return blocks.length > 0 || !m.streamedText ? blocks : [m.streamedText];
+  };
   const first = messages.findIndex((m) => markdownOf(m).some((text) => text.includes('Paragraph 0:')));
   if (first === -1) return 'no answer text yet';
-  const answer = messages.slice(first).map((m) => JSON.stringify(m.blocks));
   const markdown = messages.slice(first).flatMap(markdownOf).join('\n');
   if (/(?<!\[)\[\d+\](?![\](])/.test(markdown)) return 'a raw [n] citation is shown';
   let from = 0;
@@ -119,7 +121,7 @@ export function notFinal(slack: FakeSlackApi, thread: AnswerThread, paragraphs: 
     if (at === -1) return `paragraph ${i} is missing`;
     from = at;
   }
-  if (!answer.some((json) => json.includes('References'))) return 'no References';
+  if (!markdown.includes('References')) return 'no References';
   return undefined;
 }
 

@@ -11,6 +11,7 @@ import { STOP_HINT_TASK_ID } from '../../adapters/slack/render-blocks.js';
 import type { FakeMessage } from '../helpers/fake-slack-api.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { describeWithShared } from '../helpers/fixtures.js';
+import { wrapCore } from '../helpers/wrap-core.js';
 import { longCitedAnswer } from '../render/markdown-samples.js';
 import {
   dmFixture,
@@ -82,10 +83,21 @@ describeWithShared('Slack native streaming: whole turns', () => {
     expect(s.slack.violations).toEqual([]);
   });
 
-  it('a cited answer whose final text rewrote the stream keeps its task cards, and lands right after the stop', async () => {
-    const s = await start({ DEFAULT_MODE: 'agent' });
+  it('a final text that rewrote what streamed keeps its task cards, and lands right after the stop', async () => {
+    // Citations are linked as they stream, so a real answer's final text only grows what streamed
+    // (slack-live-citations.test.ts); here the core rewrites its final answer, to put the edit after
+    // the stop to work.
+    const s = await startSlackHarness({
+      env: { DEFAULT_MODE: 'agent' },
+      nativeStreaming: true,
+      core: (scout) =>
+        wrapCore(scout, (sink) => ({
+          done: (view) => sink.done({ ...view, answer: view.answer.replace('a bot', 'a research bot') }),
+        })),
+    });
+    open.push(s);
     s.h.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]));
-    // Slower than the edit interval: the raw `[1]` is on Slack before the final text links it.
+    // Slower than the edit interval: the first words are on Slack before the final text rewrites them.
     s.h.llm.fallback = () =>
       textReply('Scout is a bot [1]. It answers in threads [2] and cites its sources.', {
         chunkDelayMs: TEST_EDIT_INTERVAL_MS * 2,
@@ -96,11 +108,12 @@ describeWithShared('Slack native streaming: whole turns', () => {
     const [stop] = s.slack.callsTo('chat.stopStream');
     const ts = stop!.args.ts as string;
     const message = s.slack.messagesIn(channel, threadTs).find((m) => m.ts === ts)!;
-    expect(message.streamedText).toMatch(/\[1\](?!\()/); // the stream showed the raw marker
+    expect(message.streamedText).toContain('Scout is a bot'); // what the stream showed
     const updates = s.slack.callsTo('chat.update').filter((c) => c.args.ts === ts);
     expect(updates).toHaveLength(1);
     // The closing call goes as soon as the stop is done, not an edit interval later.
     expect(updates[0]!.at - stop!.at).toBeLessThan(TEST_EDIT_INTERVAL_MS);
+    expect(shown(message)).toContain('Scout is a research bot');
     expect(shown(message)).toContain('[[1]](https://example.com/scout-news/1)');
     expect(shown(message)).not.toMatch(/(?<!\[)\[\d+\](?![\](])/);
     // The cards the stream showed for its steps (the search, its results with their sources …) are

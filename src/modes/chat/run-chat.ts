@@ -8,6 +8,7 @@ import { joinText, phrase } from '../../i18n/phrase.js';
 import type { ChatMessage } from '../../llm/types.js';
 import type { Source } from '../../render/events.js';
 import { linkCitations, SourceRegistry } from '../../search/citations.js';
+import { LiveCitations } from '../../search/live-citations.js';
 import { formatSearchContext } from '../../search/format-results.js';
 import { UsageTracker } from '../turn/usage-tracker.js';
 import { consumeStream } from '../turn/consume-stream.js';
@@ -48,6 +49,8 @@ export const runChat: ModeRunner = async (ctx) => {
   const started = Date.now();
   ctx.emit({ type: 'phase', role: 'chat', label: ctx.llm.tool.label });
   const thinking = new ThinkingStep('chat-thinking', ctx.emit);
+  // Markers are linked as they stream, the way the final text links them (no raw [n] shows).
+  const live = new LiveCitations(sources);
   let answer: Awaited<ReturnType<typeof consumeStream>>;
   try {
     answer = await consumeStream(ctx.llm.tool, 'chat', { messages, signal: ctx.signal }, usage, {
@@ -55,7 +58,8 @@ export const runChat: ModeRunner = async (ctx) => {
       onText: (text) => {
         // The thought collapses once, on the first answer chunk.
         thinking.close();
-        ctx.emit({ type: 'text-delta', text });
+        const linked = live.push(text);
+        if (linked) ctx.emit({ type: 'text-delta', text: linked });
       },
     });
     thinking.close();

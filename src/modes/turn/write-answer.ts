@@ -1,12 +1,14 @@
 /**
  * The answer phase shared by agent and plan mode: one streamed call to the answer model, without
  * tools, with the answer prompt, the question and the numbered observations. Streams text-delta
- * events, then emits the final `answer` with `[n]` linked and the References section.
+ * events with `[n]` already linked (live-citations.ts), then emits the final `answer`: the same
+ * text, with the References section.
  */
 import type { ChatMessage, LlmClient } from '../../llm/types.js';
 import type { PromptLibrary } from '../../prompts/prompt-library.js';
 import type { Source, TurnEvent } from '../../render/events.js';
 import { linkCitations } from '../../search/citations.js';
+import { LiveCitations } from '../../search/live-citations.js';
 import type { Locale } from '../../surface.js';
 import { emitFinishNotice } from './finish-notice.js';
 import { consumeStream, emptyStreamResult } from './consume-stream.js';
@@ -96,6 +98,7 @@ export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
     { role: 'user', content: answerUserMessage(input.question, input.observations, locale, input.plan) },
   ];
   const thinking = new ThinkingStep(`${input.stepId}-thinking`, emit);
+  const live = new LiveCitations(input.sources);
   const result = emptyStreamResult();
   let error: unknown;
   try {
@@ -110,7 +113,8 @@ export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
         onText: (text) => {
           // The thought collapses once, on the first answer chunk.
           thinking.close();
-          emit({ type: 'text-delta', text });
+          const linked = live.push(text);
+          if (linked) emit({ type: 'text-delta', text: linked });
         },
       },
       result,
