@@ -6,6 +6,8 @@
  *
  * Every REST call is recorded (method, route template, body, allowed_mentions) and checked against
  * Discord's documented message limits; violations and would-be pings are collected for assertions.
+ * Optionally (`globalLimit`) the bot's global rate limit is enforced per token, and a bot in several
+ * servers (`otherGuildIds`) serves each shard's connection its own servers' events only.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,6 +84,19 @@ export interface FakeDiscordOptions {
   botRoles?: string[];
   /** The server's owner, who holds every permission (default the recorded fixture user). */
   ownerId?: string;
+  /**
+   * More servers the bot is in besides `guildId` (their channels: `addChannel` with their
+   * `guild_id`). Each server belongs to one shard, `(guild_id >> 22) % shard count`, as on Discord:
+   * a connection that identified as a shard hears of that shard's servers only.
+   */
+  otherGuildIds?: string[];
+  /**
+   * Discord's global rate limit: at most `max` REST calls of one bot token in any `perMs` (a
+   * sliding window over the calls let through), whatever the route; interaction endpoints are not
+   * bound by it, as on Discord. A call over it is answered 429 with `global: true` and recorded in
+   * `globalRefusals`. Off by default.
+   */
+  globalLimit?: { max: number; perMs: number };
 }
 
 /** Permission bits the fake enforces (Discord's values). */
@@ -90,6 +105,14 @@ export const PERMISSION = {
   viewChannel: 1n << 10n,
   readMessageHistory: 1n << 16n,
 } as const;
+/** A connection's `[shard id, shard count]` (IDENTIFY's `shard`; none is `[0, 1]`, every server). */
+type ShardInfo = [number, number];
+
+/** The shard that receives a server's events; events outside any server (DMs) go to shard 0. */
+export function shardOf(guildId: string | undefined, shardCount: number): number {
+  return guildId ? Number((BigInt(guildId) >> 22n) % BigInt(shardCount)) : 0;
+}
+
 /** @everyone's default permissions (View Channel, Send Messages, Read Message History, …). */
 export const DEFAULT_EVERYONE_PERMISSIONS = '2248473465835073';
 
@@ -104,6 +127,8 @@ export function nextSnowflake(): string {
 
 export class FakeDiscord {
   readonly calls: RecordedCall[] = [];
+  /** Calls refused by the global rate limit (`globalLimit`), in order. */
+  readonly globalRefusals: RecordedCall[] = [];
   readonly violations: string[] = [];
   /** `@everyone`/`@here`/role pings Discord would have delivered. */
   readonly pings: string[] = [];
@@ -132,6 +157,12 @@ export class FakeDiscord {
   private sockets = new Set<WebSocket>();
   /** The intents each identified connection asked for (and was granted). */
   private socketIntents = new Map<WebSocket, number>();
+  /** The shard each identified (or resumed) connection is. */
+  private socketShards = new Map<WebSocket, ShardInfo>();
+  /** The shard of each session handed out in READY, for RESUME. */
+  private sessionShards = new Map<string, ShardInfo>();
+  /** Per bot token, when each call let through under `globalLimit` arrived (oldest first). */
+  private globalLog = new Map<string, number[]>();
   private seq = 0;
   private rateLimits: { route: string; retryAfterS: number }[] = [];
   /**
@@ -223,10 +254,19 @@ export class FakeDiscord {
             d: { ...(data as object), content: '', embeds: [], attachments: [], components: [] },
           })
         : payload;
+    const guildId = (data as { guild_id?: string } | null)?.guild_id;
     for (const ws of this.sockets) {
+      // Each event reaches one shard: the one its server belongs to (shard 0 outside servers).
+      const [shard, count] = this.socketShards.get(ws) ?? [0, 1];
+      if (shardOf(guildId, count) !== shard) continue;
       const intents = this.socketIntents.get(ws) ?? 0;
       ws.send((intents & INTENT_MESSAGE_CONTENT) !== 0 ? payload : blanked);
     }
+  }
+
+  /** Every server the bot is in. */
+  get guildIds(): string[] {
+    return [this.guildId, ...(this.options.otherGuildIds ?? [])];
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: raw gateway payloads
@@ -315,7 +355,7 @@ export class FakeDiscord {
     const apply = (o: { allow: string; deny: string } | undefined) => {
       if (o) bits = (bits & ~BigInt(o.deny)) | BigInt(o.allow);
     };
-    apply(overwrites.find((o) => o.id === this.guildId));
+    apply(overwrites.find((o) => o.id === channel.guild_id));
     let allow = 0n;
     let deny = 0n;
     for (const o of overwrites.filter((x) => x.type === 0 && roles.includes(x.id))) {
@@ -413,13 +453,17 @@ export class FakeDiscord {
   private onSocket(ws: WebSocket): void {
     const send = (payload: unknown) => ws.send(JSON.stringify(payload));
     send({ op: 10, s: null, t: null, d: { heartbeat_interval: this.options.heartbeatIntervalMs ?? 45_000 } });
-    ws.on('close', () => this.sockets.delete(ws));
+    ws.on('close', () => {
+      this.sockets.delete(ws);
+      this.socketShards.delete(ws);
+    });
     ws.on('message', (raw) => {
       // biome-ignore lint/suspicious/noExplicitAny: raw gateway payloads
       const packet = JSON.parse(String(raw)) as { op: number; d: any };
       if (packet.op === 1) send({ op: 11, s: null, t: null, d: null });
       else if (packet.op === 2) this.onIdentify(ws, packet.d);
       else if (packet.op === 6) {
+        this.socketShards.set(ws, this.sessionShards.get(packet.d?.session_id) ?? [0, 1]);
         this.sockets.add(ws);
         this.seq += 1;
         send({ op: 0, t: 'RESUMED', s: this.seq, d: {} });
@@ -442,7 +486,12 @@ export class FakeDiscord {
       return;
     }
     this.socketIntents.set(ws, identify.intents);
+    const shard: ShardInfo = Array.isArray(identify.shard) ? [identify.shard[0], identify.shard[1]] : [0, 1];
+    this.socketShards.set(ws, shard);
     this.sockets.add(ws);
+    const guilds = this.guildIds.filter((g) => shardOf(g, shard[1]) === shard[0]);
+    const sessionId = `session_${nextSnowflake()}`;
+    this.sessionShards.set(sessionId, shard);
     const port = (this.server.address() as AddressInfo).port;
     this.seq += 1;
     ws.send(
@@ -453,8 +502,8 @@ export class FakeDiscord {
         d: {
           v: 10,
           user: this.botUser,
-          guilds: [{ id: this.guildId, unavailable: true }],
-          session_id: `session_${nextSnowflake()}`,
+          guilds: guilds.map((id) => ({ id, unavailable: true })),
+          session_id: sessionId,
           resume_gateway_url: `ws://127.0.0.1:${port}/gateway`,
           shard: identify.shard ?? [0, 1],
           application: { id: this.applicationId, flags: 0 },
@@ -462,15 +511,17 @@ export class FakeDiscord {
         },
       }),
     );
-    this.seq += 1;
-    ws.send(JSON.stringify({ op: 0, t: 'GUILD_CREATE', s: this.seq, d: this.guildPayload() }));
+    for (const guildId of guilds) {
+      this.seq += 1;
+      ws.send(JSON.stringify({ op: 0, t: 'GUILD_CREATE', s: this.seq, d: this.guildPayload(guildId) }));
+    }
   }
 
-  private guildPayload() {
-    const channels = [...this.channels.values()].filter((c) => c.guild_id === this.guildId && c.type !== 11);
-    const threads = [...this.channels.values()].filter((c) => c.guild_id === this.guildId && c.type === 11);
+  private guildPayload(guildId = this.guildId) {
+    const channels = [...this.channels.values()].filter((c) => c.guild_id === guildId && c.type !== 11);
+    const threads = [...this.channels.values()].filter((c) => c.guild_id === guildId && c.type === 11);
     return {
-      id: this.guildId,
+      id: guildId,
       name: 'Scout test guild',
       icon: null,
       owner_id: this.options.ownerId ?? '1033044521375764530',
@@ -488,7 +539,7 @@ export class FakeDiscord {
       member_count: 2,
       unavailable: false,
       joined_at: new Date().toISOString(),
-      roles: this.rolesPayload(),
+      roles: this.rolesPayload(guildId),
       emojis: [],
       stickers: [],
       members: [
@@ -509,10 +560,10 @@ export class FakeDiscord {
     };
   }
 
-  private rolesPayload() {
+  private rolesPayload(guildId = this.guildId) {
     return [
       {
-        id: this.guildId,
+        id: guildId,
         name: '@everyone',
         permissions: this.options.everyonePermissions ?? DEFAULT_EVERYONE_PERMISSIONS,
         position: 0,
@@ -551,10 +602,12 @@ export class FakeDiscord {
       status: 0,
       at: Date.now(),
     };
-    let result: { status: number; body?: unknown; headers?: Record<string, string> } = {
-      status: 404,
-      body: { message: '404: Not Found', code: 0 },
-    };
+    // Discord checks the bot's global limit before anything else: even a 404 counts.
+    const globalWaitMs = this.takeGlobal(req.headers.authorization, path, call.at);
+    let result: { status: number; body?: unknown; headers?: Record<string, string> } =
+      globalWaitMs > 0
+        ? globallyRateLimited(globalWaitMs)
+        : { status: 404, body: { message: '404: Not Found', code: 0 } };
     for (const [route, pattern, handler] of this.routes) {
       const match = `${method} ${path}`.match(pattern);
       if (!match) continue;
@@ -562,6 +615,7 @@ export class FakeDiscord {
       if (call.body && typeof call.body === 'object' && 'allowed_mentions' in call.body) {
         call.allowedMentions = call.body.allowed_mentions;
       }
+      if (globalWaitMs > 0) break;
       const limited = this.rateLimits.findIndex((r) => r.route === route);
       if (limited >= 0) {
         const { retryAfterS } = this.rateLimits.splice(limited, 1)[0]!;
@@ -573,6 +627,7 @@ export class FakeDiscord {
     }
     call.status = result.status;
     this.calls.push(call);
+    if (globalWaitMs > 0) this.globalRefusals.push(call);
     if (result.body === undefined) {
       // A 204 must not carry a JSON content type: @discordjs/rest would try to parse an empty body.
       res.writeHead(result.status, result.headers ?? {});
@@ -582,6 +637,23 @@ export class FakeDiscord {
       res.end(JSON.stringify(result.body));
     }
     for (const listener of [...this.listeners]) listener();
+  }
+
+  /**
+   * Counts a call of the bot token `authorization` against `globalLimit`: 0 when it is let through,
+   * else how many ms until the window has room. Interaction endpoints (and the interaction webhooks)
+   * are not bound by the global limit on Discord.
+   */
+  private takeGlobal(authorization: string | undefined, path: string, now: number): number {
+    const limit = this.options.globalLimit;
+    if (!limit || !authorization?.startsWith('Bot ')) return 0;
+    if (path.startsWith('/interactions/') || path.startsWith('/webhooks/')) return 0;
+    let log = this.globalLog.get(authorization) ?? [];
+    log = log.filter((at) => at > now - limit.perMs);
+    this.globalLog.set(authorization, log);
+    if (log.length >= limit.max) return Math.max(1, log[log.length - limit.max]! + limit.perMs - now);
+    log.push(now);
+    return 0;
   }
 
   private buildRoutes(): [string, RegExp, Handler][] {
@@ -652,21 +724,25 @@ export class FakeDiscord {
         this.listMessages(m[1]!, call.query),
       ),
       r('GET /guilds/:guild', `GET /guilds/${id}`, (m) =>
-        m[1] === this.guildId ? { status: 200, body: this.guildPayload() } : unknown(10004, 'Unknown Guild'),
+        this.guildIds.includes(m[1]!)
+          ? { status: 200, body: this.guildPayload(m[1]) }
+          : unknown(10004, 'Unknown Guild'),
       ),
       r('GET /guilds/:guild/roles', `GET /guilds/${id}/roles`, (m) =>
-        m[1] === this.guildId ? { status: 200, body: this.rolesPayload() } : unknown(10004, 'Unknown Guild'),
+        this.guildIds.includes(m[1]!)
+          ? { status: 200, body: this.rolesPayload(m[1]) }
+          : unknown(10004, 'Unknown Guild'),
       ),
       r('GET /guilds/:guild/channels', `GET /guilds/${id}/channels`, (m) =>
-        m[1] === this.guildId
+        this.guildIds.includes(m[1]!)
           ? {
               status: 200,
-              body: [...this.channels.values()].filter((c) => c.guild_id === this.guildId && c.type !== 11),
+              body: [...this.channels.values()].filter((c) => c.guild_id === m[1] && c.type !== 11),
             }
           : unknown(10004, 'Unknown Guild'),
       ),
       r('GET /guilds/:guild/members/:user', `GET /guilds/${id}/members/${id}`, (m) => {
-        if (m[1] !== this.guildId) return unknown(10004, 'Unknown Guild');
+        if (!this.guildIds.includes(m[1]!)) return unknown(10004, 'Unknown Guild');
         const member = m[2] === this.botId ? { roles: this.options.botRoles ?? [] } : this.members.get(m[2]!);
         if (!member) return unknown(10007, 'Unknown Member');
         return {
@@ -697,7 +773,8 @@ export class FakeDiscord {
           const thread = {
             id: m[2]!,
             type: 11,
-            guild_id: this.guildId,
+            // The thread is in its parent's server.
+            guild_id: this.channels.get(m[1]!)?.guild_id ?? this.guildId,
             parent_id: m[1]!,
             name,
             owner_id: this.botId,
@@ -1101,6 +1178,20 @@ function rateLimited(retryAfterS: number) {
       'X-RateLimit-Reset-After': String(retryAfterS),
       'X-RateLimit-Bucket': 'fake-bucket',
       'X-RateLimit-Scope': 'user',
+    },
+  };
+}
+
+/** Discord's answer to a call over the bot's global limit (the whole bot waits, not one route). */
+function globallyRateLimited(waitMs: number) {
+  const retryAfterS = waitMs / 1000;
+  return {
+    status: 429,
+    body: { message: 'You are being rate limited.', retry_after: retryAfterS, global: true },
+    headers: {
+      'Retry-After': String(retryAfterS),
+      'X-RateLimit-Global': 'true',
+      'X-RateLimit-Scope': 'global',
     },
   };
 }
