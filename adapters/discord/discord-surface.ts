@@ -14,7 +14,7 @@ import type { Logger } from '../../src/logger.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
 import { ChannelPacers } from '../../src/render/channel-pacer.js';
 import { systemClock } from '../../src/render/editor-clock.js';
-import { resilientBudget } from '../../src/render/pace-budget.js';
+import { resilientBudget, type SharedTake, type SharedUnit } from '../../src/render/pace-budget.js';
 import type { ChannelLimits, PaceWindow } from '../../src/render/pace-rules.js';
 import type { Stores } from '../../src/store/types.js';
 import type { ScoutCore, Surface } from '../../src/surface.js';
@@ -85,27 +85,47 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
   const archive = new StepsArchive(stores.meta);
   const hint = new MessageContentHint(logger);
   // One pacer per channel or thread, shared by every turn there (src/render/channel-pacer.ts). With
-  // a store several instances share (Redis), every write of every channel also takes a unit of the
-  // bot's global limit there, for all instances together; when the store cannot answer, discord.js
-  // keeps this process to the limit alone (src/render/pace-budget.ts).
-  const pacers = new ChannelPacers(
-    systemClock,
-    stores.paceBudget
-      ? {
-          budget: resilientBudget(stores.paceBudget, {
-            clock: systemClock,
-            onOutage: (err) =>
-              logger.warn(
-                { err: err instanceof Error ? err.message : String(err) },
-                'shared pacing unavailable; pacing this instance’s Discord writes alone until the store answers',
-              ),
-            onRecovered: () => logger.info('shared pacing available again'),
-          }),
-          key: () => `discord:${client.user?.id ?? 'bot'}:global`,
-          windows: [deps.globalLimit ?? DISCORD_GLOBAL_LIMIT],
-        }
-      : undefined,
-  );
+  // a store several instances share (Redis), every write of every channel (and a turn's thread and
+  // typing indicator, below) also takes a unit of the bot's global limit there, for all instances
+  // together; when the store cannot answer, discord.js keeps this process to the limit alone
+  // (src/render/pace-budget.ts).
+  const shared = stores.paceBudget
+    ? {
+        budget: resilientBudget(stores.paceBudget, {
+          clock: systemClock,
+          onOutage: (err) =>
+            logger.warn(
+              { err: err instanceof Error ? err.message : String(err) },
+              'shared pacing unavailable; pacing this instance’s Discord writes alone until the store answers',
+            ),
+          onRecovered: () => logger.info('shared pacing available again'),
+        }),
+        key: () => `discord:${client.user?.id ?? 'bot'}:global`,
+        windows: [deps.globalLimit ?? DISCORD_GLOBAL_LIMIT],
+      }
+    : undefined;
+  const pacers = new ChannelPacers(systemClock, shared);
+  /**
+   * The calls of a turn outside the channel pacers — opening its thread, the typing indicator — take
+   * a unit of the shared global budget too: a burst of new turns makes two of them each, more than
+   * the global limit's reserve for calls not paced. A thread waits for its unit (as urgent as a first
+   * answer); the typing indicator is skipped when the budget has no room now.
+   */
+  const takeGlobal = async (urgent: boolean): Promise<SharedTake | undefined> =>
+    shared ? shared.budget.take(shared.key(), shared.windows, urgent) : undefined;
+  const paceThread = async <T>(open: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      const answer = await takeGlobal(true);
+      if (!answer) return open();
+      if ('unit' in answer) return inUnit(answer.unit, open);
+      await new Promise((resolve) => setTimeout(resolve, answer.waitMs));
+    }
+  };
+  const paceTyping = async (send: () => Promise<void>): Promise<void> => {
+    const answer = await takeGlobal(false);
+    if (!answer) return send();
+    if ('unit' in answer) return inUnit(answer.unit, send);
+  };
   let accepting = false;
   // WORKSPACE_SEARCH=on: search_workspace reads the channels the asker (and the answer's readers) may read.
   const searchFor =
@@ -131,6 +151,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         ...(core.overDailyLimit ? { overDailyLimit: core.overDailyLimit.bind(core) } : {}),
         logger,
         onEmptyContent: (m) => hint.warn({ channel: m.channelId }),
+        paceThread,
       });
       if (!trigger) return;
       const sink = new DiscordTurnSink({
@@ -145,6 +166,7 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
         typingIntervalMs: deps.typingIntervalMs,
         onEdit: deps.onEdit,
         pacers,
+        paceTyping,
         ...(deps.channelLimits ? { channelLimits: deps.channelLimits } : {}),
       });
       const context = discordContextSource({ message, earlier: trigger.earlier, apiUrl, logger });
@@ -235,6 +257,15 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
       deps.connection?.stopped();
     },
   };
+}
+
+/** Runs `call` with `unit` of the shared budget; the unit counts from when the call settled. */
+async function inUnit<T>(unit: SharedUnit, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } finally {
+    unit.done();
+  }
 }
 
 /** A DM, a mention, or a message in a thread Scout started: known without asking the store. */

@@ -45,6 +45,8 @@ export interface TriggerDeps {
   logger: Logger;
   /** Called when a follow-up arrives with no content: the Message Content intent is probably off. */
   onEmptyContent?(message: Message): void;
+  /** Runs the call that opens a thread under the bot's global pace (discord-surface.ts). */
+  paceThread?<T>(open: () => Promise<T>): Promise<T>;
 }
 
 /** Removes Scout's user and role mentions and tidies the whitespace. */
@@ -130,7 +132,7 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
   const asker = { userId: message.author.id, channelId: channelKey(place) };
   if (settings.replyInThread && !(await deps.overDailyLimit?.(asker))) {
     // An image-only mention names its thread after the file, not "Scout".
-    const thread = await openThread(message, text || message.attachments.first()?.name || '', deps.logger);
+    const thread = await openThread(message, text || message.attachments.first()?.name || '', deps);
     if (thread) {
       await deps.registry.claim(thread.id);
       const threadPlace: DiscordPlace = { ...place, threadId: thread.id };
@@ -156,16 +158,22 @@ export async function resolveTrigger(message: Message, deps: TriggerDeps): Promi
 }
 
 /** Opens a thread on the message (or reuses the one it has); undefined when Discord refuses. */
-async function openThread(message: Message<true>, question: string, logger: Logger) {
+async function openThread(
+  message: Message<true>,
+  question: string,
+  deps: Pick<TriggerDeps, 'logger' | 'paceThread'>,
+) {
   if (message.hasThread && message.thread) return message.thread;
-  try {
-    return await message.startThread({
+  const open = () =>
+    message.startThread({
       name: threadName(question),
       autoArchiveDuration: ThreadAutoArchiveDuration.OneDay,
     });
+  try {
+    return await (deps.paceThread ? deps.paceThread(open) : open());
   } catch (err) {
     // Missing "Create Public Threads" permission, or a channel type without threads: answer in place.
-    logger.warn({ err, channel: message.channelId }, 'could not open a thread; replying in place');
+    deps.logger.warn({ err, channel: message.channelId }, 'could not open a thread; replying in place');
     return undefined;
   }
 }

@@ -47,9 +47,9 @@ export const DISCORD_CHANNEL_LIMITS: ChannelLimits = {
 /**
  * Discord's global limit: 50 requests a second per bot, whatever the channel. discord.js keeps each
  * process to it; several instances of one bot share it through the store (discord-surface.ts), and
- * their paced writes (posts, edits, deletes) take at most 45 of the 50 together, leaving the rest to
- * calls not paced here (typing indicators, interaction replies). Ordinary writes leave 5 of the 45 to
- * a turn's first answer text and final state.
+ * their paced calls (posts, edits, deletes, the thread a turn opens, typing indicators) take at most
+ * 45 of the 50 together, leaving the rest to calls not paced here (DMs, reading context, commands).
+ * Ordinary writes leave 5 of the 45 to a turn's first answer text and final state.
  */
 export const DISCORD_GLOBAL_LIMIT: PaceWindow = { max: 45, perMs: 1_000, reserve: 5 };
 /** The typing indicator lasts 10 s; refresh a little before it lapses. */
@@ -74,6 +74,8 @@ export interface TurnSinkDeps {
   pacers?: ChannelPacers;
   /** Per-channel limits (default DISCORD_CHANNEL_LIMITS; tests shrink them with the edit interval). */
   channelLimits?: ChannelLimits;
+  /** Sends the typing indicator under the bot's global pace, or not at all (discord-surface.ts). */
+  paceTyping?: (send: () => Promise<void>) => Promise<void>;
 }
 
 export class DiscordTurnSink implements TurnSink {
@@ -261,7 +263,9 @@ export class DiscordTurnSink implements TurnSink {
   }
 
   #startTyping(): void {
-    const type = () => void this.deps.channel.sendTyping().catch(() => undefined);
+    const send = () => this.deps.channel.sendTyping();
+    const paced = this.deps.paceTyping;
+    const type = () => void (paced ? paced(send) : send()).catch(() => undefined);
     type();
     this.#typingTimer = setInterval(type, this.deps.typingIntervalMs ?? TYPING_REFRESH_MS);
     this.#typingTimer.unref?.();
