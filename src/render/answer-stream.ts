@@ -14,8 +14,10 @@
  *   boundary before the end of what it streamed (those lines move to the next message), the stream
  *   ends and the head is edited as an ordinary message from then on;
  * - the last chunks travel in the stop, with the closing controls (footer, feedback) when the head
- *   is the answer's last part; a final text that rewrote what streamed (citations linked) is put in
- *   place right after the stop by an ordinary edit that keeps the task cards;
+ *   is the answer's last part: an answer's final text begins with what streamed (citations are
+ *   linked as they stream, live-citations.ts), so its References go in the stop too; a final text
+ *   that rewrote what streamed is put in place right after the stop by an ordinary edit that keeps
+ *   the task cards;
  * - a stream carries no buttons: while it runs, its first task card says how to stop it (the
  *   adapter's `stopHint`, e.g. "reply stop"). Streamed text cannot be taken back, but a card's state
  *   can change in the stream's own calls: the stop that ends the stream turns the card into its
@@ -288,9 +290,9 @@ export class StreamHead<P, R, T> {
       return ref;
     }
     // The final: its last chunks go in the stop, with the stop hint's card closed. Only a text that
-    // rewrote what streamed (citations linked) is put in place by an ordinary edit right after, with
-    // the controls and task cards (the stop already holds the whole text, should that edit never
-    // land).
+    // rewrote what streamed (not an answer's: its citations were linked as it streamed) is put in
+    // place by an ordinary edit right after, with the controls and task cards (the stop already
+    // holds the whole text, should that edit never land).
     const extendsStream = text.startsWith(this.#sentText);
     const last = extendsStream ? text : this.#sentText;
     const closing = extendsStream && hasClosing(content.controls) ? content.controls : undefined;

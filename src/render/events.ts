@@ -77,11 +77,15 @@ export type TurnEvent =
       /** Finished steps collapse by default; notices stay open. */
       collapse?: boolean;
     }
-  /** A chunk of the streamed answer (raw model text, `[n]` markers not yet linked). */
+  /**
+   * A chunk of the streamed answer: the model's text with its `[n]` markers already linked the way
+   * the final text links them (src/search/live-citations.ts; a marker still arriving is held back).
+   */
   | { type: 'text-delta'; text: string }
   /**
    * The answer is complete: `text` is the final Markdown with citations linked and the References
-   * section appended (its heading a phrase). Replaces whatever was streamed.
+   * section appended (its heading a phrase). Replaces whatever was streamed; from the answer modes
+   * it begins with exactly what streamed.
    */
   | { type: 'answer'; text: UserText; sources: Source[] }
   /**

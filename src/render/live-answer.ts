@@ -1,6 +1,7 @@
 /**
  * Streams one Markdown answer into as many platform messages as it needs, and reconciles them with
- * whatever text comes next: longer (streaming), rewritten (citations linked, a retry), or shorter.
+ * whatever text comes next: longer (streaming), rewritten (a retry, a final that changed what
+ * streamed), or shorter.
  *
  * The text is split with `planSplit`; a part that is complete (not the last) is frozen while the
  * text only grows, so streaming never moves a boundary the user already saw. Each part is a
