@@ -87,9 +87,13 @@ describeWithShared('Slack native streaming: whole turns', () => {
     // Citations are linked as they stream, so a real answer's final text only grows what streamed
     // (slack-live-citations.test.ts); here the core rewrites its final answer, to put the edit after
     // the stop to work.
+    // A long edit interval, so "right after the stop" and "an interval later" cannot be confused on a
+    // loaded machine.
+    const interval = 2_000;
     const s = await startSlackHarness({
       env: { DEFAULT_MODE: 'agent' },
       nativeStreaming: true,
+      editIntervalMs: interval,
       core: (scout) =>
         wrapCore(scout, (sink) => ({
           done: (view) => sink.done({ ...view, answer: view.answer.replace('a bot', 'a research bot') }),
@@ -97,11 +101,8 @@ describeWithShared('Slack native streaming: whole turns', () => {
     });
     open.push(s);
     s.h.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]));
-    // Slower than the edit interval: the first words are on Slack before the final text rewrites them.
     s.h.llm.fallback = () =>
-      textReply('Scout is a bot [1]. It answers in threads [2] and cites its sources.', {
-        chunkDelayMs: TEST_EDIT_INTERVAL_MS * 2,
-      });
+      textReply('Scout is a bot [1]. It answers in threads [2] and cites its sources.');
     await s.event(mention);
     await s.surface.idle();
 
@@ -112,7 +113,7 @@ describeWithShared('Slack native streaming: whole turns', () => {
     const updates = s.slack.callsTo('chat.update').filter((c) => c.args.ts === ts);
     expect(updates).toHaveLength(1);
     // The closing call goes as soon as the stop is done, not an edit interval later.
-    expect(updates[0]!.at - stop!.at).toBeLessThan(TEST_EDIT_INTERVAL_MS);
+    expect(updates[0]!.at - stop!.at).toBeLessThan(interval);
     expect(shown(message)).toContain('Scout is a research bot');
     expect(shown(message)).toContain('[[1]](https://example.com/scout-news/1)');
     expect(shown(message)).not.toMatch(/(?<!\[)\[\d+\](?![\](])/);
