@@ -26,7 +26,8 @@ const ANSWER = Array.from(
 
 /** The search's sources are 1–5 (the fake returns five pages): any of them raw is a leak. */
 const RAW_KNOWN = /(?<!\[)\[(?:[1-5](?:\s*,\s*\d+)*|\d+(?:\s*,\s*\d+)*\s*,\s*[1-5])\](?!\()/;
-const LINKED = '[[1]](https://example.com/scout-news/1)';
+/** Source 1 as a link (the fake search's pages are https://example.com/<query>/<n>). */
+const LINKED = /\[\[1\]\]\(https:\/\/example\.com\/[\w-]+\/1\)/;
 
 const markdownOf = (call: RecordedCall): string =>
   (call.args.blocks ?? [])
@@ -45,9 +46,10 @@ describeWithShared('Slack: citations linked while the answer streams', () => {
     await s.close();
   });
 
-  async function citedTurn(nativeStreaming: boolean): Promise<void> {
+  /** Agent mode searches with a tool call; chat mode searches the question first (search on). */
+  async function citedTurn(nativeStreaming: boolean, mode: 'agent' | 'chat' = 'agent'): Promise<void> {
     s = await startSlackHarness({
-      env: { DEFAULT_MODE: 'agent' },
+      env: { DEFAULT_MODE: mode },
       nativeStreaming,
       // The turn's end comes a while after its final answer (a slow history store): that answer
       // still goes in the final state's own call, not in one of its own before it.
@@ -62,7 +64,13 @@ describeWithShared('Slack: citations linked while the answer streams', () => {
           },
         })),
     });
-    s.h.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]));
+    if (mode === 'agent')
+      s.h.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'scout news' } }]));
+    else
+      await s.h.scout.runCommand('search', 'on', {
+        channelId: `slack:${mention.team_id}:${channel}`,
+        userId: mention.event.user as string,
+      });
     // Three characters a chunk (markers arrive in pieces), over several edit intervals.
     s.h.llm.fallback = () =>
       textReply(ANSWER, {
@@ -73,28 +81,31 @@ describeWithShared('Slack: citations linked while the answer streams', () => {
     await s.surface.idle();
   }
 
-  it('post and update: no payload of the answer ever shows a raw [n] whose source is known', async () => {
-    await citedTurn(false);
-    const answerCalls = s.slack.calls.filter(
-      (c) =>
-        (c.method === 'chat.postMessage' || c.method === 'chat.update') &&
-        c.args.channel === channel &&
-        markdownOf(c).includes('Part 0:'),
-    );
-    const frames = answerCalls.filter((c) => !markdownOf(c).includes('References'));
-    // The answer was seen while it streamed, more than once, with its links already in place.
-    expect(frames.length).toBeGreaterThanOrEqual(2);
-    expect(frames.some((c) => markdownOf(c).includes(LINKED))).toBe(true);
-    for (const call of answerCalls) expect(markdownOf(call), call.method).not.toMatch(RAW_KNOWN);
-    // The References arrive once, in the final edit (not in an edit of their own before it).
-    expect(answerCalls.filter((c) => markdownOf(c).includes('References'))).toEqual([answerCalls.at(-1)]);
-    const final = markdownOf(answerCalls.at(-1)!);
-    expect(final).toContain('References');
-    expect(final).not.toContain('[42]');
-    // Each frame is the final text's beginning (the "…" of a still-running part aside).
-    for (const call of frames) expect(final.startsWith(markdownOf(call).replace(/\s*…$/, ''))).toBe(true);
-    expect(s.slack.violations).toEqual([]);
-  });
+  it.each<['agent' | 'chat']>([['agent'], ['chat']])(
+    'post and update, %s mode: no payload of the answer ever shows a raw [n] whose source is known',
+    async (mode) => {
+      await citedTurn(false, mode);
+      const answerCalls = s.slack.calls.filter(
+        (c) =>
+          (c.method === 'chat.postMessage' || c.method === 'chat.update') &&
+          c.args.channel === channel &&
+          markdownOf(c).includes('Part 0:'),
+      );
+      const frames = answerCalls.filter((c) => !markdownOf(c).includes('References'));
+      // The answer was seen while it streamed, more than once, with its links already in place.
+      expect(frames.length).toBeGreaterThanOrEqual(2);
+      expect(frames.some((c) => LINKED.test(markdownOf(c)))).toBe(true);
+      for (const call of answerCalls) expect(markdownOf(call), call.method).not.toMatch(RAW_KNOWN);
+      // The References arrive once, in the final edit (not in an edit of their own before it).
+      expect(answerCalls.filter((c) => markdownOf(c).includes('References'))).toEqual([answerCalls.at(-1)]);
+      const final = markdownOf(answerCalls.at(-1)!);
+      expect(final).toContain('References');
+      expect(final).not.toContain('[42]');
+      // Each frame is the final text's beginning (the "…" of a still-running part aside).
+      for (const call of frames) expect(final.startsWith(markdownOf(call).replace(/\s*…$/, ''))).toBe(true);
+      expect(s.slack.violations).toEqual([]);
+    },
+  );
 
   it('native stream: every streamed text is linked, and the stop carries the rest with no chat.update after it', async () => {
     await citedTurn(true);
@@ -112,7 +123,7 @@ describeWithShared('Slack: citations linked while the answer streams', () => {
       expect(shown, call.method).not.toMatch(RAW_KNOWN);
     }
     expect(
-      streamCalls.filter((c) => c.method === 'chat.appendStream' && streamTextOf(c).includes(LINKED)),
+      streamCalls.filter((c) => c.method === 'chat.appendStream' && LINKED.test(streamTextOf(c))),
     ).not.toEqual([]);
     // The References (the only text the final adds) travel in the stop, not in an append before it.
     const [stop] = s.slack.callsTo('chat.stopStream');
@@ -120,7 +131,7 @@ describeWithShared('Slack: citations linked while the answer streams', () => {
     // The final text only grew what streamed: nothing rewrites the streamed message afterwards.
     expect(s.slack.callsTo('chat.update').filter((c) => c.args.ts === ts)).toEqual([]);
     const message = s.slack.messagesIn(channel).find((m) => m.ts === ts)!;
-    expect(message.streamedText).toContain(LINKED);
+    expect(message.streamedText).toMatch(LINKED);
     expect(message.streamedText).toContain('**References**');
     expect(message.streamedText).not.toContain('[42]');
     expect(JSON.stringify(message.blocks)).toContain('scout_feedback_up');
