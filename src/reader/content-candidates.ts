@@ -7,7 +7,9 @@
  *   comments area returns the sidebar's archive instead);
  * - a comments area that holds only a notice ("Comments are closed", "Die Kommentarfunktion wurde
  *   geschlossen"): told by its container's name (the stem sites use for comments in their own
- *   language), its few words, no link and no form, and its place after the text.
+ *   language), its few words, no link and no form, and its place after the text;
+ * - the lead (standfirst) in the article's own header, beside its title: Readability reads the body
+ *   beside that header and leaves the lead out, and the header is furniture to the page reading.
  *
  * Each is one walk over the elements (or a bounded number of short walks), linear in the page.
  */
@@ -87,6 +89,41 @@ export function densestBlock(
     for (const [parent, list] of texts) if (parent.parentNode === best) paragraphs.push(...list);
   }
   return { element: best, score: bestScore, paragraphs };
+}
+
+/** A lead is a sentence or more: shorter text in a header is a date, a byline, a kicker. */
+const MIN_LEAD_CHARS = 60;
+const MAX_LEAD_CHARS = 1_500;
+/** Headers looked at and leads taken, at most. */
+const MAX_LEAD_HEADERS = 5;
+const MAX_LEADS = 3;
+
+/**
+ * The lead paragraphs of the article's own header: a `<header>` that holds the page's `<h1>` or sits
+ * in the `<article>` that does, and in it each leaf paragraph (no block inside) of at least
+ * MIN_LEAD_CHARS characters, few of them link text, outside forms, navigation and buttons. Read
+ * before the page's furniture goes (a header outside `<main>` goes with it).
+ */
+export function leadParagraphs(root: DomElement): string[] {
+  const leads: string[] = [];
+  let headers = 0;
+  for (const header of root.querySelectorAll('header')) {
+    // The article's own header: it holds the title, or its article does (a teaser's header in a
+    // list of articles holds an h2 and its card no h1).
+    if (!header.querySelector('h1') && !header.parentNode?.closest('article')?.querySelector('h1')) continue;
+    if (++headers > MAX_LEAD_HEADERS) break;
+    for (const element of header.querySelectorAll('p, div')) {
+      if (!isLeaf(element) || element.closest('nav, form, button, [role="navigation"], [hidden]')) continue;
+      const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+      if (text.length < MIN_LEAD_CHARS || text.length > MAX_LEAD_CHARS) continue;
+      let linked = 0;
+      for (const link of element.querySelectorAll('a')) linked += (link.textContent ?? '').trim().length;
+      if (linked > text.length * 0.2) continue;
+      if (!leads.includes(text)) leads.push(text);
+      if (leads.length >= MAX_LEADS) return leads;
+    }
+  }
+  return leads;
 }
 
 /** An element with text of its own and no block-level element inside it. */

@@ -15,7 +15,13 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement } from './dom.js';
 import { dropBoilerplateBlocks, linkTextChars, withoutLinkTargets } from './boilerplate-blocks.js';
-import { type DenseBlock, densestBlock, dropCommentNotices, namesComments } from './content-candidates.js';
+import {
+  type DenseBlock,
+  densestBlock,
+  dropCommentNotices,
+  leadParagraphs,
+  namesComments,
+} from './content-candidates.js';
 import type { DomNode } from './dom-node.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
@@ -58,8 +64,21 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
   const metadata = readMetadata(document, pageUrl);
   // Read before the furniture goes: a recipe card may sit in what looks like a sidebar.
   const structured = structuredContent(document);
-  const chosen = chooseReading(document, html, metadata);
+  // Read before the furniture goes too: a site may set the article's header outside its <main>.
+  const leads = leadParagraphs(document.body ?? (document.documentElement as DomElement));
+  const chosen = withLeads(chooseReading(document, html, metadata), leads);
   return structured ? withStructured(chosen, structured) : chosen;
+}
+
+/**
+ * The lead of the article's header (its standfirst) ahead of the chosen text, where that text does
+ * not hold it: Readability reads the body beside the header, the cleaned page drops the header.
+ */
+function withLeads(chosen: ExtractedArticle, leads: string[]): ExtractedArticle {
+  if (leads.length === 0 || chosen.blocks.length === 0) return chosen;
+  const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
+  const missing = leads.filter((lead) => !text.includes(comparable(lead).slice(0, 80)));
+  return missing.length === 0 ? chosen : { ...chosen, blocks: [...missing, ...chosen.blocks] };
 }
 
 /**

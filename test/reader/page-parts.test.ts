@@ -1,0 +1,52 @@
+/**
+ * Parts of a page's text that Readability's block leaves out and the reader puts back, told by
+ * structure alone: the lead (standfirst) in the article's own header beside its title.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from '../../src/reader/extract-article.js';
+
+const URL = 'https://zeitung.example/wirtschaft/waermepumpen';
+
+const LEAD =
+  'Wärmepumpen boomen: Trotz schwieriger Lieferketten haben die Hersteller im Sommer so viele Geräte verkauft wie nie zuvor.';
+const SENTENCES = [
+  'Im ersten Halbjahr lag der Absatz um ein Drittel über dem des Vorjahres, meldet der Verband der Hersteller in seiner neuen Statistik.',
+  'Vor allem Besitzer älterer Einfamilienhäuser tauschen ihre Ölheizung aus, weil die Förderung für den Umstieg im Frühjahr erhöht wurde.',
+  'Installateure berichten von Wartezeiten bis zu einem halben Jahr, weil Fachkräfte fehlen und einzelne Bauteile knapp bleiben.',
+  'Die Branche rechnet damit, dass sich die Lage im kommenden Jahr entspannt, wenn neue Werke in Polen und Tschechien fertig sind.',
+];
+/** A long body: Readability takes its container alone, not the article around it and its header. */
+const BODY = Array.from({ length: 8 }, (_, i) => `Absatz ${i + 1}: ${SENTENCES.join(' ')}`);
+
+function articlePage(header: string): string {
+  return `<!doctype html><html lang="de"><head><title>Wärmepumpen | Zeitung</title></head><body>
+<nav><a href="/">Start</a> <a href="/wirtschaft">Wirtschaft</a></nav>
+<main><article>${header}
+<div class="article-content"><div class="article-body">${BODY.map((p) => `<p>${p}</p>`).join('')}</div>
+<div class="article-tools"><a href="/druck">Drucken</a></div></div>
+</article></main><footer><p>Impressum · Datenschutz</p></footer></body></html>`;
+}
+
+describe("the lead in the article's header", () => {
+  it('comes ahead of the body, once', () => {
+    const html = articlePage(
+      `<header class="article-header"><h1>Absatz von Wärmepumpen auf Rekordhoch</h1><div class="teaser"><p class="intro">${LEAD}</p></div><p class="meta">Von Jana Beispiel, 3. Mai 2024</p></header>`,
+    );
+    const { blocks } = extractArticle(html, URL);
+    const text = blocks.join('\n\n');
+    expect(blocks[0]).toBe(LEAD);
+    for (const paragraph of BODY) expect(text).toContain(paragraph);
+    expect(text.split(LEAD)).toHaveLength(2);
+    expect(text).not.toContain('Impressum');
+  });
+
+  it("a teaser's header in a list of articles is not a lead", () => {
+    const teaser = `<article class="teaser"><header><h2><a href="/b">Mehr zum Thema Heizen</a></h2><p>Ein anderer Text über Heizungen, der auf dieser Seite nur angerissen wird und woanders steht.</p></header></article>`;
+    const html = articlePage('<h1>Absatz von Wärmepumpen auf Rekordhoch</h1>').replace(
+      '</article></main>',
+      `</article><aside class="more">${teaser}</aside></main>`,
+    );
+    const text = extractArticle(html, URL).blocks.join('\n\n');
+    expect(text).not.toContain('Ein anderer Text über Heizungen');
+  });
+});
