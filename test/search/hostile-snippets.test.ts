@@ -41,11 +41,13 @@ describe('search snippets and titles that are 64 KB of hostile markup', () => {
       // own, far worse on a busy machine): the same answer once first, then the measured one.
       await search.search('warm-up', { sessionKey: 's' });
       const delay = monitorEventLoopDelay({ resolution: 10 });
+      const cpuBefore = process.cpuUsage();
       delay.enable();
       const { results } = await search.search('hostile', { sessionKey: 's' });
       // The histogram records a stall when its timer fires late: give it the chance to fire.
       await new Promise((resolve) => setTimeout(resolve, 50));
       delay.disable();
+      const cpu = process.cpuUsage(cpuBefore);
       expect(results).toHaveLength(kinds.length);
       for (const [i, [name]] of kinds.entries()) {
         const r = results[i]!;
@@ -54,8 +56,11 @@ describe('search snippets and titles that are 64 KB of hostile markup', () => {
         expect(r.snippet.startsWith(`The useful part about ${name}.`)).toBe(true);
         expect(r.snippet.length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS);
       }
-      // A loose bound (the quadratic version blocked for tens of seconds); the speed is in bench/.
-      expect(delay.max / 1e6).toBeLessThan(500);
+      // A loose bound (the quadratic version blocked for tens of seconds); the speed is in bench/. A
+      // stall counts as at most the CPU time this process used meanwhile, so a busy machine that
+      // deschedules the whole process is not taken for our stall (as in html-to-text.test.ts).
+      const stallMs = Math.min(delay.max / 1e6, (cpu.user + cpu.system) / 1000);
+      expect(stallMs).toBeLessThan(500);
     }, 120_000);
   }
 });
