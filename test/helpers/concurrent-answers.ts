@@ -10,6 +10,7 @@ import type { ScoutCore } from '../../src/surface.js';
 import { longCitedAnswer } from '../render/markdown-samples.js';
 import { type Script, textReply, toolCallReply } from './fake-openai-server.js';
 import type { FakeSlackApi } from './fake-slack-api.js';
+import { wrapCore } from './wrap-core.js';
 
 export const ANSWERS_TEAM = 'T00FAKE00AA';
 export const ANSWERS_BOT = 'U00FAKEBOT01';
@@ -77,24 +78,12 @@ export function longAnswerModel(options: {
 
 /** The core, noting when it hands each turn's final view to the renderer (its model has finished). */
 export function noteDone(scout: Scout, doneAt: Map<string, number>): ScoutCore {
-  return {
-    get locale() {
-      return scout.locale;
+  return wrapCore(scout, (sink, message) => ({
+    done: (view) => {
+      doneAt.set(message.conversationId, Date.now());
+      return sink.done(view);
     },
-    handleMessage: (message, sink) =>
-      scout.handleMessage(message, {
-        update: (view) => sink.update(view),
-        reply: (text) => sink.reply(text),
-        done: (view) => {
-          doneAt.set(message.conversationId, Date.now());
-          return sink.done(view);
-        },
-      }),
-    runCommand: (name, args, context) => scout.runCommand(name, args, context),
-    cancel: (id) => scout.cancel(id),
-    firstDelivery: (key, ttl) => scout.firstDelivery(key, ttl),
-    getSettings: (id) => scout.getSettings(id),
-  };
+  }));
 }
 
 /** Why a thread does not show its final answer yet, as a user sees it (undefined once it does). */

@@ -3,10 +3,13 @@
  * core hands the renderer (a slow final, a rewritten answer) without a core of its own.
  */
 import type { Scout } from '../../src/core/scout.js';
-import type { ScoutCore, TurnSink } from '../../src/surface.js';
+import type { IncomingMessage, ScoutCore, TurnSink } from '../../src/surface.js';
 
 /** `change` returns the sink calls to replace; every other call goes to the surface's sink. */
-export function wrapCore(scout: Scout, change: (sink: TurnSink) => Partial<TurnSink>): ScoutCore {
+export function wrapCore(
+  scout: Scout,
+  change: (sink: TurnSink, message: IncomingMessage) => Partial<TurnSink>,
+): ScoutCore {
   return {
     get locale() {
       return scout.locale;
@@ -19,7 +22,7 @@ export function wrapCore(scout: Scout, change: (sink: TurnSink) => Partial<TurnS
         ...(sink.replyPrivately ? { replyPrivately: sink.replyPrivately.bind(sink) } : {}),
         ...(sink.confirmPlan ? { confirmPlan: sink.confirmPlan.bind(sink) } : {}),
         ...(sink.confirmTool ? { confirmTool: sink.confirmTool.bind(sink) } : {}),
-        ...change(sink),
+        ...change(sink, message),
       }),
     runCommand: (name, args, context) => scout.runCommand(name, args, context),
     cancel: (id) => scout.cancel(id),
