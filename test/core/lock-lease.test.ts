@@ -119,10 +119,11 @@ describe('conversation locks', () => {
       const waited = Date.now() - started;
       expect(sink.final?.answer).toBe('answer to second');
       expect(waitingShown(sink)).toBe(true);
-      // The lease is 5 s; the old one (30 s) kept the conversation blocked ~26 s.
-      expect(waited).toBeLessThan(7_000);
+      // The lease is 5 s; the old one (30 s) kept the conversation blocked ~26 s. Halfway between:
+      // the lease's own timer (never early) separates the two however busy the machine.
+      expect(waited).toBeLessThan(15_000);
       await b.stores.meta.clear();
     },
-    15_000,
+    40_000,
   );
 });
