@@ -2,7 +2,7 @@
  * A conversation whose turn holder died is free again within seconds (short, renewed leases), and
  * the message waiting for it says so instead of waiting in silence.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Config, loadConfig } from '../../src/config/env.js';
 import { Scout } from '../../src/core/scout.js';
 import type { LlmClient } from '../../src/llm/types.js';
@@ -94,9 +94,13 @@ describe('conversation locks', () => {
     );
     const sink = new RecordingSink();
     const second = scout.handleMessage(testMessage('second', { conversationId: 'test:C1:W' }), sink);
-    await new Promise((resolve) => setTimeout(resolve, 900));
-    expect(waitingShown(sink)).toBe(true);
-    release();
+    // Shown while the first answer holds the conversation (it is held until the notice came): waited
+    // for as an event, not checked after 900 ms.
+    try {
+      await vi.waitFor(() => expect(waitingShown(sink)).toBe(true), { timeout: 15_000 });
+    } finally {
+      release();
+    }
     await Promise.all([first, second]);
     expect(sink.final?.answer).toBe('answer to second');
     expect(sink.final?.status).toBeNull();
