@@ -40,6 +40,21 @@ export function ttlClock(name: string) {
         vi.useRealTimers();
       }
     },
+    /**
+     * Like `during`, with the timers fake too (locks on memory:// and sqlite:// live in this process:
+     * renewal and polling are timers, expiry is Date.now()), so a renewal cannot come late.
+     */
+    async duringTimers(check: (pass: (ms: number) => Promise<void>) => Promise<void>): Promise<void> {
+      if (real) return check(sleep as (ms: number) => Promise<void>);
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+      try {
+        await check(async (ms) => {
+          await vi.advanceTimersByTimeAsync(ms);
+        });
+      } finally {
+        vi.useRealTimers();
+      }
+    },
   };
 }
 
@@ -120,14 +135,19 @@ export function storeBehaviourSuite(name: string, open: () => Promise<Stores>): 
     });
 
     it('keeps a lease held past its TTL by renewing it', async () => {
-      const lease = await stores.locks.acquire('conv-long', { ttlMs: SHORT_TTL_MS });
-      await sleep(SHORT_TTL_MS * 2.5);
-      await expect(stores.locks.acquire('conv-long', { waitMs: 100 })).rejects.toBeInstanceOf(
-        LockTimeoutError,
-      );
-      await lease.release();
-      const next = await stores.locks.acquire('conv-long', { waitMs: 500 });
-      await next.release();
+      await ttl.duringTimers(async (pass) => {
+        const lease = await stores.locks.acquire('conv-long', { ttlMs: SHORT_TTL_MS });
+        await pass(SHORT_TTL_MS * 2.5);
+        const blocked = stores.locks.acquire('conv-long', { waitMs: 100 }).then(
+          () => 'acquired',
+          (err: unknown) => err,
+        );
+        await pass(200);
+        expect(await blocked).toBeInstanceOf(LockTimeoutError);
+        await lease.release();
+        const [next] = await Promise.all([stores.locks.acquire('conv-long', { waitMs: 500 }), pass(50)]);
+        await next.release();
+      });
     });
 
     it('frees an abandoned lock after its TTL', async () => {
