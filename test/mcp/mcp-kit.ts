@@ -1,10 +1,9 @@
 /**
  * What the MCP tests share: the real `@modelcontextprotocol/server-everything` (stdio, or Streamable
- * HTTP on a free loopback port), the misbehaving fixture server, and mcp.json files for them.
+ * HTTP on a loopback port from the OS), the misbehaving fixture server, and mcp.json files for them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -39,63 +38,50 @@ export function writeMcpJson(servers: Record<string, unknown>): {
   return { path, dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A loopback port free right now (server-everything takes its port from PORT and cannot report it). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface EverythingHttp {
   url: string;
   stop(): Promise<void>;
 }
 
-/** server-everything over Streamable HTTP; resolves once it listens. */
+/** Preloaded into server-everything: it takes its port from PORT and logs PORT, not the port it got. */
+const REPORT_PORT = join(import.meta.dirname, 'report-port.cjs');
+
+/**
+ * server-everything over Streamable HTTP on a port from the OS (PORT=0, the port read from what the
+ * preload reports); resolves once it listens.
+ */
 export async function startEverythingHttp(): Promise<EverythingHttp> {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const port = await freePort();
-    const child = spawn(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], {
-      env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    const listening = await waitForListening(child);
-    if (listening) {
-      return {
-        url: `http://127.0.0.1:${port}/mcp`,
-        stop: () => stopChild(child),
-      };
-    }
-    // Another test took the port between the probe and the bind: try another.
+  const child = spawn(process.execPath, ['--require', REPORT_PORT, EVERYTHING_ENTRY, 'streamableHttp'], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const port = await listeningPort(child);
+  if (port === undefined) {
     await stopChild(child);
+    throw new Error('server-everything did not start over Streamable HTTP');
   }
-  throw new Error('server-everything did not start over Streamable HTTP');
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    stop: () => stopChild(child),
+  };
 }
 
-function waitForListening(child: ChildProcess): Promise<boolean> {
+/** The port the child reports once it listens, or undefined when it exits first (or gives up). */
+function listeningPort(child: ChildProcess): Promise<number | undefined> {
   return new Promise((resolve) => {
     let text = '';
-    const timer = setTimeout(() => resolve(false), 15_000);
+    const timer = setTimeout(() => resolve(undefined), 15_000);
     child.stderr?.on('data', (chunk: Buffer) => {
       text += chunk.toString();
-      if (/listening on port/i.test(text)) {
+      const port = /scout-test: listening on port (\d+)/.exec(text)?.[1];
+      if (port) {
         clearTimeout(timer);
-        resolve(true);
-      }
-      if (/already in use|Failed to start/i.test(text)) {
-        clearTimeout(timer);
-        resolve(false);
+        resolve(Number(port));
       }
     });
     child.once('exit', () => {
       clearTimeout(timer);
-      resolve(false);
+      resolve(undefined);
     });
   });
 }
