@@ -159,7 +159,9 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     return {
       ...fields,
       ...withTitle(article.title, fields.title),
-      ...(!fields.byline && article.byline ? { byline: article.byline } : {}),
+      ...(!fields.byline && article.byline && looksLikeNames(article.byline)
+        ? { byline: article.byline }
+        : {}),
       blocks: article.blocks,
       method: 'article',
     };
@@ -493,6 +495,16 @@ function textOf(element: DomElement): string {
 /** Never dropped by name: an element that is itself the text (`<p class="share-note">`). */
 function isContentTag(element: DomElement): boolean {
   return /^(P|H[1-6]|PRE|TABLE|BLOCKQUOTE|LI|ARTICLE|MAIN|BODY|HTML)$/i.test(element.tagName);
+}
+
+/**
+ * Readability guesses a byline from the page's markup, and often takes a line beside it: a date, a
+ * reading time, a photo credit, "Name says:", a label. Its guess counts only when it is shaped like
+ * names: a few words, no digits, no label or list punctuation, no address.
+ */
+function looksLikeNames(byline: string): boolean {
+  const words = byline.trim().split(/\s+/);
+  return words.length <= 6 && !/[\d:|/@•·()]|https?|www\./i.test(byline) && /^\p{L}/u.test(byline.trim());
 }
 
 function withTitle(readabilityTitle: string | undefined, metaTitle: string | undefined) {

@@ -1,6 +1,7 @@
 /**
- * Parts of a page's text that Readability's block leaves out and the reader puts back, told by
- * structure alone: the lead (standfirst) in the article's own header beside its title.
+ * Parts of a page around its text, told by structure alone: the lead (standfirst) in the article's
+ * own header beside its title, which Readability's block leaves out and the reader puts back; and
+ * the byline Readability guesses from the markup, kept only where it is shaped like names.
  */
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from '../../src/reader/extract-article.js';
@@ -48,5 +49,26 @@ describe("the lead in the article's header", () => {
     );
     const text = extractArticle(html, URL).blocks.join('\n\n');
     expect(text).not.toContain('Ein anderer Text über Heizungen');
+  });
+});
+
+describe("Readability's guess at a byline", () => {
+  const withAuthorLine = (line: string) =>
+    articlePage('<h1>Absatz von Wärmepumpen auf Rekordhoch</h1>').replace(
+      '<div class="article-content">',
+      `<div class="author">${line}</div><div class="article-content">`,
+    );
+
+  it('is kept when it reads as names', () => {
+    expect(extractArticle(withAuthorLine('Jana Beispiel'), URL).byline).toBe('Jana Beispiel');
+  });
+
+  it('is left out when it is a label, a date, a reading time or an address', () => {
+    for (const line of [
+      'Autor: www.heizen.example',
+      'Posted on 21.09.2020 by Jana',
+      'Jana Beispiel | 4 Min.',
+    ])
+      expect(extractArticle(withAuthorLine(line), URL).byline, line).toBeUndefined();
   });
 });
