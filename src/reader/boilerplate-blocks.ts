@@ -90,7 +90,17 @@ export function isBoilerplateBlock(block: string): boolean {
   if (text.length < 80 && isDateLine(text)) return true;
   if (text.length < 80 && READ_TIME.test(text)) return true;
   // A heading that links is a section title (product round-ups), not a teaser.
-  return !block.startsWith('#') && isLinkList(block, text);
+  return !block.startsWith('#') && (isLinkList(block, text) || isLabelledTeaser(block));
+}
+
+/**
+ * "Read also: <a link to another article>" in any language: a short label that ends in a colon, then
+ * a link that is the rest of the block (a sentence that links a word or two is far from this).
+ */
+function isLabelledTeaser(block: string): boolean {
+  if (block.includes('\n') || block.length > 300) return false;
+  const match = /^([^[\]]{1,40}?):\s*\[((?:[^\]\\]|\\.)+)\]\([^)]*\)[\s.!?»"”]*$/.exec(block);
+  return match !== null && (match[1] ?? '').trim().split(/\s+/).length <= 4 && (match[2] ?? '').length >= 15;
 }
 
 /** A few words that end no sentence: a label over what follows, not text of its own. */

@@ -1,9 +1,11 @@
 /**
  * Parts of a page around its text, told by structure alone: the lead (standfirst) in the article's
  * own header beside its title, which Readability's block leaves out and the reader puts back; and
- * the byline Readability guesses from the markup, kept only where it is shaped like names.
+ * the byline Readability guesses from the markup, kept only where it is shaped like names; a
+ * "read also" teaser inside the text (a short label, a colon, a link that is the rest), in any language.
  */
 import { describe, expect, it } from 'vitest';
+import { dropBoilerplateBlocks } from '../../src/reader/boilerplate-blocks.js';
 import { extractArticle } from '../../src/reader/extract-article.js';
 
 const URL = 'https://zeitung.example/wirtschaft/waermepumpen';
@@ -70,5 +72,30 @@ describe("Readability's guess at a byline", () => {
       'Jana Beispiel | 4 Min.',
     ])
       expect(extractArticle(withAuthorLine(line), URL).byline, line).toBeUndefined();
+  });
+});
+
+describe('a teaser inside the text: a short label, a colon and a link to another article', () => {
+  const prose =
+    'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.';
+  it('goes, whatever the language of the label', () => {
+    const teasers = [
+      'Lesen Sie auch: [Neue Brücke über die Ems kostet mehr als geplant](https://zeitung.example/bruecke)',
+      'Czytaj też: [Wyścig zbrojeń ruszył z kopyta](https://gazeta.example/wyscig)',
+      'Voir aussi : [Le pont de la Loire rouvre en mai](https://journal.example/pont).',
+    ];
+    expect(dropBoilerplateBlocks([prose, ...teasers, prose.replace('Montag', 'Dienstag')])).toEqual([
+      prose,
+      prose.replace('Montag', 'Dienstag'),
+    ]);
+  });
+
+  it('a sentence that links some of its words stays, and so does a label over a list', () => {
+    const blocks = [
+      'Mehr dazu lesen Sie im [Bericht des Verbands](https://verband.example/bericht) vom Montag.',
+      'Das sagt der Verband: Der Radweg ist ein Gewinn für alle, die zur Arbeit pendeln, und für den Tourismus.',
+      'Zutaten:\n- 200 g Mehl',
+    ];
+    expect(dropBoilerplateBlocks(blocks)).toEqual(blocks);
   });
 });
