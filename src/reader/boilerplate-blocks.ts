@@ -70,7 +70,17 @@ export function dropBoilerplateBlocks(blocks: string[], title?: string): string[
     out.push(block);
   }
   if (emptied) out.pop();
+  // After the text, lines set wholly in bold are calls to action ("Follow us on …", "Get our app",
+  // "More information:"), in any language: dropped, as long as text remains before them.
+  let end = out.length;
+  while (end > 1 && isBoldLine(out[end - 1] ?? '')) end--;
+  if (end < out.length && end > 0 && !isBoldLine(out[end - 1] ?? '')) out.length = end;
   return out;
+}
+
+/** One line, wholly bold, short: a label or a call to action, not a paragraph of the text. */
+function isBoldLine(block: string): boolean {
+  return block.length <= 300 && /^\*\*[^*\n]+\*\*$/.test(block);
 }
 
 export function isBoilerplateBlock(block: string): boolean {

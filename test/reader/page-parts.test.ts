@@ -2,7 +2,8 @@
  * Parts of a page around its text, told by structure alone: the lead (standfirst) in the article's
  * own header beside its title, which Readability's block leaves out and the reader puts back; and
  * the byline Readability guesses from the markup, kept only where it is shaped like names; a
- * "read also" teaser inside the text (a short label, a colon, a link that is the rest), in any language.
+ * "read also" teaser inside the text (a short label, a colon, a link that is the rest), in any language;
+ * lines set wholly in bold after the text (calls to action).
  */
 import { describe, expect, it } from 'vitest';
 import { dropBoilerplateBlocks } from '../../src/reader/boilerplate-blocks.js';
@@ -97,5 +98,23 @@ describe('a teaser inside the text: a short label, a colon and a link to another
       'Zutaten:\n- 200 g Mehl',
     ];
     expect(dropBoilerplateBlocks(blocks)).toEqual(blocks);
+  });
+});
+
+describe('lines set wholly in bold after the text', () => {
+  const prose = [
+    'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.',
+    'Er verbindet die Altstadt mit dem Hafen und ist nachts beleuchtet, damit auch Pendler ihn im Winter nutzen.',
+  ];
+  it('go: they are calls to action, in whatever language', () => {
+    const tail = ['**¡Mira lo que tiene nuestro canal de YouTube!**', '**Folgen Sie uns auf Mastodon!**'];
+    expect(dropBoilerplateBlocks([...prose, ...tail])).toEqual(prose);
+  });
+
+  it('a bold label before text stays, and so does a text that is all bold lines', () => {
+    const labelled = ['**Das Wichtigste:**', ...prose];
+    expect(dropBoilerplateBlocks(labelled)).toEqual(labelled);
+    const allBold = ['**Erste Zeile des Gedichts**', '**Zweite Zeile des Gedichts**'];
+    expect(dropBoilerplateBlocks(allBold)).toEqual(allBold);
   });
 });
