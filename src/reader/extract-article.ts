@@ -14,7 +14,12 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement } from './dom.js';
-import { dropBoilerplateBlocks, linkTextChars, withoutLinkTargets } from './boilerplate-blocks.js';
+import {
+  dropBoilerplateBlocks,
+  isBoilerplateBlock,
+  linkTextChars,
+  withoutLinkTargets,
+} from './boilerplate-blocks.js';
 import {
   type DenseBlock,
   densestBlock,
@@ -77,7 +82,10 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
 function withLeads(chosen: ExtractedArticle, leads: string[]): ExtractedArticle {
   if (leads.length === 0 || chosen.blocks.length === 0) return chosen;
   const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
-  const missing = leads.filter((lead) => !text.includes(comparable(lead).slice(0, 80)));
+  // A header's line can be furniture too (an affiliate disclosure, a credit): judged as any block.
+  const missing = leads.filter(
+    (lead) => !isBoilerplateBlock(lead) && !text.includes(comparable(lead).slice(0, 80)),
+  );
   return missing.length === 0 ? chosen : { ...chosen, blocks: [...missing, ...chosen.blocks] };
 }
 

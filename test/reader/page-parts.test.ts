@@ -44,6 +44,16 @@ describe("the lead in the article's header", () => {
     expect(text).not.toContain('Impressum');
   });
 
+  it('a line of furniture in the header (an affiliate disclosure) is not a lead', () => {
+    const disclosure = 'Zeitung Beispiel may earn a commission when you buy through links on our site.';
+    const html = articlePage(
+      `<header class="article-header"><p class="note">${disclosure}</p><h1>Absatz von Wärmepumpen auf Rekordhoch</h1><p class="intro">${LEAD}</p></header>`,
+    );
+    const { blocks } = extractArticle(html, URL);
+    expect(blocks[0]).toBe(LEAD);
+    expect(blocks.join('\n\n')).not.toContain('commission');
+  });
+
   it("a teaser's header in a list of articles is not a lead", () => {
     const teaser = `<article class="teaser"><header><h2><a href="/b">Mehr zum Thema Heizen</a></h2><p>Ein anderer Text über Heizungen, der auf dieser Seite nur angerissen wird und woanders steht.</p></header></article>`;
     const html = articlePage('<h1>Absatz von Wärmepumpen auf Rekordhoch</h1>').replace(
