@@ -97,6 +97,8 @@ const MAX_LEAD_CHARS = 1_500;
 /** Headers looked at and leads taken, at most. */
 const MAX_LEAD_HEADERS = 5;
 const MAX_LEADS = 3;
+/** Paragraphs and divisions looked at in one header, at most: bounded work on a hostile header. */
+const MAX_LEAD_ELEMENTS = 300;
 
 /**
  * The lead paragraphs of the article's own header: a `<header>` that holds the page's `<h1>` or sits
@@ -112,7 +114,9 @@ export function leadParagraphs(root: DomElement): string[] {
     // list of articles holds an h2 and its card no h1).
     if (!header.querySelector('h1') && !header.parentNode?.closest('article')?.querySelector('h1')) continue;
     if (++headers > MAX_LEAD_HEADERS) break;
+    let looked = 0;
     for (const element of header.querySelectorAll('p, div')) {
+      if (++looked > MAX_LEAD_ELEMENTS) break;
       if (!isLeaf(element) || element.closest('nav, form, button, [role="navigation"], [hidden]')) continue;
       const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
       if (text.length < MIN_LEAD_CHARS || text.length > MAX_LEAD_CHARS) continue;
