@@ -30,6 +30,8 @@ import { warmReader } from './warm-reader.js';
 const HTML_WALL_MS = 1_500;
 /** A PDF is read by a node process started for it; the bomb runs until its memory watchdog fires. */
 const PDF_WALL_MS = 5_000;
+/** A hostile PDF's notice comes within this many times an ordinary PDF's read in the same run. */
+const ORDINARY_PDF_MULTIPLE = 10;
 /** Longest main-thread stall tolerated (the issue's target is 50 ms; a DOM parse here stalls seconds). */
 const STALL_MS = 250;
 const MB = 1024 * 1024;
@@ -233,12 +235,26 @@ describe('hostile PDFs through fetch_url', () => {
       HTML_WALL_MS,
     ],
   ];
-  for (const [name, path, notice, bound] of cases) {
+  // Each PDF is read by a node process started for it: on a machine busy with other work that start
+  // and the bomb's run to its memory watchdog stretch alike (13 s against 5 s with two busy loops
+  // and a build beside the suite). The bound is the quiet machine's, or a multiple of an ordinary
+  // PDF's read measured here, whichever is larger: a reader that ran on past its watchdog still
+  // fails it, a slow machine does not.
+  let ordinaryPdfMs = 0;
+  beforeAll(async () => {
+    const { out, ms } = await timed(`${base}/ok.pdf`);
+    expect(out.text).toContain('Ordinary PDF text');
+    ordinaryPdfMs = ms;
+  });
+  for (const [name, path, notice, quietBound] of cases) {
     it(`${name}: a notice that says why, in time`, async () => {
       const { out, ms, stallMs } = await timed(`${base}${path}`);
       expect(out.isError).toBe(true);
       expect(out.text).toMatch(notice);
-      expect(ms, `${name}: ${ms.toFixed(0)} ms`).toBeLessThan(bound);
+      const bound = Math.max(quietBound, ORDINARY_PDF_MULTIPLE * ordinaryPdfMs);
+      expect(ms, `${name}: ${ms.toFixed(0)} ms (ordinary PDF ${ordinaryPdfMs.toFixed(0)} ms)`).toBeLessThan(
+        bound,
+      );
       expect(stallMs, `${name}: event loop stalled ${stallMs.toFixed(0)} ms`).toBeLessThan(STALL_MS);
     });
   }
