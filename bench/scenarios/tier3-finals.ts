@@ -14,6 +14,7 @@ import { createSlackSurface } from '../../adapters/slack/slack-surface.js';
 import { silentLogger } from '../../src/logger.js';
 import {
   ANSWERS_BOT,
+  finalsOutOfOrder,
   ANSWERS_TEAM,
   longAnswerModel,
   mentionThread,
@@ -34,6 +35,10 @@ const CHUNK_DELAY_MS = 100;
 const GIVE_UP_MS = 600_000;
 /** Slack time beyond the final edits themselves that the target allows. */
 const MARGIN_MS = 30_000;
+/** Issue 58 item 2: the oldest answer is complete within 10 s of its last token. */
+const OLDEST_FINAL_MS = 10_000;
+/** Finals this close together count as landing together (one Slack second). */
+const SAME_MOMENT_MS = 1_000;
 
 const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'n/a');
 
@@ -47,6 +52,7 @@ export async function tier3Finals(ctx: BenchContext): Promise<ScenarioResult> {
     methodLimits: limits,
   });
   const doneAt = new Map<string, number>();
+  const arrivedAt = new Map<string, number>();
   const h = await startTestScout({
     env: {
       DEFAULT_MODE: 'agent',
@@ -63,7 +69,7 @@ export async function tier3Finals(ctx: BenchContext): Promise<ScenarioResult> {
     chunkDelayMs: CHUNK_DELAY_MS,
   });
   const surface = createSlackSurface({
-    core: noteDone(h.scout, doneAt),
+    core: noteDone(h.scout, doneAt, arrivedAt),
     config: h.config,
     logger: silentLogger,
     stores: h.stores,
@@ -87,6 +93,17 @@ export async function tier3Finals(ctx: BenchContext): Promise<ScenarioResult> {
     const toFinal = summarize(
       threads.map((t) => (finalAt.get(t.channel) ?? Number.NaN) - (doneAt.get(t.conversation) ?? Number.NaN)),
     );
+    // Issue 58 item 2: people read the oldest answer first — it is final within seconds of its
+    // model's end, and the answers turn final in the order they arrived (within a Slack second).
+    const oldest = [...threads].sort(
+      (a, b) => (arrivedAt.get(a.conversation) ?? 0) - (arrivedAt.get(b.conversation) ?? 0),
+    )[0]!;
+    const oldestToFinal =
+      (finalAt.get(oldest.channel) ?? Number.NaN) - (doneAt.get(oldest.conversation) ?? Number.NaN);
+    const outOfOrder =
+      finalAt.size === answers
+        ? finalsOutOfOrder(threads, arrivedAt, finalAt, SAME_MOMENT_MS)
+        : ['not all final'];
     const lastFinal = Math.max(...threads.map((t) => finalAt.get(t.channel) ?? Number.POSITIVE_INFINITY));
     const updates = slack.callsTo('chat.update');
     const refused = updates.filter((c) => c.status === 429).length;
@@ -103,6 +120,8 @@ export async function tier3Finals(ctx: BenchContext): Promise<ScenarioResult> {
           'time to final (model done → final on Slack)',
           `p50 ${seconds(toFinal.p50)} · max ${seconds(toFinal.max)}`,
         ],
+        ['oldest answer: model done → final', seconds(oldestToFinal)],
+        ['finals out of arrival order (by over 1 s)', String(outOfOrder.length)],
         ['first question → every answer final', seconds(lastFinal - started)],
         ['messages shown / Tier 3 time for one edit each', `${shown} / ${seconds(tier3NeedMs)}`],
         [
@@ -117,6 +136,16 @@ export async function tier3Finals(ctx: BenchContext): Promise<ScenarioResult> {
           met: finalAt.size === answers && toFinal.max <= tier3NeedMs + MARGIN_MS,
         },
         {
+          target: `the oldest answer final within ${OLDEST_FINAL_MS / 1000} s of its model's end`,
+          measured: seconds(oldestToFinal),
+          met: oldestToFinal <= OLDEST_FINAL_MS,
+        },
+        {
+          target: 'answers final in the order they arrived (within 1 s)',
+          measured: outOfOrder.length === 0 ? 'in order' : outOfOrder.slice(0, 3).join('; '),
+          met: outOfOrder.length === 0,
+        },
+        {
           target: 'under 5 % of chat.update calls refused with 429',
           measured: `${(share * 100).toFixed(1)} %`,
           met: share < 0.05,
@@ -127,6 +156,8 @@ export async function tier3Finals(ctx: BenchContext): Promise<ScenarioResult> {
         final: finalAt.size,
         toFinalMs: toFinal,
         allFinalMs: lastFinal - started,
+        oldestToFinalMs: oldestToFinal,
+        outOfOrder,
         messagesShown: shown,
         tier3NeedMs,
         updates: updates.length,

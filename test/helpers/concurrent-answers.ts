@@ -76,14 +76,45 @@ export function longAnswerModel(options: {
   };
 }
 
-/** The core, noting when it hands each turn's final view to the renderer (its model has finished). */
-export function noteDone(scout: Scout, doneAt: Map<string, number>): ScoutCore {
-  return wrapCore(scout, (sink, message) => ({
-    done: (view) => {
-      doneAt.set(message.conversationId, Date.now());
-      return sink.done(view);
-    },
-  }));
+/**
+ * The core, noting when it hands each turn's final view to the renderer (its model has finished) and,
+ * with `arrivedAt`, when it got each turn's message.
+ */
+export function noteDone(
+  scout: Scout,
+  doneAt: Map<string, number>,
+  arrivedAt?: Map<string, number>,
+): ScoutCore {
+  return wrapCore(scout, (sink, message) => {
+    arrivedAt?.set(message.conversationId, Date.now());
+    return {
+      done: (view) => {
+        doneAt.set(message.conversationId, Date.now());
+        return sink.done(view);
+      },
+    };
+  });
+}
+
+/**
+ * Answers whose final landed before an older one's (by `arrivedAt`, the core getting the message)
+ * by more than `sameMomentMs`: what a reader who reads the oldest first sees out of order.
+ */
+export function finalsOutOfOrder(
+  threads: AnswerThread[],
+  arrivedAt: Map<string, number>,
+  finalAt: Map<string, number>,
+  sameMomentMs: number,
+): string[] {
+  const byArrival = [...threads].sort(
+    (a, b) => arrivedAt.get(a.conversation)! - arrivedAt.get(b.conversation)!,
+  );
+  const finals = byArrival.map((t) => finalAt.get(t.channel)!);
+  return finals.flatMap((at, i) =>
+    i > 0 && at < finals[i - 1]! - sameMomentMs
+      ? [`answer ${i + 1} final ${finals[i - 1]! - at} ms before answer ${i}`]
+      : [],
+  );
 }
 
 /** Why a thread does not show its final answer yet, as a user sees it (undefined once it does). */

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ANSWERS_BOT,
   ANSWERS_TEAM,
+  finalsOutOfOrder,
   longAnswerModel,
   mentionThread,
   notFinal,
@@ -62,15 +63,7 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
           teamId: ANSWERS_TEAM,
           methodLimits: { 'chat.update': TIER_3, 'chat.delete': TIER_3 },
         },
-        core: (scout) => {
-          const core = noteDone(scout, doneAt);
-          const handle = core.handleMessage.bind(core);
-          core.handleMessage = (message, sink) => {
-            arrivedAt.set(message.conversationId, Date.now());
-            return handle(message, sink);
-          };
-          return core;
-        },
+        core: (scout) => noteDone(scout, doneAt, arrivedAt),
       });
       // Each answer streams over about 2 s (20 of Slack's seconds).
       s.h.llm.fallback = longAnswerModel({ paragraphs: PARAGRAPHS_40K, pieces: 100, chunkDelayMs: 20 });
@@ -110,14 +103,9 @@ describe('Slack: sixteen long answers at once under Tier 3 (chat.update 50 per m
       // served in no order had the oldest final at a third of it or later (38.5 of 114 s).
       const oldestToFinal = finalAt.get(oldest.channel)! - doneAt.get(oldest.conversation)!;
       expect(oldestToFinal).toBeLessThan(Math.max(FIRST_FINAL_MS, toFinal.at(-1)! * 0.15));
-      const finals = byArrival.map((t) => finalAt.get(t.channel)!);
       // Two answers whose models ended together may land a moment apart either way; what a reader
       // sees is the order within a Slack second.
-      const outOfOrder = finals.flatMap((at, i) =>
-        i > 0 && at < finals[i - 1]! - SAME_MOMENT_MS
-          ? [`answer ${i + 1} final ${finals[i - 1]! - at} ms before answer ${i}`]
-          : [],
-      );
+      const outOfOrder = finalsOutOfOrder(threads, arrivedAt, finalAt, SAME_MOMENT_MS);
       // On failure, each answer's arrival, model end and final (ms from the first arrival) say why.
       const t0 = Math.min(...arrivedAt.values());
       const timeline = byArrival
