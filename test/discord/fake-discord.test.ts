@@ -39,20 +39,7 @@ describe('fake Discord (REST + gateway)', () => {
       id: '111',
       channel_id: fake.channelId,
       guild_id: fake.guildId,
-      channel_type: 0,
-      type: 0,
-      content: 'hi',
-      author: { id: '42', username: 'u', discriminator: '0' },
-      mentions: [],
-      mention_roles: [],
-      attachments: [],
-      embeds: [],
-      timestamp: new Date().toISOString(),
-      tts: false,
-      pinned: false,
-      mention_everyone: false,
-      flags: 0,
-      components: [],
+      ...userMessage('hi'),
     });
     const message = await fake.waitFor(() =>
       fake!.messagesIn(fake!.channelId).find((m) => m.content === 'edited'),
@@ -125,20 +112,7 @@ describe('fake Discord (REST + gateway)', () => {
         id: nextSnowflake(),
         channel_id: channels[i],
         guild_id: guildId,
-        channel_type: 0,
-        type: 0,
-        content: `${n < 2 ? 'in' : 'end'} ${i}`,
-        author: { id: '42', username: 'u', discriminator: '0' },
-        mentions: [],
-        mention_roles: [],
-        attachments: [],
-        embeds: [],
-        timestamp: new Date().toISOString(),
-        tts: false,
-        pinned: false,
-        mention_everyone: false,
-        flags: 0,
-        components: [],
+        ...userMessage(`${n < 2 ? 'in' : 'end'} ${i}`),
       });
     }
     await fake.waitFor(() => heard.every((h, shard) => h.includes(`end ${shard}`)));
@@ -148,3 +122,23 @@ describe('fake Discord (REST + gateway)', () => {
     ]);
   });
 });
+
+/** The fields of a MESSAGE_CREATE from a user (id, channel and guild are the caller's). */
+function userMessage(content: string) {
+  return {
+    channel_type: 0,
+    type: 0,
+    content,
+    author: { id: '42', username: 'u', discriminator: '0' },
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: [],
+    timestamp: new Date().toISOString(),
+    tts: false,
+    pinned: false,
+    mention_everyone: false,
+    flags: 0,
+    components: [],
+  };
+}

@@ -34,6 +34,25 @@ function heldAnswer() {
   };
 }
 
+/** Presses Stop (on whichever instance `press` uses), waits for the thread to say so, then lets the answer go. */
+async function pressStop(
+  c: Cluster,
+  press: () => Promise<unknown>,
+  threadTs: string,
+  answer: { release(): void },
+): Promise<void> {
+  try {
+    await press();
+    await c.slack.waitFor(
+      () => threadText(c, threadTs).includes('Stopped'),
+      RELAY_GIVE_UP_MS,
+      'the stopped turn',
+    );
+  } finally {
+    answer.release();
+  }
+}
+
 function threadText(c: Cluster, threadTs: string): string {
   return c.slack
     .messagesIn(CHANNEL, threadTs)
@@ -93,16 +112,7 @@ describe.skipIf(!process.env.REDIS_URL)('scale-out: buttons pressed on another i
       ts: stopMessage.ts,
       threadTs: ts,
     });
-    try {
-      await b.action(press);
-      await c.slack.waitFor(
-        () => threadText(c, ts).includes('Stopped'),
-        RELAY_GIVE_UP_MS,
-        'the stopped turn',
-      );
-    } finally {
-      answer.release();
-    }
+    await pressStop(c, () => b.action(press), ts, answer);
     await a.surface.idle();
     expect(threadText(c, ts)).not.toContain('takes its time to arrive');
     expect(c.slack.callsTo('chat.postEphemeral')).toHaveLength(0);
@@ -145,16 +155,12 @@ describe.skipIf(!process.env.REDIS_URL)('scale-out: buttons pressed on another i
     await new Promise((resolve) => setTimeout(resolve, 3 * 250));
     expect(threadText(c, ts)).not.toContain('Stopped');
 
-    try {
-      await b.action(buttonPayload('scout_stop', conversation, { ...at, user: 'U00ADMINUSR1' }));
-      await c.slack.waitFor(
-        () => threadText(c, ts).includes('Stopped'),
-        RELAY_GIVE_UP_MS,
-        'the stopped turn',
-      );
-    } finally {
-      answer.release();
-    }
+    await pressStop(
+      c,
+      () => b.action(buttonPayload('scout_stop', conversation, { ...at, user: 'U00ADMINUSR1' })),
+      ts,
+      answer,
+    );
     await a.surface.idle();
     expect(threadText(c, ts)).not.toContain('takes its time to arrive');
     expect(c.slack.callsTo('chat.postEphemeral')).toHaveLength(1);
