@@ -162,8 +162,12 @@ function endsInMarker(text: string): boolean {
   return text[j - 1] === '[';
 }
 
-/** The first possible marker at or after `from`, with the spaces before it (`text.length`: none). */
-const POSSIBLE_MARKER_RE = /[ \t]*\[[\d\s,，]*(?:\]|$)/g;
+/**
+ * The first possible marker at or after `from`, with the spaces before it (`text.length`: none).
+ * `from` is a backtick, so a run of spaces after it starts after it; a match starts only where such
+ * a run does (tried from each of its spaces, a long run cost time quadratic in its length).
+ */
+const POSSIBLE_MARKER_RE = /(?<![ \t])[ \t]*\[[\d\s,，]*(?:\]|$)/g;
 function markerFrom(text: string, from: number): number {
   POSSIBLE_MARKER_RE.lastIndex = from;
   const match = POSSIBLE_MARKER_RE.exec(text);
