@@ -124,6 +124,7 @@ function terminalDriver(tty: boolean): SurfaceDriver {
         get finalView() {
           return observed.finalView;
         },
+        rewriteFinal: (rewrite) => observed.rewriteFinal(rewrite),
         messages: seen,
         // No platform: nothing is written but stdout, nothing can be over a limit or ping anyone.
         calls: () => [],

@@ -120,6 +120,7 @@ export const discordDriver: SurfaceDriver = {
       get finalView() {
         return observed.finalView;
       },
+      rewriteFinal: (rewrite) => observed.rewriteFinal(rewrite),
       messages: seen,
       watch: (listener) => fake.onCall(listener),
       calls: () =>

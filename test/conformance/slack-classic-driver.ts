@@ -146,6 +146,7 @@ export async function slackWorld(
     get finalView() {
       return observed.finalView;
     },
+    rewriteFinal: (rewrite) => observed.rewriteFinal(rewrite),
     messages: () => s.slack.messagesIn(channel, threadTs).map(seen),
     watch: (listener) => s.slack.onCall(listener),
     calls: () =>

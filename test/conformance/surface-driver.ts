@@ -86,6 +86,11 @@ export interface SurfaceWorld {
   settled(): Promise<void>;
   /** The view the core handed to the sink's `done` (the final answer the messages must show). */
   readonly finalView: TurnView | undefined;
+  /**
+   * From now on the core hands `done` the view `rewrite` makes of its final view: a final text that
+   * rewrote what streamed (the model's own text only ever grows since citations are linked live).
+   */
+  rewriteFinal(rewrite: (view: TurnView) => TurnView): void;
   /** The conversation's messages as they show now, in order. */
   messages(): SeenMessage[];
   /**
@@ -131,14 +136,18 @@ export function observedCore(core: ScoutCore): {
   core: ScoutCore;
   settled(): Promise<void>;
   readonly finalView: TurnView | undefined;
+  /** `SurfaceWorld.rewriteFinal`. */
+  rewriteFinal(rewrite: (view: TurnView) => TurnView): void;
   /** How many messages the core was handed so far (a driver's `ask` waits for the next). */
   readonly started: number;
 } {
   const running = new Set<Promise<void>>();
   let started = 0;
   let finalView: TurnView | undefined;
+  let rewrite: ((view: TurnView) => TurnView) | undefined;
   const handleMessage = (message: Parameters<ScoutCore['handleMessage']>[0], sink: TurnSink) => {
-    const done = (view: TurnView) => {
+    const done = (given: TurnView) => {
+      const view = rewrite ? rewrite(given) : given;
       finalView = structuredClone(view);
       return sink.done(view);
     };
@@ -170,6 +179,9 @@ export function observedCore(core: ScoutCore): {
     },
     get finalView() {
       return finalView;
+    },
+    rewriteFinal(next) {
+      rewrite = next;
     },
     get started() {
       return started;

@@ -132,11 +132,14 @@ function agentTurn(name: string, chars: number, extra: Partial<ScriptedTurn> = {
  * text (~7k) is ~6k characters shorter than what streamed (~13k) and needs fewer messages on every
  * surface (Slack 2 → 1, Discord 7 → 4): the surplus messages are deleted.
  */
+/** What the shrinking turn's final rewrite makes one sentence of, in every paragraph. */
+const SHRINKS = 'Words that stay. '.repeat(10);
+
 export function shrinkingAnswer(): string {
   const parts: string[] = [];
   for (let i = 0; i < 60; i++)
     parts.push(
-      `Paragraph ${i} cites real [1] and missing sources${' [9]'.repeat(25)}. ${'Words that stay. '.repeat(4)}`,
+      `Paragraph ${i} cites real [1] and missing sources${' [9]'.repeat(25)}. ${SHRINKS}`,
     );
   return parts.join('\n\n');
 }
@@ -243,6 +246,10 @@ const shrinking: ScriptedTurn = {
     // Slow enough that every streamed part is posted under the channel's pace before the final
     // arrives (a part still waiting to be posted when the text shrinks is simply never posted).
     world.llm.fallback = () => streamed(shrinkingAnswer(), 10);
+    // The unknown markers go as the text streams (citations are linked live), so what streamed is
+    // the final's beginning: the core rewrites the final text instead, shorter from its first
+    // paragraph on, as a final that rewrote what streamed would be.
+    world.rewriteFinal((view) => ({ ...view, answer: view.answer.replaceAll(SHRINKS, 'Words that stay. ') }));
   },
 };
 
