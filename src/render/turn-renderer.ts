@@ -26,6 +26,7 @@ import { t } from '../i18n/translate.js';
 import { type HeadContent, StreamHead } from './answer-stream.js';
 import { type ChannelPace, ChannelPacers, scopedPace } from './channel-pacer.js';
 import { confirmPlan, confirmTool, type QuestionContext } from './confirmations.js';
+import { systemClock } from './editor-clock.js';
 import { DEFAULT_CHANNEL_LIMITS } from './pace-rules.js';
 import { type DeliveryError, describeDeliveryError, isRefused } from './delivery.js';
 import type { PartPlace } from './answer-parts.js';
@@ -38,6 +39,13 @@ import { TaskCards } from './task-cards.js';
 import { ThrottledEditor } from './throttled-editor.js';
 import type { TurnView } from './view.js';
 import { wellFormedView } from './well-formed.js';
+
+/**
+ * Longest the answer's final text waits for done() before it shows on its own (at least an edit
+ * interval): done() normally follows within milliseconds (the turn is saved), and then the final
+ * text goes in done()'s own calls instead of a call of its own just before them.
+ */
+export const FINAL_HOLD_MS = 2_000;
 
 /** An answer part's payload: an ordinary message, or the content of a native stream's head. */
 type PartPayload<P> = { payload: P } | { head: HeadContent<unknown> };
@@ -64,6 +72,12 @@ export class TurnRenderer<P, R> {
   #replied = false;
   #refusal: DeliveryError | undefined;
   #answerStarted = false;
+  /**
+   * The answer is final but the turn not done yet: its final text waits for done() for an edit
+   * interval or FINAL_HOLD_MS, whichever is longer (then it shows on its own: done can be late, e.g.
+   * a slow store saving the turn).
+   */
+  #finalHold: { timer: unknown; over: boolean } | undefined;
   /** Telling the asker privately that the platform refused this turn's messages. */
   #notice: Promise<void> | undefined;
 
@@ -174,6 +188,7 @@ export class TurnRenderer<P, R> {
     const view = wellFormedView(finalView);
     this.#view = view;
     this.#frame.stop();
+    this.#stopFinalHold();
     this.#o.activity?.stop();
     try {
       // The final task cards carry the answer's sources.
@@ -278,7 +293,7 @@ export class TurnRenderer<P, R> {
       // Once the answer is final only the turn's final state is left, which done() lands next: the
       // final text (what streamed, and its References) goes with it, not in a call of its own right
       // before it (an append before the stream's stop, an edit before the final edit).
-      const grow = text !== '' && !(view.answerFinal && !view.done);
+      const grow = text !== '' && !(view.answerFinal && !view.done && !this.#finalHeldLong());
       if (this.#head?.showsSteps) {
         // Native stream: the steps are its task cards, before the text or with part 0 of it.
         if (this.#updateTasks(view)) {
@@ -300,6 +315,29 @@ export class TurnRenderer<P, R> {
       // A render bug must cost one frame, not the process: the final render runs in done().
       this.#o.logger.error({ err }, 'render failed');
     }
+  }
+
+  #stopFinalHold(): void {
+    if (this.#finalHold) (this.#o.clock ?? systemClock).clearTimeout(this.#finalHold.timer);
+  }
+
+  /**
+   * Whether the final text has waited for done() longer than its hold (the first call starts that
+   * wait). Until then a done() that follows at once carries the text in its own calls.
+   */
+  #finalHeldLong(): boolean {
+    if (this.#finalHold) return this.#finalHold.over;
+    const clock = this.#o.clock ?? systemClock;
+    const hold = { timer: undefined as unknown, over: false };
+    hold.timer = clock.setTimeout(
+      () => {
+        hold.over = true;
+        this.#frame.request(false);
+      },
+      Math.max(this.#o.intervalMs, FINAL_HOLD_MS),
+    );
+    this.#finalHold = hold;
+    return false;
   }
 
   /** The task cards of the view's steps (none without a native stream); true when any card is new. */
@@ -374,6 +412,7 @@ export class TurnRenderer<P, R> {
   #refuse(error: DeliveryError): void {
     this.#refusal = error;
     this.#frame.stop();
+    this.#stopFinalHold();
     // A typing indicator there is refused too (Discord: it needs Send Messages), every few seconds.
     this.#o.activity?.stop();
     this.#o.logger.warn(

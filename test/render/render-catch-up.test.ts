@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { ChannelPacers } from '../../src/render/channel-pacer.js';
 import { ThrottledEditor } from '../../src/render/throttled-editor.js';
-import { TurnRenderer } from '../../src/render/turn-renderer.js';
+import { FINAL_HOLD_MS, TurnRenderer } from '../../src/render/turn-renderer.js';
 import type { AnswerStream, StreamChunks } from '../../src/render/answer-stream.js';
 import { emptyView, type StepView } from '../../src/render/view.js';
 import { fakePlatform } from './fake-platform.js';
@@ -253,5 +253,56 @@ describe('ThrottledEditor refresh', () => {
     editor.set('only');
     await vi.runAllTimersAsync();
     expect(platform.calls.map((c) => c.payload)).toEqual(['only']);
+  });
+});
+
+describe('TurnRenderer: the final text waits for done() briefly, never long', () => {
+  // Between the answer's final event and done() the core saves the turn; with a slow store that is
+  // seconds. The final text goes with done() when done() follows at once (no call of its own), but
+  // words that arrived after the last frame must not stay hidden while done() is late.
+  for (const stream of [false, true]) {
+    it(`${stream ? 'native stream' : 'post + edit'}: the last words show within the final hold and an interval when done() is 5 s late`, async () => {
+      const calls: Array<{ at: number; call: string }> = [];
+      const turn = renderer(calls, { stream });
+      const view = emptyView();
+      const words: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        words.push(`w${i}`);
+        view.answer = words.join(' ');
+        turn.update(view);
+        await vi.advanceTimersByTimeAsync(50);
+      }
+      // The last words and the final answer arrive together, right after a frame (a paragraph's
+      // worth: a native stream's append waits for that much new text, answer-stream.ts).
+      view.answer = `${words.join(' ')} LASTWORDS ${'and more words '.repeat(80)}`;
+      view.answerFinal = true;
+      turn.update(view);
+      const finalAt = Date.now();
+      await vi.advanceTimersByTimeAsync(5_000);
+      const shown = calls.find((c) => c.call.includes('LASTWORDS'));
+      expect(shown, calls.map((c) => c.call).join('\n')).toBeDefined();
+      expect(shown!.at - finalAt).toBeLessThanOrEqual(FINAL_HOLD_MS + INTERVAL_MS + FRAME_MS);
+      view.done = true;
+      await turn.done(view);
+    });
+  }
+
+  it('done() right after the final answer: the final text goes in done()’s calls only', async () => {
+    const calls: Array<{ at: number; call: string }> = [];
+    const turn = renderer(calls);
+    const view = emptyView();
+    view.answer = 'w0 w1';
+    turn.update(view);
+    await vi.advanceTimersByTimeAsync(2 * INTERVAL_MS);
+    const before = calls.length;
+    view.answer = 'w0 w1 LASTWORDS';
+    view.answerFinal = true;
+    turn.update(view);
+    await vi.advanceTimersByTimeAsync(100);
+    view.done = true;
+    const done = turn.done(view);
+    await vi.advanceTimersByTimeAsync(2 * INTERVAL_MS);
+    await done;
+    expect(calls.slice(before).filter((c) => c.call.includes('LASTWORDS'))).toHaveLength(1);
   });
 });
