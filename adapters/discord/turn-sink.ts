@@ -84,6 +84,8 @@ export class DiscordTurnSink implements TurnSink {
   readonly askerId: string | undefined;
   readonly #renderer: TurnRenderer<ReturnType<typeof textPayload>, Message>;
   #typingTimer: ReturnType<typeof setInterval> | undefined;
+  /** Between the turn's start and its end (or refusal): a typing indicator may still be sent. */
+  #typing = false;
   #pendingPlan: ((run: boolean) => void) | undefined;
   #pendingApproval: ((approve: boolean) => void) | undefined;
   /** Approvals are asked one at a time (parallel tool calls queue), so each press answers one request. */
@@ -263,7 +265,12 @@ export class DiscordTurnSink implements TurnSink {
   }
 
   #startTyping(): void {
-    const send = () => this.deps.channel.sendTyping();
+    this.#typing = true;
+    // The shared budget's answer can come after the turn stopped typing (its final landed): a
+    // typing indicator sent then would show "typing…" under a finished answer for 10 s.
+    const send = async () => {
+      if (this.#typing) await this.deps.channel.sendTyping();
+    };
     const paced = this.deps.paceTyping;
     const type = () => void (paced ? paced(send) : send()).catch(() => undefined);
     type();
@@ -272,6 +279,7 @@ export class DiscordTurnSink implements TurnSink {
   }
 
   #stopTyping(): void {
+    this.#typing = false;
     if (this.#typingTimer) clearInterval(this.#typingTimer);
     this.#typingTimer = undefined;
   }
