@@ -65,6 +65,32 @@ export class LiveCitations {
     }
     return out;
   }
+
+  /**
+   * The stream ended before its final text (stopped, or failed): what `push` still held back, linked
+   * as the final would link it (a last `[2]`, the rest of a line after a stray backtick), so nothing
+   * the model wrote is lost from the view. '' when everything was given.
+   */
+  flush(): string {
+    const visible = finalBody(this.#tail, this.#byNumber);
+    if (visible.length <= this.#given) return '';
+    const out = (this.#given === 0 ? this.#owed : '') + visible.slice(this.#given);
+    this.#owed = '';
+    this.#given = visible.length;
+    return out;
+  }
+}
+
+/** `text` as linkCitations links its body: markers linked outside code, trailing whitespace trimmed. */
+function finalBody(text: string, byNumber: ReadonlyMap<number, Source>): string {
+  let shown = '';
+  let pos = 0;
+  for (const match of codeSpans(text)) {
+    const start = match.index ?? 0;
+    shown += linkMarkers(text.slice(pos, start), byNumber) + match[0];
+    pos = start + match[0].length;
+  }
+  return (shown + linkMarkers(text.slice(pos), byNumber)).trimEnd();
 }
 
 interface Settled {

@@ -169,6 +169,23 @@ describe('LiveCitations', () => {
     }
   });
 
+  it('a stream that ends early (stopped, failed) gives out what was held back, linked as the final would', () => {
+    for (const answer of [
+      'As reported [2]',
+      'Run `npm i then see [1] and [3]',
+      'Words and trailing spaces   ',
+      'Unknown at the end [9]',
+    ]) {
+      const live = new LiveCitations(sources);
+      let shown = '';
+      for (const chunk of byChar(answer)) shown += live.push(chunk);
+      shown += live.flush();
+      expect(shown, JSON.stringify(answer)).toBe(body(answer));
+      // Nothing more once everything was given.
+      expect(live.flush()).toBe('');
+    }
+  });
+
   it('a long answer costs work per chunk, not per chunk times the answer', () => {
     const paragraph = `Scout keeps answers whole [1]. ${'filler text '.repeat(20)}[2]\n\n`;
     const answer = paragraph.repeat(600);

@@ -64,6 +64,9 @@ export const runChat: ModeRunner = async (ctx) => {
     });
     thinking.close();
   } catch (err) {
+    // What the stream had written stays in the view whole: the linker's held-back end goes out too.
+    const rest = live.flush();
+    if (rest) ctx.emit({ type: 'text-delta', text: rest });
     // An error mid-thinking still closes the step; the core shows the friendly message, and the
     // footer counts the tokens the provider reported before the failure.
     thinking.close(true);
