@@ -138,9 +138,7 @@ const SHRINKS = 'Words that stay. '.repeat(10);
 export function shrinkingAnswer(): string {
   const parts: string[] = [];
   for (let i = 0; i < 60; i++)
-    parts.push(
-      `Paragraph ${i} cites real [1] and missing sources${' [9]'.repeat(25)}. ${SHRINKS}`,
-    );
+    parts.push(`Paragraph ${i} cites real [1] and missing sources${' [9]'.repeat(25)}. ${SHRINKS}`);
   return parts.join('\n\n');
 }
 
