@@ -53,13 +53,15 @@ export const SLACK_CHANNEL_LIMITS: ChannelLimits = { post: [{ burst: 4, everyMs:
  * are spread one per 1.2 s (after a short burst, so a quiet workspace shows edits at once) and
  * leave 10 of the minute's 50 to finals, which may use all the room there is at once: a few turns
  * (two or three messages each, usually) land their finals at once however busy the workspace.
- * Answers finish in arrival order: a turn's finals leave 5 of the minute's units for each older turn
+ * Answers finish in arrival order: a turn's finals leave 8 of the minute's units for each older turn
  * still running, and its intermediate frames for each older turn already writing its final (a 40k
- * answer's four parts and its steps), so when many long answers end at once the oldest finish first;
+ * answer's final edits: its steps and six parts, with one to spare; at 5 an answer whose model ended
+ * a moment before an older one's took the room the older one's seven finals needed, and the older
+ * one waited for the next minute), so when many long answers end at once the oldest finish first;
  * a turn still streaming holds no later turn's frames (channel-pacer.ts).
  */
 const TIER_3 = [
-  { max: 50, perMs: 60_000, reserve: 10, perTurn: 5 },
+  { max: 50, perMs: 60_000, reserve: 10, perTurn: 8 },
   { burst: 5, everyMs: 1_200, ordinaryOnly: true },
 ];
 
