@@ -12,9 +12,9 @@ import { StoreError } from '../../src/errors.js';
 import { phrase } from '../../src/i18n/phrase.js';
 import type { Logger } from '../../src/logger.js';
 import type { SurfaceConnection } from '../../src/ops/surface-connection.js';
-import { ChannelPacers } from '../../src/render/channel-pacer.js';
+import { ChannelPacers, inGrant } from '../../src/render/channel-pacer.js';
 import { systemClock } from '../../src/render/editor-clock.js';
-import { resilientBudget, type SharedTake, type SharedUnit } from '../../src/render/pace-budget.js';
+import { resilientBudget, type SharedTake } from '../../src/render/pace-budget.js';
 import type { ChannelLimits, PaceWindow } from '../../src/render/pace-rules.js';
 import type { Stores } from '../../src/store/types.js';
 import type { ScoutCore, Surface } from '../../src/surface.js';
@@ -117,14 +117,14 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
     for (;;) {
       const answer = await takeGlobal(true);
       if (!answer) return open();
-      if ('unit' in answer) return inUnit(answer.unit, open);
+      if ('unit' in answer) return inGrant(answer.unit, open);
       await new Promise((resolve) => setTimeout(resolve, answer.waitMs));
     }
   };
   const paceTyping = async (send: () => Promise<void>): Promise<void> => {
     const answer = await takeGlobal(false);
     if (!answer) return send();
-    if ('unit' in answer) return inUnit(answer.unit, send);
+    if ('unit' in answer) return inGrant(answer.unit, send);
   };
   let accepting = false;
   // WORKSPACE_SEARCH=on: search_workspace reads the channels the asker (and the answer's readers) may read.
@@ -257,15 +257,6 @@ export function createDiscordSurface(deps: DiscordSurfaceDeps): DiscordSurface {
       deps.connection?.stopped();
     },
   };
-}
-
-/** Runs `call` with `unit` of the shared budget; the unit counts from when the call settled. */
-async function inUnit<T>(unit: SharedUnit, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } finally {
-    unit.done();
-  }
 }
 
 /** A DM, a mention, or a message in a thread Scout started: known without asking the store. */

@@ -104,14 +104,21 @@ export function requestAfter(
   };
 }
 
-/** Runs `call` once `request`'s slot is granted; the slot counts from when the call settled. */
-async function inSlot<T>(request: PaceRequest, call: () => Promise<T>): Promise<T> {
-  const slot = await request.slot;
+/**
+ * Runs `call` in a granted slot (or a unit of a shared budget): it counts from when the call
+ * settled, whether the call succeeded or not.
+ */
+export async function inGrant<T>(grant: { done(): void }, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } finally {
-    slot.done();
+    grant.done();
   }
+}
+
+/** Runs `call` once `request`'s slot is granted (see inGrant). */
+async function inSlot<T>(request: PaceRequest, call: () => Promise<T>): Promise<T> {
+  return inGrant(await request.slot, call);
 }
 
 interface Waiter {
