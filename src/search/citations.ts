@@ -89,11 +89,7 @@ export interface LinkedAnswer {
 export function linkCitations(answer: string, sources: Source[], locale: Locale): LinkedAnswer {
   const byNumber = new Map(sources.map((s) => [s.n, s]));
   const cited = new Map<number, Source>();
-  const body = answer
-    .split(CODE_RE)
-    .map((part, i) => (i % 2 === 1 ? part : linkMarkers(part, byNumber, (s) => cited.set(s.n, s))))
-    .join('')
-    .trimEnd();
+  const body = linkedBody(answer, byNumber, (s) => cited.set(s.n, s));
 
   const list = [...cited.values()].sort((a, b) => a.n - b.n);
   if (list.length === 0) return { text: body, shown: body, cited: [] };
@@ -109,6 +105,22 @@ export function linkCitations(answer: string, sources: Source[], locale: Locale)
     shown: joinText([`${closed}\n\n**`, phrase('answer.references'), `**\n${references}`]),
     cited: list,
   };
+}
+
+/**
+ * The answer's text with its markers linked outside code, trailing whitespace trimmed: the final
+ * text before its References (linkCitations; LiveCitations.flush for a stream that ended early).
+ */
+export function linkedBody(
+  answer: string,
+  byNumber: ReadonlyMap<number, Source>,
+  cite?: (source: Source) => void,
+): string {
+  return answer
+    .split(CODE_RE)
+    .map((part, i) => (i % 2 === 1 ? part : linkMarkers(part, byNumber, cite)))
+    .join('')
+    .trimEnd();
 }
 
 /**

@@ -22,7 +22,7 @@
  * or the end of a closed code block), not by the whole answer.
  */
 import type { Source } from '../render/events.js';
-import { codeSpans, linkMarkers } from './citations.js';
+import { codeSpans, linkedBody, linkMarkers } from './citations.js';
 
 export class LiveCitations {
   readonly #byNumber: ReadonlyMap<number, Source>;
@@ -72,25 +72,13 @@ export class LiveCitations {
    * the model wrote is lost from the view. '' when everything was given.
    */
   flush(): string {
-    const visible = finalBody(this.#tail, this.#byNumber);
+    const visible = linkedBody(this.#tail, this.#byNumber);
     if (visible.length <= this.#given) return '';
     const out = (this.#given === 0 ? this.#owed : '') + visible.slice(this.#given);
     this.#owed = '';
     this.#given = visible.length;
     return out;
   }
-}
-
-/** `text` as linkCitations links its body: markers linked outside code, trailing whitespace trimmed. */
-function finalBody(text: string, byNumber: ReadonlyMap<number, Source>): string {
-  let shown = '';
-  let pos = 0;
-  for (const match of codeSpans(text)) {
-    const start = match.index ?? 0;
-    shown += linkMarkers(text.slice(pos, start), byNumber) + match[0];
-    pos = start + match[0].length;
-  }
-  return (shown + linkMarkers(text.slice(pos), byNumber)).trimEnd();
 }
 
 interface Settled {
