@@ -5,7 +5,7 @@
 import type { Config } from '../config/env.js';
 import type { SearchService } from '../search/types.js';
 import { createCurrentContextTool } from './current-context-tool.js';
-import type { FetchUrlOptions } from './fetch-policy.js';
+import { type FetchUrlOptions, pageBudgetChars } from './fetch-policy.js';
 import { createFetchUrlTool } from './fetch-url-tool.js';
 import type { Tool } from './types.js';
 import { createWebSearchTool } from './web-search-tool.js';
@@ -31,7 +31,13 @@ export function createDefaultTools(deps: DefaultToolDeps): Tool[] {
       }) as Tool,
     );
   }
-  tools.push(createFetchUrlTool({ policy: deps.config.env.FETCH_URL_POLICY, ...deps.fetchUrl }) as Tool);
+  tools.push(
+    createFetchUrlTool({
+      policy: deps.config.env.FETCH_URL_POLICY,
+      maxChars: pageBudgetChars(deps.config.env.LLM_CONTEXT_WINDOW),
+      ...deps.fetchUrl,
+    }) as Tool,
+  );
   // Offered only in turns whose surface hands over a workspace to search (withWorkspaceSearch).
   if (deps.config.env.WORKSPACE_SEARCH === 'on') tools.push(createWorkspaceSearchTool() as Tool);
   tools.push(createCurrentContextTool({ timeZone: deps.config.env.TIMEZONE, now: deps.now }) as Tool);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { readDocument } from '../../src/reader/read-document.js';
 import { FETCH_MAX_CHARS, type FetchUrlOptions } from '../../src/tools/fetch-policy.js';
+import { createDefaultTools } from '../../src/tools/default-tools.js';
 import { createFetchUrlTool } from '../../src/tools/fetch-url-tool.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import type { Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
@@ -70,8 +71,16 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+/**
+ * The fixture articles were written to run past an 8,000-character budget (about 4, 1.3 and 0.6 of
+ * them), so selection is tested at that budget rather than the default, which follows the model's
+ * context window (src/tools/fetch-policy.ts).
+ */
+const BUDGET = 8_000;
+
 const loopbackOnly: FetchUrlOptions = {
   policy: 'open',
+  maxChars: BUDGET,
   isAllowedAddress: (address) => address === '127.0.0.1',
 };
 
@@ -120,7 +129,7 @@ async function wholeText(entry: PageEntry): Promise<string> {
 describe('a short page', () => {
   it('comes whole, with or without a focus: no parts, no markers', async () => {
     const whole = await wholeText(short);
-    expect(whole.length).toBeLessThan(FETCH_MAX_CHARS);
+    expect(whole.length).toBeLessThan(BUDGET);
     for (const input of [{}, { focus: 'ferry timetable' }]) {
       const { header, body } = split(await fetchUrl({ url: `${base}/${short.name}`, ...input }));
       expect(header).not.toMatch(/Part \d+ of|Passages most relevant|\n/);
@@ -130,10 +139,10 @@ describe('a short page', () => {
   });
 });
 
-describe('a long article, past the default budget', () => {
+describe('a long article, past the budget', () => {
   it('with a focus naming a sentence from its last third: that sentence reaches the model', async () => {
     const whole = await wholeText(long);
-    expect(whole.length).toBeGreaterThan(FETCH_MAX_CHARS * 3);
+    expect(whole.length).toBeGreaterThan(BUDGET * 3);
     // The sentence really is deep in the article, out of reach of a reader that keeps the start.
     expect(oneLine(whole).indexOf(lastThird)).toBeGreaterThan(
       oneLine(whole).length * (2 / 3) - lastThird.length,
@@ -141,7 +150,7 @@ describe('a long article, past the default budget', () => {
 
     const { header, body } = split(await fetchUrl({ url: `${base}/${long.name}`, focus: lastThird }));
     expect(oneLine(body)).toContain(lastThird);
-    expect(body.length).toBeLessThanOrEqual(FETCH_MAX_CHARS);
+    expect(body.length).toBeLessThanOrEqual(BUDGET);
     // The header says what this is and how to read the rest; its count matches the visible markers.
     const said =
       /^[^\n]+\nPassages most relevant to the focus, (\d+) paragraphs skipped; part=1…(\d+) reads all \2 parts in order\.$/.exec(
@@ -168,7 +177,7 @@ describe('a long article, past the default budget', () => {
     const { header, body } = split(await fetchUrl({ url: `${base}/${long.name}` }, { question }));
     expect(header).toMatch(/Passages most relevant to the user's question, \d+ paragraphs skipped/);
     expect(oneLine(body)).toContain(lastThird);
-    expect(body.length).toBeLessThanOrEqual(FETCH_MAX_CHARS);
+    expect(body.length).toBeLessThanOrEqual(BUDGET);
 
     // Without a question either, the page is read from its start, and the sentence is not in it.
     const plain = split(await fetchUrl({ url: `${base}/${long.name}` }));
@@ -200,7 +209,7 @@ describe('a long article, past the default budget', () => {
     expect(blocksOf(second.body)[0]).toBe(`[… ${firstBlocks.length} paragraphs skipped …]`);
     const secondBlocks = blocksOf(withoutLinks(second.body)).filter((b) => !isMarker(b));
     expect(secondBlocks.length).toBeGreaterThan(0);
-    expect(second.body.length).toBeLessThanOrEqual(FETCH_MAX_CHARS);
+    expect(second.body.length).toBeLessThanOrEqual(BUDGET);
 
     // Every part in turn, the last one saying so: together they are the whole article, in order.
     const all = [firstBlocks, secondBlocks];
@@ -216,13 +225,13 @@ describe('a long article, past the default budget', () => {
 
 describe('Chinese pages', () => {
   it('a Chinese focus finds the right passage of a long Chinese article', async () => {
-    expect(CHINESE_PAGE.length).toBeGreaterThan(FETCH_MAX_CHARS * 1.2);
+    expect(CHINESE_PAGE.length).toBeGreaterThan(BUDGET * 1.2);
     const { header, body } = split(
       await fetchUrl({ url: `${base}/zh-stations`, focus: '车站有没有无障碍电梯？' }),
     );
     expect(header).toMatch(/Passages most relevant to the focus, \d+ paragraphs skipped/);
     expect(body).toContain(CHINESE_LIFTS);
-    expect(body.length).toBeLessThanOrEqual(FETCH_MAX_CHARS);
+    expect(body.length).toBeLessThanOrEqual(BUDGET);
     // It sits past the first part: found by its words, not by reading from the start.
     const first = split(await fetchUrl({ url: `${base}/zh-stations`, part: 1 }));
     expect(first.body).not.toContain(CHINESE_LIFTS);
@@ -235,5 +244,32 @@ describe('Chinese pages', () => {
     const other = split(await fetchUrl({ url: `${base}/${gbk.name}`, focus: '总投资多少亿元' }, tight));
     expect(other.body).toContain('总投资约一百四十二亿元');
     expect(other.body).not.toContain('无障碍电梯');
+  });
+});
+
+describe("the page budget follows the model's context window", () => {
+  /** fetch_url as Scout builds it from its settings, reading the long article without a focus. */
+  async function bodyWith(windowTokens: number): Promise<string> {
+    const env = { FETCH_URL_POLICY: 'open', LLM_CONTEXT_WINDOW: windowTokens, WORKSPACE_SEARCH: 'off' };
+    const tools = createDefaultTools({
+      search: { available: false } as never,
+      config: { env } as never,
+      fetchUrl: { isAllowedAddress: (address) => address === '127.0.0.1' },
+    });
+    const registry = createToolRegistry(tools, { logger: silentLogger });
+    const context: ToolContext = { sessionKey: 's', signal: new AbortController().signal };
+    return split(
+      await registry.execute('fetch_url', JSON.stringify({ url: `${base}/${long.name}` }), context),
+    ).body;
+  }
+
+  it('the default window (64,000 tokens) gets FETCH_MAX_CHARS; an 8,000-token window a quarter of it', async () => {
+    expect((await wholeText(long)).length).toBeGreaterThan(FETCH_MAX_CHARS);
+    const roomy = await bodyWith(64_000);
+    expect(roomy.length).toBeLessThanOrEqual(FETCH_MAX_CHARS);
+    expect(roomy.length).toBeGreaterThan(FETCH_MAX_CHARS * 0.9);
+    const small = await bodyWith(8_000);
+    expect(small.length).toBeLessThanOrEqual(8_000);
+    expect(small.length).toBeGreaterThan(8_000 * 0.85);
   });
 });
