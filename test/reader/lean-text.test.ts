@@ -3,7 +3,7 @@
  * inside the sentence would split it for anything that looks for its words) and its target goes to
  * a numbered list at the end with that text as its title (`[L3]: https://… "text"`: never a bare
  * number, which the answer would take for a source to cite), only for links in the text it gets; anchors into the
- * page itself and URLs written as their own text keep only their text. The budget counts the list;
+ * page itself, links within its own site and URLs written as their own text keep only their text. The budget counts the list;
  * passages are ranked on the words of the text, not of its URLs, and a long block is never cut
  * inside a link, a bold run or a code span.
  */
@@ -35,6 +35,24 @@ describe('links in the text the model reads', () => {
     // Nothing in it reads as a citation marker ([1], [2][3]) to the answer or to Scout's citation parser.
     expect(text).not.toMatch(/(?<!\[)\[\d{1,3}\](?!\()/);
     expect(links).toEqual(['https://harbour.example/board', 'https://harbour.example/minutes%20%282026%29']);
+  });
+
+  it("keep only their text when they lead within the page's own site (www. or not); other sites' are listed", () => {
+    const { text, links } = selectPassages(
+      [
+        'Read our [guide to tides](https://news.example/guides/tides) and [the archive](https://www.news.example/archive?year=2025).',
+        'The figures come from the [port authority](https://port.example/report-2026) and [its blog](https://blog.news.example/port).',
+      ],
+      { maxChars: 8_000, pageUrl: PAGE },
+    );
+    expect(text).toBe(
+      [
+        'Read our guide to tides and the archive.',
+        'The figures come from the port authority and its blog.',
+        '[L1]: https://port.example/report-2026 "port authority"\n[L2]: https://blog.news.example/port "its blog"',
+      ].join('\n\n'),
+    );
+    expect(links).toEqual(['https://port.example/report-2026', 'https://blog.news.example/port']);
   });
 
   it('lists only the targets of the links in the passages chosen, numbered from 1, within the budget', () => {
