@@ -62,6 +62,11 @@ export interface BenchOptions {
   htmlRuns: number;
   /** Scenario 14: measured passes over the page corpus and the hostile pages. */
   readerRuns: number;
+  /**
+   * Scenario 14: only these real-page corpora, without the timing and hostile passes (comma-separated
+   * aeb, traf, wcxb, wcxb:dev, wcxb:test, speed; empty: the whole scenario). See reader-corpora.ts.
+   */
+  readerCorpus: string;
   /** Scenario 9: context assemblies measured per case. */
   contextRuns: number;
   /** Model speed of the sequential scenarios (fast, so many turns fit in the time). */
@@ -112,6 +117,7 @@ const DEFAULTS: BenchOptions = {
   workspaceAnswers: 16,
   htmlRuns: 5,
   readerRuns: 5,
+  readerCorpus: '',
   contextRuns: 3,
   firstTokenMs: 100,
   tokensPerSecond: 500,
