@@ -13,8 +13,12 @@
 import { codeBlock } from './code-block.js';
 import { type DomNode, ELEMENT, firstElement, isHidden, MAX_DEPTH, TEXT } from './dom-node.js';
 
-/** Cells longer than this are cut in tables: a table is for comparing, not for essays. */
-const MAX_CELL_CHARS = 400;
+/**
+ * Cells whose text is longer than this are cut in tables: a table is for comparing, not for essays.
+ * Counted in what a reader sees (a link's target aside): a course schedule's cell of twenty cited
+ * papers is 900 characters of text and three times that of Markdown.
+ */
+const MAX_CELL_CHARS = 1_200;
 
 /** Never readable text, wherever they appear. */
 const SKIP = new Set([
@@ -293,7 +297,7 @@ function tableMarkdown(table: DomNode, options: MarkdownOptions, depth: number):
           // A table of code (line numbers beside the code, as Hugo and Pygments write it) is read as code.
           if (firstElement(cell, 'TABLE') || firstElement(cell, 'PRE')) nestedTable = true;
           const text = plainEmphasis(collapse(inlineText(cell, options, depth + 1)).replace(/\n/g, ' '));
-          cells.push(text.slice(0, MAX_CELL_CHARS).replace(/\|/g, '\\|'));
+          cells.push(cutCell(text).replace(/\|/g, '\\|'));
           const span = Number(cell.getAttribute?.('colspan') ?? 1);
           for (let k = 1; k < Math.min(span, 20); k++) cells.push('');
         }
@@ -351,6 +355,40 @@ function emphasis(text: string): string {
       return whole ? `**${whole[1]}**` : line.replace(BOLD_MARKS, '');
     })
     .join('\n');
+}
+
+/** `[text](url)` as linkMarkdown writes it (brackets in the text escaped, no spaces or parentheses in the url). */
+const WRITTEN_LINK = /\[(?:[^\]\\]|\\.)*\]\([^()\s]*\)/g;
+
+/**
+ * A cell's Markdown cut to MAX_CELL_CHARS of visible text, at a word and never inside a link (a cut
+ * link leaves its syntax as words and swallows the cells after it).
+ */
+function cutCell(markdown: string): string {
+  if (markdown.length <= MAX_CELL_CHARS) return markdown;
+  let visible = 0;
+  let from = 0;
+  let out = '';
+  const plain = (text: string): boolean => {
+    if (visible + text.length <= MAX_CELL_CHARS) {
+      out += text;
+      visible += text.length;
+      return true;
+    }
+    const room = text.slice(0, MAX_CELL_CHARS - visible);
+    const space = room.lastIndexOf(' ');
+    out += space > 0 ? room.slice(0, space) : room;
+    return false;
+  };
+  for (const match of markdown.matchAll(WRITTEN_LINK)) {
+    if (!plain(markdown.slice(from, match.index))) return `${out.trimEnd()} …`;
+    const linkText = match[0].slice(1, match[0].indexOf(']('));
+    if (visible + linkText.length > MAX_CELL_CHARS) return `${out.trimEnd()} …`;
+    out += match[0];
+    visible += linkText.length;
+    from = match.index + match[0].length;
+  }
+  return plain(markdown.slice(from)) ? out : `${out.trimEnd()} …`;
 }
 
 /** Text where emphasis is never written (headings, table cells). */

@@ -40,3 +40,44 @@ describe('emphasis inside sentences', () => {
     expect(text).toContain('| März | füttern |');
   });
 });
+
+describe('table cells', () => {
+  // Prose enough around the table that no cell holds half the page (such a cell is a layout's).
+  const prose = Array.from(
+    { length: 12 },
+    (_, i) => `<p>${i}. ${PROSE[i % 3]} ${PROSE[(i + 1) % 3]}</p>`,
+  ).join('');
+  const schedule = (resources: string) =>
+    page(
+      `${prose}<table><tr><th>Datum</th><th>Thema</th><th>Lektüre</th></tr><tr><td>6. Sep</td><td>Tensoren</td><td>${resources}</td></tr><tr><td>11. Sep</td><td>Momente</td><td>Skript</td></tr></table>`,
+    );
+
+  it('a cell of many links keeps all its text: its length is what a reader sees, not its Markdown', () => {
+    // 30 cited papers: about 450 characters of text, over 1,400 of Markdown with their addresses.
+    const papers = Array.from(
+      { length: 30 },
+      (_, i) => `<a href="https://papers.example/abs/2026.${1000 + i}">[P${i}]</a>`,
+    );
+    const text = extractArticle(schedule(`Siehe ${papers.join(', ')} und das Buch.`), URL).blocks.join(
+      '\n\n',
+    );
+    expect(text).toContain('Siehe [\\[P0\\]](https://papers.example/abs/2026.1000)');
+    expect(text).toContain('[\\[P29\\]](https://papers.example/abs/2026.1029)');
+    expect(text).toContain('und das Buch. |');
+    expect(text).toContain('| 11. Sep | Momente | Skript |');
+  });
+
+  it('an essay in a cell is cut at a word, never inside a link, and the rows after it stay whole', () => {
+    const essay = Array.from(
+      { length: 40 },
+      (_, i) => `Satz ${i} über <a href="https://papers.example/${i}">Tensoren und Momente</a> im Detail.`,
+    );
+    const text = extractArticle(schedule(essay.join(' ')), URL).blocks.join('\n\n');
+    const row = text.split('\n').find((line) => line.startsWith('| 6. Sep')) ?? '';
+    expect(row).toMatch(/ … \|$/);
+    // Every link that was opened was closed: no `[` without its `](…)`.
+    expect(row.split('[').length).toBe(row.split('](').length);
+    expect(row.length).toBeLessThan(1_200 + 40 * 40);
+    expect(text).toContain('| 11. Sep | Momente | Skript |');
+  });
+});
