@@ -13,6 +13,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { withoutHtmlCdata } from './html-cdata.js';
 import type { DomDocument, DomElement } from './dom.js';
 import {
   dropBoilerplateBlocks,
@@ -380,7 +381,8 @@ const HEAD_ELEMENTS = /^(HEAD|TITLE|META|LINK|BASE|STYLE|SCRIPT|NOSCRIPT|TEMPLAT
  * linkedom builds the tree as written and does not add the `<html>` and `<body>` HTML lets a page
  * leave out, so such a page's content would sit outside `document.body`: it is moved in.
  */
-function parse(html: string): DomDocument {
+function parse(page: string): DomDocument {
+  const html = withoutHtmlCdata(page);
   const source = /<html[\s>]/i.test(html.slice(0, 8_192)) ? html : `<html>${html}</html>`;
   const document = parseHTML(source).document as unknown as DomDocument;
   const root = document.documentElement as (DomElement & MutableNode) | null;

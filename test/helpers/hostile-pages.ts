@@ -19,6 +19,7 @@ export const HOSTILE_PAGES: Record<string, string> = {
   'attribute storm': fill(' a="b"', '<div'),
   'unquoted attribute storm': fill(' a=b', '<p'),
   'entity storm': fill('&amp;&#x41;&lt;&'),
+  'CDATA markers': fill('<![CDATA[ x'),
 };
 
 /** An ordinary article of the same size, for the throughput baseline. */
