@@ -28,7 +28,7 @@ import {
   leadParagraphs,
   namesComments,
 } from './content-candidates.js';
-import type { DomNode } from './dom-node.js';
+import { type DomNode, isHidden } from './dom-node.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
 import { type StructuredContent, structuredContent } from './structured-data.js';
@@ -263,8 +263,47 @@ function removeBoilerplate(root: DomElement | null): void {
       junk.push(element);
   }
   junk.push(...furnitureByShape(root));
-  for (const element of junk) if (isAttached(element, root) && !holdsContent(element)) element.remove();
+  // Hidden by an inline style (a loading veil): looked at for the paragraphs it holds, a bounded few.
+  const veiled = root.querySelectorAll('[style*="none"], [style*="hidden"]');
+  for (let i = 0; i < Math.min(veiled.length, MAX_VEILS); i++) {
+    const element = veiled[i] as DomElement;
+    if (isHidden(element) && !junk.includes(element)) junk.push(element);
+  }
+  let unveilChecks = 0;
+  for (const element of junk) {
+    if (!isAttached(element, root)) continue;
+    if (!holdsContent(element)) element.remove();
+    else if (isHidden(element) && unveilChecks++ < MAX_VEILS && !mostTextOutside(root, element))
+      unveil(element as DomElement & MutableElement);
+  }
 }
+
+/**
+ * The page's text outside `element` is at least as long as the text inside it: a hidden copy of an
+ * article beside the article (a feed's or a paywall's) stays hidden; a veil over the page or a
+ * streamed segment under a page's shell holds most of its text.
+ */
+function mostTextOutside(root: DomElement, element: DomElement): boolean {
+  const inside = (element.textContent ?? '').length;
+  return (root.textContent ?? '').length - inside >= inside;
+}
+
+/**
+ * A hidden element that holds an article's paragraphs is hidden until the page's scripts run: a
+ * loading veil over the whole page (`visibility:hidden` until the styles arrive), or a segment React
+ * streams in hidden and moves into place (`<div hidden id="S:0">`), where the rest of the page shows
+ * less text of its own. Readers that do not run scripts see it as the page does once they have:
+ * shown. (WCXB's development pages include a blog and a tutorial that read as nothing for this.)
+ */
+function unveil(element: DomElement & MutableElement): void {
+  element.removeAttribute('hidden');
+  element.removeAttribute('aria-hidden');
+  const style = element.getAttribute('style');
+  if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) element.removeAttribute('style');
+}
+
+/** Hidden elements looked at for the paragraphs they hold and the page's beside them, at most: bounded work. */
+const MAX_VEILS = 50;
 
 /** Controls looked at for the panels they open, at most: bounded work. */
 const MAX_DISCLOSURE_CONTROLS = 200;

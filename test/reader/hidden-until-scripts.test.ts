@@ -1,0 +1,45 @@
+/**
+ * Text a page hides until its scripts run is read as the page shows it once they have: a loading
+ * veil over the whole page, a segment React streams in hidden and moves into place. A hidden copy of
+ * the article beside the article stays hidden.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from '../../src/reader/extract-article.js';
+
+const PARAGRAPHS = [
+  'Query plans tell you what the database will do before it does it, and reading them is the first habit of anyone who tunes queries for a living.',
+  'An index on the columns of a frequent filter turns a scan of every row into a walk down a tree, which is why the plan changes shape when one is added.',
+  'Statistics go stale as tables grow, and a planner working from old counts picks joins that were right for a table a tenth of the size it is now.',
+  'Partitioning by time keeps recent rows together, so the queries that ask about last week read last week and not the years of history behind it.',
+];
+const article = `<h1>Query optimisation</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}`;
+const shell = (inner: string) =>
+  `<!doctype html><html><head><title>Query optimisation</title></head><body><header><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>${inner}<footer>© Example</footer></body></html>`;
+const read = (html: string) => extractArticle(html, 'https://blog.example/query').blocks.join('\n\n');
+
+describe('text hidden until scripts run', () => {
+  it('a segment React streams in hidden (<div hidden id="S:0">) is read', () => {
+    const text = read(
+      shell(
+        `<main><template id="B:0"></template></main><div hidden id="S:0"><article>${article}</article></div>`,
+      ),
+    );
+    for (const p of PARAGRAPHS) expect(text).toContain(p);
+  });
+
+  it('a loading veil over the whole page (visibility:hidden) is read', () => {
+    const text = read(
+      shell(`<div style="visibility:hidden;min-height:100vh"><div class="content">${article}</div></div>`),
+    );
+    for (const p of PARAGRAPHS) expect(text).toContain(p);
+  });
+
+  it('a hidden copy of the article beside the article stays hidden: the text comes once', () => {
+    const text = read(
+      shell(
+        `<article>${article}</article><div style="display:none"><div class="feed">${article}</div></div>`,
+      ),
+    );
+    for (const p of PARAGRAPHS) expect(text.split(p).length - 1).toBe(1);
+  });
+});
