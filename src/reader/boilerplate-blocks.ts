@@ -75,7 +75,35 @@ export function dropBoilerplateBlocks(blocks: string[], title?: string): string[
   let end = out.length;
   while (end > 1 && isBoldLine(out[end - 1] ?? '')) end--;
   if (end < out.length && end > 0 && !isBoldLine(out[end - 1] ?? '')) out.length = end;
-  return out;
+  return withoutTrailingLines(out);
+}
+
+/** A paragraph of prose: long enough, and not a heading, list, table, code or quote. */
+const PROSE_CHARS = 100;
+/** Blocks that carry structure (or a label over it): kept wherever they stand. */
+const STRUCTURED = /^(- |\* |\d+\. |\||```|~~~|> )/m;
+/** A line that ends as a sentence does, in any script. */
+const SENTENCE_END = /[.!?…。！？]["'»«“”)\]]?$/;
+
+/**
+ * After the text's last paragraph of prose, short lines that are not sentences are furniture: a
+ * credit, a label ("Kontakt:", "Quelle: …"), an author's name, a rating prompt, a sharing line — in
+ * any language, by shape. Lists, tables, code and quotes stay, and so does a heading with a sentence
+ * after it. (On trafilatura's development pages: 31 boilerplate passages gone, 11 text passages lost.)
+ */
+function withoutTrailingLines(blocks: string[]): string[] {
+  let last = -1;
+  for (let i = blocks.length - 1; i >= 0 && last < 0; i--) {
+    const block = blocks[i] as string;
+    if (!block.startsWith('#') && !STRUCTURED.test(block) && plain(block).length >= PROSE_CHARS) last = i;
+  }
+  if (last < 0 || last === blocks.length - 1) return blocks;
+  const tail = blocks.slice(last + 1);
+  const kept = tail.map((block) => STRUCTURED.test(block) || SENTENCE_END.test(plain(block).trim()));
+  return [
+    ...blocks.slice(0, last + 1),
+    ...tail.filter((block, i) => kept[i] || (block.startsWith('#') && kept.slice(i + 1).some(Boolean))),
+  ];
 }
 
 /** One line, wholly bold, short: a label or a call to action, not a paragraph of the text. */

@@ -128,3 +128,37 @@ describe('lines set wholly in bold after the text', () => {
     expect(dropBoilerplateBlocks(allBold)).toEqual(allBold);
   });
 });
+
+describe('short lines after the last paragraph of prose', () => {
+  const prose = [
+    'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.',
+    'Er verbindet die Altstadt mit dem Hafen und ist nachts beleuchtet, damit auch Pendler ihn im Winter nutzen.',
+  ];
+  it('go when they are not sentences: labels, credits, names, prompts, in any language', () => {
+    const tail = [
+      'Kontakt:',
+      'Ansprechpartnerin zum Thema Radverkehr',
+      'Titelbild: Stadt Beispiel',
+      'Teilen auf Mastodon',
+      '## Auch interessant',
+    ];
+    expect(dropBoilerplateBlocks([...prose, ...tail])).toEqual(prose);
+  });
+
+  it('stay when they are sentences, lists, tables or a heading over a sentence', () => {
+    const tail = [
+      'Viel Spaß beim Radeln!',
+      '## Fazit',
+      'Es lohnt sich.',
+      'Öffnungszeiten:\n- Montag bis Freitag',
+      '| Tag | Zeit |\n| --- | --- |\n| Mo | 8–18 |',
+      '新的自行车道已经开放。',
+    ];
+    expect(dropBoilerplateBlocks([...prose, ...tail])).toEqual([...prose, ...tail]);
+  });
+
+  it('before the last paragraph of prose, short lines stay', () => {
+    const blocks = ['Kontakt:', 'Titelbild: Stadt Beispiel', ...prose];
+    expect(dropBoilerplateBlocks(blocks)).toEqual(blocks);
+  });
+});
