@@ -63,7 +63,7 @@ const BOILERPLATE_ROLES = new Set([
 ]);
 /** Consent banners, share bars, newsletter boxes: by the names sites give them. */
 const BOILERPLATE_NAMES =
-  /(^|[\s_-])(cookie|consent|gdpr|cmp|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box)|tags?|byline|dateline)($|[\s_-])/i;
+  /(^|[\s_-])(cookie|consent|gdpr|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box)|tags?|byline|dateline)($|[\s_-])/i;
 
 export function extractArticle(html: string, pageUrl: string): ExtractedArticle {
   const document = parse(html);
@@ -269,11 +269,23 @@ function removeBoilerplate(root: DomElement | null): void {
     const element = veiled[i] as DomElement;
     if (isHidden(element) && !junk.includes(element)) junk.push(element);
   }
-  let unveilChecks = 0;
+  // A form around most of the page's text (ASP.NET's one <form>) whose text sits in tables and divs
+  // rather than paragraphs is the page, not a search box; looked at for the first few junk elements,
+  // outermost first, so the work stays bounded. (A header or nav that holds most of a page's text is
+  // a mega-menu: it still goes.)
+  const pageChars = (root.textContent ?? '').length;
+  let checks = 0;
   for (const element of junk) {
     if (!isAttached(element, root)) continue;
-    if (!holdsContent(element)) element.remove();
-    else if (isHidden(element) && unveilChecks++ < MAX_VEILS && !mostTextOutside(root, element))
+    if (!holdsContent(element)) {
+      if (
+        element.tagName.toUpperCase() === 'FORM' &&
+        checks++ < MAX_VEILS &&
+        (element.textContent ?? '').length * 2 > pageChars
+      )
+        continue;
+      element.remove();
+    } else if (isHidden(element) && checks++ < MAX_VEILS && !mostTextOutside(root, element))
       unveil(element as DomElement & MutableElement);
   }
 }

@@ -43,3 +43,42 @@ describe('text hidden until scripts run', () => {
     for (const p of PARAGRAPHS) expect(text.split(p).length - 1).toBe(1);
   });
 });
+
+describe('class names that say how a page is built, not what it holds', () => {
+  it("Adobe Experience Manager's components (cmp-…) are read: a consent platform is named otherwise", () => {
+    const sections = PARAGRAPHS.map((p) => `<div class="cmp-text"><p>${p}</p></div>`).join('');
+    const stats =
+      '<div class="cmp-adversary-stats"><h4>The readiness gap is real</h4><p>Many teams remain untested.</p><ol><li>Only 34% of teams have a strategy</li><li>Only 4% are mature</li></ol></div>';
+    const text = read(
+      shell(
+        `<main><div class="cmp-container responsivegrid"><h1 class="cmp-title">Query optimisation</h1>${stats}${sections}</div></main><div class="onetrust-consent-sdk"><p>We use cookies to improve your experience on our site, to show you personalised content and to analyse our traffic.</p></div>`,
+      ),
+    );
+    expect(text).toContain('Many teams remain untested.');
+    expect(text).toContain('Only 34% of teams have a strategy');
+    for (const p of PARAGRAPHS) expect(text).toContain(p);
+    expect(text).not.toContain('We use cookies');
+  });
+});
+
+describe('a form around the whole page', () => {
+  it('is the page (ASP.NET writes one) even when its text sits in tables rather than paragraphs', () => {
+    const rows = PARAGRAPHS.map((p) => `<tr><td>${p}</td></tr>`).join('');
+    const text = read(
+      shell(
+        `<form id="aspnetForm" action="./costs.aspx" method="post"><div class="content"><h1>Query optimisation</h1><table class="layout">${rows}</table></div></form>`,
+      ),
+    );
+    for (const p of PARAGRAPHS) expect(text).toContain(p);
+  });
+
+  it('a search form beside the article still goes', () => {
+    const text = read(
+      shell(
+        `<form role="search"><label>Search the blog for posts about databases</label><input name="q"></form><article>${article}</article>`,
+      ),
+    );
+    expect(text).not.toContain('Search the blog');
+    for (const p of PARAGRAPHS) expect(text).toContain(p);
+  });
+});
