@@ -19,12 +19,24 @@ export interface ReadArguments {
   part?: string;
 }
 
+/** process.stdout and process.stderr: `done` is called once the text has been handed to the system. */
 interface Output {
-  write(text: string): unknown;
+  write(text: string, done?: (err?: Error | null) => void): unknown;
 }
 
-/** Exit code: 0 when every document was read, 1 when any could not be (each named on stderr). */
+/**
+ * Exit code: 0 when every document was read, 1 when any could not be (each named on stderr). Resolves
+ * once all it wrote has left the process: the caller exits right after, and writes to a pipe are
+ * queued in the process (`--read … | less`, or a program reading the output) — an exit while some are
+ * queued loses them, the end of the output.
+ */
 export async function runRead(args: ReadArguments, stdout: Output, stderr: Output): Promise<number> {
+  const code = await readAll(args, stdout, stderr);
+  await Promise.all([stdout, stderr].map((out) => new Promise((resolve) => out.write('', resolve))));
+  return code;
+}
+
+async function readAll(args: ReadArguments, stdout: Output, stderr: Output): Promise<number> {
   const problem = argumentProblem(args);
   if (problem) {
     stderr.write(`${problem} (see --help)\n`);

@@ -32,6 +32,12 @@ export interface ReadOptions {
   pool?: ReaderPool;
   /** Time the reader's worker may spend on the document (reader-pool.ts's default otherwise). */
   limitMs?: number;
+  /**
+   * Called when the document is handed to the reader pool; what it returns is called when a worker
+   * takes it (or the reading ends without one). fetch_url holds its call's time limit across that
+   * wait: a page waiting for a reader behind other pages is not the fetch being slow.
+   */
+  whileQueued?: () => () => void;
 }
 
 export interface ReadResult {
@@ -82,11 +88,22 @@ export async function readForModel(input: ReadInput, options: ReadOptions): Prom
     ...(options.focus ? { focus: options.focus } : {}),
     ...(options.part !== undefined ? { part: options.part } : {}),
   };
-  const run = (job: ReadJob) =>
-    pool.run(job, {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.limitMs !== undefined ? { limitMs: options.limitMs } : {}),
-    });
+  const run = async (job: ReadJob) => {
+    let queued = options.whileQueued?.();
+    const taken = () => {
+      queued?.();
+      queued = undefined;
+    };
+    try {
+      return await pool.run(job, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.limitMs !== undefined ? { limitMs: options.limitMs } : {}),
+        onStart: taken,
+      });
+    } finally {
+      taken();
+    }
+  };
   if (kind === 'pdf') {
     const pdf = await extractPdfText(input.body, options.signal);
     if (!pdf.ok) throw new UnreadableDocumentError(describePdfFailure(pdf.reason));

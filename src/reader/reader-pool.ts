@@ -58,6 +58,8 @@ interface PendingJob {
   id: number;
   job: ReadJob;
   limitMs: number;
+  /** Called when a worker takes the job (its wait in the queue is over). */
+  onStart?: () => void;
   resolve: (result: ReadJobResult) => void;
   reject: (err: Error) => void;
 }
@@ -98,8 +100,14 @@ export class ReaderPool {
     this.wallLimitFactor = options.wallLimitFactor ?? WALL_LIMIT_FACTOR;
   }
 
-  /** Runs `job` in a worker; rejects with ReadTimeoutError past `limitMs`, or the signal's reason. */
-  run(job: ReadJob, options: { limitMs?: number; signal?: AbortSignal } = {}): Promise<ReadJobResult> {
+  /**
+   * Runs `job` in a worker; rejects with ReadTimeoutError past `limitMs`, or the signal's reason.
+   * `onStart` is called when a worker takes the job: until then it waits in the queue.
+   */
+  run(
+    job: ReadJob,
+    options: { limitMs?: number; signal?: AbortSignal; onStart?: () => void } = {},
+  ): Promise<ReadJobResult> {
     if (this.closed) return Promise.reject(new ReadFailedError('the page reader is shut down'));
     options.signal?.throwIfAborted();
     const signal = options.signal;
@@ -119,6 +127,7 @@ export class ReaderPool {
         id: this.nextId++,
         job,
         limitMs: options.limitMs ?? READ_TIME_LIMIT_MS,
+        ...(options.onStart ? { onStart: options.onStart } : {}),
         resolve: (result) => {
           done();
           resolve(result);
@@ -163,6 +172,7 @@ export class ReaderPool {
       this.watch(slot, pending, pending.limitMs);
       slot.worker.ref();
       slot.worker.postMessage({ id: pending.id, job: pending.job });
+      pending.onStart?.();
     }
   }
 

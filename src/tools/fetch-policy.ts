@@ -65,6 +65,8 @@ export interface FetchUrlOptions {
   timeoutMs?: number;
   /** CPU time the reader may spend on one document (src/reader/reader-pool.ts); tests make it tiny. */
   readLimitMs?: number;
+  /** fetch_url's call: time for reading after the download (the registry's limit); tests make it tiny. */
+  readAllowanceMs?: number;
   /** The reader's worker pool (tests give their own); the process's otherwise. */
   pool?: ReaderPool;
 }

@@ -12,7 +12,7 @@
 import * as z from '../schema/zod.js';
 import { isAbortError } from '../errors.js';
 import { truncateAtWord } from '../search/clean-results.js';
-import { type ReadResult, readForModel } from '../reader/read-document.js';
+import { type ReadOptions, type ReadResult, readForModel } from '../reader/read-document.js';
 import {
   FETCH_MAX_CHARS,
   FETCH_TIMEOUT_MS,
@@ -27,7 +27,10 @@ import { fetchFollowing } from './page-download.js';
 import type { Tool, ToolOutput } from './types.js';
 
 export const FETCH_URL_TOOL_NAME = 'fetch_url';
-/** Wall-clock room for reading after the download (waiting for a reader included). */
+/**
+ * Wall-clock room for reading after the download. The time a page waits for a reader (behind other
+ * pages on a busy pool) is not in it: the call's limit is held across that wait (pauseTimeLimit).
+ */
 const READ_ALLOWANCE_MS = 20_000;
 
 const inputSchema = z.object({
@@ -71,8 +74,10 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
       'Read one public web page or PDF: its main content as Markdown under a line with title, site and date; links keep their text, their targets listed at the end as `[Ln]: url "text"`. Long pages come as the passages most relevant to `focus` (or the question), with markers where paragraphs were skipped; `part` reads a page in order. Use it when a snippet is not enough: for specifics, numbers, quotes, or a URL the user gave.',
     inputSchema,
     // The registry's limit sits above the download's and the reading's, so their clearer messages
-    // win; reading is bounded by the reader's own CPU limit, this only by the wall clock.
-    timeoutMs: timeoutMs + READ_ALLOWANCE_MS,
+    // win; reading is bounded by the reader's own CPU limit, this only by the wall clock, and not
+    // while the page waits for a reader: the download's bound is the only one on the network, and a
+    // page that arrived within it is read however many pages are ahead of it.
+    timeoutMs: timeoutMs + (options.readAllowanceMs ?? READ_ALLOWANCE_MS),
     async run({ url, focus, part }, context) {
       const refusal = policyRefusal(url, context, options.policy ?? 'provenance');
       if (refusal) return { isError: true, text: refusal };
@@ -92,6 +97,7 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
             ? { maxChars: Math.min(options.maxChars ?? FETCH_MAX_CHARS, context.maxPageChars) }
             : {}),
           ...(context.maxFetchMs ? { timeoutMs: Math.min(timeoutMs, context.maxFetchMs) } : {}),
+          ...(context.pauseTimeLimit ? { whileQueued: context.pauseTimeLimit } : {}),
         },
         context.signal,
       );
@@ -128,15 +134,16 @@ export interface ArrivedDocument {
 export async function fetchForModel(
   url: string,
   read: DocumentReadOptions,
-  options: FetchUrlOptions = {},
+  options: FetchUrlOptions & Pick<ReadOptions, 'whileQueued'> = {},
   cancel?: AbortSignal,
 ): Promise<ToolOutput> {
   const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const deadline = networkDeadline(timeoutMs);
+  const timeout = deadline.signal;
   const signal = cancel ? AbortSignal.any([cancel, timeout]) : timeout;
   let downloaded = false;
   try {
-    const { page, finalUrl } = await fetchFollowing(url, signal, options);
+    const { page, finalUrl } = await fetchFollowing(url, signal, options).finally(deadline.clear);
     downloaded = true;
     const arrived = {
       body: page.body,
@@ -159,13 +166,51 @@ export async function fetchForModel(
 }
 
 /**
+ * The download's time bound, counted as the network's time: the time this thread spent waiting for
+ * the network (its event loop idle), not the time it was busy with other work — many pages arriving at
+ * once on a loaded machine keep it busy for seconds, and pages that arrived whole in that time would
+ * otherwise fail only because nothing had read them yet. When it runs out, the bytes that had reached
+ * this process are still read first (the abort waits for the loop's next look at its sockets). A
+ * thread that is never idle still gives up at twice the bound.
+ */
+function networkDeadline(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const from = performance.eventLoopUtilization();
+  const latest = performance.now() + 2 * ms;
+  let timer: NodeJS.Timeout | undefined;
+  let look: NodeJS.Immediate | undefined;
+  const check = () => {
+    const left = Math.min(ms - performance.eventLoopUtilization(from).idle, latest - performance.now());
+    if (left > 0) wait(left);
+    else
+      look = setImmediate(() =>
+        controller.abort(new DOMException(`no complete answer within ${ms} ms`, 'TimeoutError')),
+      );
+  };
+  const wait = (delay: number) => {
+    timer = setTimeout(check, delay);
+    // As AbortSignal.timeout's: the bound alone keeps no process alive.
+    timer.unref();
+  };
+  wait(ms);
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      if (look) clearImmediate(look);
+    },
+  };
+}
+
+/**
  * The one path from a document's bytes to the model's text: the reader (read-document.ts) within the
  * budget, under the header pageOutput writes. Throws what the reader throws (failureReason words it).
  */
 export async function documentForModel(
   doc: ArrivedDocument,
   read: DocumentReadOptions,
-  options: Pick<FetchUrlOptions, 'maxChars' | 'readLimitMs' | 'pool'> & { signal?: AbortSignal } = {},
+  options: Pick<FetchUrlOptions, 'maxChars' | 'readLimitMs' | 'pool'> &
+    Pick<ReadOptions, 'signal' | 'whileQueued'> = {},
 ): Promise<ToolOutput> {
   const result = await readForModel(
     { body: doc.body, contentType: doc.contentType, url: doc.url.href },
@@ -174,6 +219,7 @@ export async function documentForModel(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.readLimitMs !== undefined ? { limitMs: options.readLimitMs } : {}),
       ...(options.pool ? { pool: options.pool } : {}),
+      ...(options.whileQueued ? { whileQueued: options.whileQueued } : {}),
       ...(read.focus ? { focus: read.focus } : {}),
       ...(read.part !== undefined ? { part: read.part } : {}),
     },

@@ -215,9 +215,33 @@ async function runWithTimeout(
   if (context.conversationId) ownReadings(controller.signal, context.conversationId);
   const onAbort = () => controller.abort(context.signal.reason);
   context.signal.addEventListener('abort', onAbort, { once: true });
+  // The limit counts the call's own time: a wait the tool says is not its work (pauseTimeLimit) is
+  // left out, the clock starting again with what was left when the last such wait ends.
   let timer: NodeJS.Timeout | undefined;
+  let left = timeoutMs;
+  let armedAt = 0;
+  let paused = 0;
+  let settled = false;
+  let onTimeout: () => void = () => {};
+  const arm = () => {
+    armedAt = performance.now();
+    timer = setTimeout(onTimeout, Math.max(0, left));
+  };
+  const pauseTimeLimit = () => {
+    if (paused++ === 0) {
+      clearTimeout(timer);
+      left -= performance.now() - armedAt;
+    }
+    let resumed = false;
+    return () => {
+      if (resumed) return;
+      resumed = true;
+      if (--paused === 0 && !settled && !controller.signal.aborted) arm();
+    };
+  };
   const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    onTimeout = () => resolve('timeout');
+    arm();
   });
   const cancelled = new Promise<'cancelled'>((resolve) => {
     controller.signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
@@ -225,7 +249,9 @@ async function runWithTimeout(
   const started = performance.now();
   try {
     const outcome = await Promise.race([
-      Promise.resolve().then(() => tool.run(input, { ...context, signal: controller.signal })),
+      Promise.resolve().then(() =>
+        tool.run(input, { ...context, signal: controller.signal, pauseTimeLimit }),
+      ),
       timedOut,
       cancelled,
     ]);
@@ -247,6 +273,7 @@ async function runWithTimeout(
     const message = err instanceof Error ? err.message : String(err);
     return { isError: true, text: `${tool.name} failed: ${message}` };
   } finally {
+    settled = true;
     clearTimeout(timer);
     context.signal.removeEventListener('abort', onAbort);
   }

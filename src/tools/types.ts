@@ -20,6 +20,11 @@ export interface ToolContext {
   maxFetchMs?: number;
   signal: AbortSignal;
   /**
+   * Set by the registry for the call it runs: stops the call's time limit until the returned function
+   * is called, for a wait that is not the tool's own work (fetch_url's page queued for a reader).
+   */
+  pauseTimeLimit?: () => () => void;
+  /**
    * The URLs this turn may fetch (the user's message, this turn's search results); web_search adds
    * to it. Absent: nothing came from a trusted place, so the provenance policy refuses every URL.
    */

@@ -67,6 +67,34 @@ describe('reader pool', () => {
     }
   });
 
+  it('says when a worker takes a queued page: when the page ahead of it is done, not when it was queued', async () => {
+    const one = new ReaderPool(1);
+    try {
+      const events: string[] = [];
+      const read = (title: string) =>
+        readForModel(input(title), {
+          maxChars: 8_000,
+          pool: one,
+          whileQueued: () => {
+            events.push(`${title} queued`);
+            return () => events.push(`${title} taken`);
+          },
+        }).then(() => events.push(`${title} read`));
+      await Promise.all([read('first'), read('second')]);
+      // The second waits while the only worker reads the first (it is taken when the worker is done,
+      // in the same turn as the first's result arrives).
+      expect(events.filter((e) => !e.endsWith('read'))).toEqual([
+        'first queued',
+        'second queued',
+        'first taken',
+        'second taken',
+      ]);
+      expect(events.at(-1)).toBe('second read');
+    } finally {
+      await one.close();
+    }
+  });
+
   it("counts the worker's CPU time, not the wall clock: a page on a starved worker is still read", async () => {
     // A clock that says the worker never got a core: however long the page takes, no CPU was spent.
     const starved = new ReaderPool(1, { cpuClock: () => 0, wallLimitFactor: 1e6 });

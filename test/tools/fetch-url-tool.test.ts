@@ -1,9 +1,10 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { warmReader } from '../reader/warm-reader.js';
 import { silentLogger } from '../../src/logger.js';
 import { readForModel } from '../../src/reader/read-document.js';
+import type { ReadJob } from '../../src/reader/read-job.js';
 import { ReaderPool } from '../../src/reader/reader-pool.js';
 import type { FetchUrlOptions } from '../../src/tools/fetch-policy.js';
 import { createFetchUrlTool } from '../../src/tools/fetch-url-tool.js';
@@ -292,7 +293,108 @@ describe('fetch_url under load', () => {
   });
 });
 
+describe('fetch_url behind other pages', () => {
+  /** A pool whose pages wait, once `hold` is set, until the test lets them in (a reader busy elsewhere). */
+  class HeldPool extends ReaderPool {
+    hold?: Promise<void>;
+    onQueued?: () => void;
+    override run(job: ReadJob, options?: Parameters<ReaderPool['run']>[1]) {
+      if (!this.hold) return super.run(job, options);
+      this.onQueued?.();
+      return this.hold.then(() => super.run(job, options));
+    }
+  }
+
+  it("reads a page that waited for a reader longer than the call may take: the wait is not the call's", async () => {
+    const pool = new HeldPool(1);
+    await readForModel(
+      { body: Buffer.from('<title>Warm</title><p>Warming up.</p>'), contentType: 'text/html', url: base },
+      { maxChars: 8_000, pool },
+    );
+    let letIn = () => {};
+    pool.hold = new Promise<void>((resolve) => {
+      letIn = resolve;
+    });
+    const queued = new Promise<void>((resolve) => {
+      pool.onQueued = resolve;
+    });
+    // The registry's clock is the only one faked: the download and the reader run for real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const call = registryWith({
+        ...onlyLoopbackServer,
+        pool,
+        timeoutMs: 1_000,
+        readAllowanceMs: 1_000,
+      }).execute('fetch_url', JSON.stringify({ url: `${base}/page` }), context());
+      await queued;
+      // The page arrived and waits for the reader far longer than the call's 2 s.
+      vi.advanceTimersByTime(60_000);
+      letIn();
+      const out = await call;
+      expect(out.isError, out.text).toBeUndefined();
+      expect(out.text).toContain('First paragraph.');
+    } finally {
+      vi.useRealTimers();
+      await pool.close();
+    }
+  });
+});
+
 describe('fetch_url in a search round', () => {
+  it('reads a page that arrived whole within the bound while this thread was too busy to look', async () => {
+    const boundMs = 1_500;
+    let calledAt = 0;
+    // Big enough to take the reader several looks at its socket (1.5 MB, as a tenth of real pages are).
+    const filler =
+      '<p>The harbour board met again to discuss the timetable and its costs at length.</p>'.repeat(18_000);
+    const site = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<html><head><title>Ferry</title></head><body><article><p>The ferry left at noon.</p>${filler}</article></body></html>`,
+      );
+      // The page is on its way; then this thread is busy past the download's bound (other pages
+      // decoded on a loaded machine), so nothing has read the page when the bound runs out.
+      while (performance.now() < calledAt + boundMs + 200) {}
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      calledAt = performance.now();
+      const out = await registryWith(onlyLoopbackServer).execute(
+        'fetch_url',
+        JSON.stringify({ url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/` }),
+        { ...context(), maxFetchMs: boundMs },
+      );
+      expect(out.isError, out.text).toBeUndefined();
+      expect(out.text).toContain('The ferry left at noon.');
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
+
+  it('cuts a site still sending when the bound runs out', async () => {
+    const trickle = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      const drip = setInterval(() => res.write('<p>More words, slowly.</p>'), 20);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/`;
+    try {
+      const out = await registryWith(onlyLoopbackServer).execute('fetch_url', JSON.stringify({ url }), {
+        ...context(),
+        maxFetchMs: 300,
+      });
+      expect(out).toMatchObject({
+        isError: true,
+        text: `Could not fetch ${url}: no complete answer within 300 ms.`,
+      });
+    } finally {
+      trickle.closeAllConnections();
+      await new Promise<void>((resolve) => trickle.close(() => resolve()));
+    }
+  });
+
   it("bounds the download by the round's wait (maxFetchMs), not the tool's own", async () => {
     const out = await registryWith(onlyLoopbackServer).execute(
       'fetch_url',

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { silentLogger } from '../../src/logger.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
@@ -91,6 +91,50 @@ describe('tool registry', () => {
     const out = await registry.execute('sleepy', '{}', context());
     expect(out).toEqual({ isError: true, text: 'sleepy timed out after 50 ms.' });
     expect(aborted).toBe(true);
+  });
+
+  it("leaves out of a call's time limit a wait the tool says is not its work, and counts the rest", async () => {
+    let paused = () => {};
+    const waiting = new Promise<void>((resolve) => {
+      paused = resolve;
+    });
+    let goOn = () => {};
+    const wait = new Promise<void>((resolve) => {
+      goOn = resolve;
+    });
+    const patient: Tool<Record<string, never>> = {
+      name: 'patient',
+      description: 'Waits outside its time limit, then works past it.',
+      inputSchema: z.object({}) as unknown as z.ZodType<Record<string, never>>,
+      timeoutMs: 50,
+      async run(_input, ctx) {
+        const resume = ctx.pauseTimeLimit?.();
+        paused();
+        await wait;
+        resume?.();
+        return new Promise(() => {});
+      },
+    };
+    const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const registry = createToolRegistry([patient], { logger: silentLogger });
+      let out: unknown;
+      const call = registry.execute('patient', '{}', context()).then((o) => {
+        out = o;
+      });
+      await waiting;
+      vi.advanceTimersByTime(10_000);
+      await settle();
+      expect(out).toBeUndefined();
+      goOn();
+      await settle();
+      vi.advanceTimersByTime(50);
+      await call;
+      expect(out).toEqual({ isError: true, text: 'patient timed out after 50 ms.' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('cancellation by the caller ends the call', async () => {
