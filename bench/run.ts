@@ -22,6 +22,8 @@
  *                                     18 web chat: token latency, 300 browsers streaming against 300
  *                                        terminal turns (CPU, memory per connection), the page (size,
  *                                        origins, time to interactive in chromium)
+ *                                     19 reading under load (two busy processes): --read over 1,000
+ *                                        pages, 100 result pages in flight (SCOUT_WCXB_DIR: real pages)
  *
  * Sizes: see options.ts (`--quick`, `--turns=20`, `BENCH_CONCURRENCY=100,500`, `--scenarios=1,4`).
  */
@@ -41,6 +43,7 @@ import { mcpToolCall } from './scenarios/mcp-tool-call.js';
 import { pageReader } from './scenarios/page-reader.js';
 import { promptCache } from './scenarios/prompt-cache.js';
 import { readResults } from './scenarios/read-results.js';
+import { readUnderLoad } from './scenarios/read-under-load.js';
 import { peerComparison } from './scenarios/peer.js';
 import { singleTurn } from './scenarios/single-turn.js';
 import { startUp } from './scenarios/start-up.js';
@@ -68,6 +71,7 @@ const SCENARIOS: Record<number, (ctx: BenchContext) => Promise<ScenarioResult>> 
   16: promptCache,
   17: tracingOverhead,
   18: webChat,
+  19: readUnderLoad,
 };
 
 export async function runBench(
