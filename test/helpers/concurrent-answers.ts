@@ -105,13 +105,21 @@ export function finalsOutOfOrder(
   arrivedAt: Map<string, number>,
   finalAt: Map<string, number>,
   sameMomentMs: number,
+  /** When each answer's model ended: an answer whose model ended first may land first. */
+  doneAt?: Map<string, number>,
 ): string[] {
   const byArrival = [...threads].sort(
     (a, b) => arrivedAt.get(a.conversation)! - arrivedAt.get(b.conversation)!,
   );
   const finals = byArrival.map((t) => finalAt.get(t.channel)!);
+  const done = byArrival.map((t) => doneAt?.get(t.conversation));
+  const endedFirst = (i: number) => {
+    const mine = done[i];
+    const older = done[i - 1];
+    return mine !== undefined && older !== undefined && mine < older;
+  };
   return finals.flatMap((at, i) =>
-    i > 0 && at < finals[i - 1]! - sameMomentMs
+    i > 0 && at < finals[i - 1]! - sameMomentMs && !endedFirst(i)
       ? [`answer ${i + 1} final ${finals[i - 1]! - at} ms before answer ${i}`]
       : [],
   );
