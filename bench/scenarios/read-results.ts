@@ -10,19 +10,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import Keyv from 'keyv';
-import type { Config } from '../../src/config/env.js';
 import { silentLogger } from '../../src/logger.js';
 import { runToolCalls } from '../../src/modes/agent/run-tool-calls.js';
 import { TraceRecorder } from '../../src/modes/turn/agent-trace.js';
 import { formatObservations } from '../../src/modes/turn/observations.js';
 import { UsageTracker } from '../../src/modes/turn/usage-tracker.js';
 import { SourceRegistry } from '../../src/search/citations.js';
-import { createSearchService } from '../../src/search/search-service.js';
-import { createDefaultTools } from '../../src/tools/default-tools.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
 import { UrlProvenance } from '../../src/tools/url-provenance.js';
 import { loadManifest, pageBytes } from '../../test/reader/page-fixtures.js';
+import { benchAgentTools } from '../agent-tools.js';
 import type { BenchContext, ScenarioResult } from '../context.js';
 import { summarize } from '../metrics.js';
 
@@ -86,20 +82,7 @@ export async function readResults(ctx: BenchContext): Promise<ScenarioResult> {
       }, SEARCH_LATENCY_MS),
     );
   });
-  const env = {
-    SEARCH_PROVIDER: 'tavily',
-    TAVILY_API_KEY: 'tvly-bench',
-    TAVILY_BASE_URL: search.base,
-    SEARCH_TIMEOUT_MS: 10_000,
-    SESSION_TTL: 3_600,
-    FETCH_URL_POLICY: 'provenance',
-    TIMEZONE: 'UTC',
-  } as unknown as Config['env'];
-  const searchService = createSearchService({ env }, { searchCache: new Keyv() }, silentLogger);
-  const tools = createToolRegistry(
-    createDefaultTools({ search: searchService, config: { env }, fetchUrl: { allowPrivate: true } }),
-    { logger: silentLogger },
-  );
+  const tools = benchAgentTools(search.base);
 
   const rows: Array<[string, string]> = [];
   const data: Record<string, unknown> = {

@@ -32,18 +32,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import Keyv from 'keyv';
-import type { Config } from '../../src/config/env.js';
 import { silentLogger } from '../../src/logger.js';
 import { runToolCalls } from '../../src/modes/agent/run-tool-calls.js';
 import { TraceRecorder } from '../../src/modes/turn/agent-trace.js';
 import { UsageTracker } from '../../src/modes/turn/usage-tracker.js';
 import { SourceRegistry } from '../../src/search/citations.js';
-import { createSearchService } from '../../src/search/search-service.js';
-import { createDefaultTools } from '../../src/tools/default-tools.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
 import type { ToolOutput, ToolRegistry } from '../../src/tools/types.js';
 import { UrlProvenance } from '../../src/tools/url-provenance.js';
+import { benchAgentTools } from '../agent-tools.js';
 import { startFlags } from '../../test/helpers/start-command.js';
 import { loadManifest, pageBytes } from '../../test/reader/page-fixtures.js';
 import { ensureBuilt } from '../bot-process.js';
@@ -277,23 +273,10 @@ async function readResultsInFlight(files: string[], contentTypes: string[]): Pro
       perSearch: READ_PER_SEARCH,
     };
     const { searchBase } = await sites.call<{ searchBase: string }>('start', { config });
-    const env = {
-      SEARCH_PROVIDER: 'tavily',
-      TAVILY_API_KEY: 'tvly-bench',
-      TAVILY_BASE_URL: searchBase,
-      SEARCH_TIMEOUT_MS: 10_000,
-      SESSION_TTL: 3_600,
-      FETCH_URL_POLICY: 'provenance',
-      TIMEZONE: 'UTC',
-    } as unknown as Config['env'];
-    const searchService = createSearchService({ env }, { searchCache: new Keyv() }, silentLogger);
     // The tools as the agent has them (loopback allowed, as in scenario 15); what each fetch_url call
     // returned to the round noted on the way: why a page was left to its snippet (the tool's own
     // error, or the registry's time limit).
-    const registry = createToolRegistry(
-      createDefaultTools({ search: searchService, config: { env }, fetchUrl: { allowPrivate: true } }),
-      { logger: silentLogger },
-    );
+    const registry = benchAgentTools(searchBase);
     const outputs: Array<{ url: string; output: ToolOutput; ms: number }> = [];
     const tools: ToolRegistry = {
       ...registry,

@@ -26,6 +26,9 @@ export function firstElement(node: DomNode, name: string): DomNode | undefined {
   return undefined;
 }
 
+/** An inline style that hides its element. */
+export const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
 /** Elements the page hides from readers (`hidden`, `aria-hidden`, inline `display:none`). */
 export function isHidden(node: DomNode): boolean {
   const get = node.getAttribute;
@@ -33,5 +36,5 @@ export function isHidden(node: DomNode): boolean {
   if (get.call(node, 'hidden') !== null) return true;
   if (get.call(node, 'aria-hidden') === 'true') return true;
   const style = get.call(node, 'style');
-  return style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
+  return style !== null && HIDING_STYLE.test(style);
 }

@@ -28,7 +28,7 @@ import {
   leadParagraphs,
   namesComments,
 } from './content-candidates.js';
-import { type DomNode, isHidden } from './dom-node.js';
+import { type DomNode, HIDING_STYLE, isHidden } from './dom-node.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
 import { type StructuredContent, structuredContent } from './structured-data.js';
@@ -311,7 +311,7 @@ function unveil(element: DomElement & MutableElement): void {
   element.removeAttribute('hidden');
   element.removeAttribute('aria-hidden');
   const style = element.getAttribute('style');
-  if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) element.removeAttribute('style');
+  if (style && HIDING_STYLE.test(style)) element.removeAttribute('style');
 }
 
 /** Hidden elements looked at for the paragraphs they hold and the page's beside them, at most: bounded work. */
