@@ -131,7 +131,7 @@ interface ModelOutput {
 }
 
 /** fetch_url's output for a page (header line, text, link list), and which candidate the reader chose. */
-async function modelOutput(
+export async function modelOutput(
   pool: ReaderPool,
   input: ReadInput,
   maxChars = FETCH_MAX_CHARS,
@@ -245,7 +245,7 @@ async function aebSection(ctx: BenchContext, pool: ReaderPool, aebSet: BenchPage
 
 // ─── trafilatura ────────────────────────────────────────────────────────────────────────────────
 
-interface TrafPage {
+export interface TrafPage {
   url: string;
   dev: boolean;
   item: PassageItem;
@@ -253,7 +253,7 @@ interface TrafPage {
 }
 
 /** trafilatura's evaluation corpus, when SCOUT_TRAF_DIR names its tests/ folder: each page from cache/, else eval/. */
-function trafilaturaPages(dir: string): TrafPage[] {
+export function trafilaturaPages(dir: string): TrafPage[] {
   const data = JSON.parse(readFileSync(path.join(dir, 'evaldata.json'), 'utf8')) as Record<
     string,
     PassageItem & { file: string }
@@ -365,13 +365,13 @@ export type WcxbSplit = (typeof WCXB_SPLITS)[number];
 /** evaluate.py's TYPE_ORDER. */
 const WCXB_TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'];
 
-interface WcxbRef {
+export interface WcxbRef {
   id: string;
   split: WcxbSplit;
   dir: string;
 }
 
-interface WcxbPage extends WcxbRef {
+export interface WcxbPage extends WcxbRef {
   type: string;
   url: string;
   truth: { mainContent: string; with: string[]; without: string[] };
@@ -381,7 +381,7 @@ interface WcxbPage extends WcxbRef {
 }
 
 /** The pages of a split as evaluate.py finds them: every ground-truth file, in name order. */
-function wcxbRefs(dir: string, split: WcxbSplit): WcxbRef[] {
+export function wcxbRefs(dir: string, split: WcxbSplit): WcxbRef[] {
   const truthDir = path.join(dir, split, 'ground-truth');
   if (!existsSync(truthDir)) return [];
   return readdirSync(truthDir)
@@ -402,7 +402,10 @@ function wcxbType(data: { _internal?: { page_type?: unknown } | null }): string 
   return type === 'category' ? 'collection' : type;
 }
 
-function loadWcxbPage(ref: WcxbRef, domains: Record<string, { domain?: string }>): WcxbPage | undefined {
+export function loadWcxbPage(
+  ref: WcxbRef,
+  domains: Record<string, { domain?: string }>,
+): WcxbPage | undefined {
   const data = JSON.parse(
     readFileSync(path.join(ref.dir, ref.split, 'ground-truth', `${ref.id}.json`), 'utf8'),
   );
@@ -430,7 +433,7 @@ function loadWcxbPage(ref: WcxbRef, domains: Record<string, { domain?: string }>
   };
 }
 
-function wcxbDomains(dir: string): Record<string, { domain?: string }> {
+export function wcxbDomains(dir: string): Record<string, { domain?: string }> {
   try {
     return JSON.parse(readFileSync(path.join(dir, 'metadata.json'), 'utf8')).files ?? {};
   } catch {
