@@ -34,6 +34,7 @@ const BYLINE = /^([Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]e)\s+\p{Lu}[^.!?]{0,60}$/u;
 const READ_TIME = /\b\d+\s*(min(ute)?s?|minutes?)\.?\s*(read|de lecture|Lesezeit)\b/i;
 const TIMESTAMP = /^[-–•·\s]*(published|updated|posted|last (updated|modified)|modified)\b:?.{0,80}$/i;
 const LINK = /\[([^\]]*)\]\([^)]*\)/g;
+const TIME_OF_DAY = /\b\d{1,2}:\d{2}\b/;
 
 /** Drops furniture blocks; `title` (the page's) is dropped where it opens the article as a heading. */
 export function dropBoilerplateBlocks(blocks: string[], title?: string): string[] {
@@ -158,6 +159,9 @@ function isLabel(block: string): boolean {
 function isDateLine(text: string): boolean {
   const match = DATE.exec(text);
   if (!match) return false;
+  // "Deadline to apply: March 1st, 2026": a label over a date says what the date is for. With a time
+  // of day it is the page's own timestamp in any language ("opublikowano: 2021-04-29 17:13").
+  if (/:\s*$/.test(text.slice(0, match.index)) && !TIME_OF_DAY.test(text)) return false;
   const rest = text.replace(match[0], ' ').replace(/\b(\d{1,2}[:.]\d{2}\s*(am|pm)?|at|on|\d+)\b/gi, ' ');
   return (rest.match(/[\p{L}_]+/gu) ?? []).length <= 3;
 }

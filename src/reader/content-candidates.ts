@@ -199,3 +199,65 @@ function isLast(element: DomElement, root: DomElement): boolean {
   }
   return true;
 }
+
+/** A paragraph of a body's part: a sentence or two at least. */
+const MIN_PART_PARAGRAPH_CHARS = 80;
+/** Paragraphs looked at and parts a body may be split into, at most: bounded work. */
+const MAX_PART_PARAGRAPHS = 2_000;
+const MAX_PARTS = 30;
+
+/** One container of prose among others of the same class (`<div class="story-text">` three times). */
+export interface BodyPart {
+  /** The first words of its first paragraph, to look for in another reading. */
+  lead: string;
+  /** Characters of prose in its own paragraphs. */
+  chars: number;
+}
+
+/**
+ * Containers that share one class attribute and each hold paragraphs of prose: a body the page
+ * splits into parts, with ad slots or embeds between them in other rows of its layout (Politico's
+ * `story-text` divisions). Readability keeps one container and its siblings, so parts that sit in
+ * other branches of the layout are lost to it. Keyed by the class attribute, in document order.
+ */
+export function bodyParts(root: DomElement): Map<string, BodyPart[]> {
+  const byContainer = new Map<DomElement, BodyPart>();
+  const paragraphs = root.querySelectorAll('p');
+  for (let i = 0; i < Math.min(paragraphs.length, MAX_PART_PARAGRAPHS); i++) {
+    const p = paragraphs[i] as DomElement;
+    const container = p.parentNode as DomElement | null;
+    if (!container || container.nodeType !== ELEMENT || !container.getAttribute('class')) continue;
+    const prose = proseOf(p);
+    if (prose.chars < MIN_PART_PARAGRAPH_CHARS) continue;
+    const part = byContainer.get(container);
+    if (part) part.chars += prose.chars;
+    else byContainer.set(container, { lead: prose.text, chars: prose.chars });
+  }
+  const groups = new Map<string, BodyPart[]>();
+  for (const [container, part] of byContainer) {
+    const name = container.getAttribute('class') as string;
+    const group = groups.get(name) ?? [];
+    group.push(part);
+    groups.set(name, group);
+  }
+  for (const [name, group] of groups) if (group.length < 2 || group.length > MAX_PARTS) groups.delete(name);
+  return groups;
+}
+
+/** A container with a paragraph of prose of its own (a child `<p>`), as bodyParts counts one. */
+export function isBodyPart(element: DomElement): boolean {
+  const children = element.childNodes;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as DomElement;
+    if (child.nodeName.toUpperCase() === 'P' && proseOf(child).chars >= MIN_PART_PARAGRAPH_CHARS) return true;
+  }
+  return false;
+}
+
+/** An element's text, spaces collapsed, and how many of its characters are outside links. */
+function proseOf(element: DomElement): { text: string; chars: number } {
+  const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  let linked = 0;
+  for (const link of element.querySelectorAll('a')) linked += (link.textContent ?? '').trim().length;
+  return { text, chars: text.length - linked };
+}

@@ -22,6 +22,9 @@ import {
   withoutLinkTargets,
 } from './boilerplate-blocks.js';
 import {
+  type BodyPart,
+  bodyParts,
+  isBodyPart,
   type DenseBlock,
   densestBlock,
   dropCommentNotices,
@@ -41,7 +44,7 @@ export interface ExtractedArticle extends Omit<PageMetadata, 'articleBody' | 'ba
    * area), or the densest block of prose; `structured` when the page's structured data (a recipe, an
    * FAQ …) was added to it.
    */
-  method: 'article' | 'json-ld' | 'page' | 'dense' | 'structured';
+  method: 'article' | 'json-ld' | 'microdata' | 'parts' | 'page' | 'dense' | 'structured';
 }
 
 /** Below this many characters Readability's pick is a fragment, not an article. */
@@ -142,6 +145,8 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   const mainLinkShare = main && mainChars > 0 ? linkTextLength(main) / mainChars : 1;
   // Measured before Readability changes the document, too.
   const dense = densestBlock(document.body ?? (document.documentElement as DomElement), namedFurniture);
+  const declared = declaredBody(document);
+  const parts = bodyParts(document.body ?? (document.documentElement as DomElement));
   const article = readabilityBlocks(document, baseUrl);
   const articleChars = textLength(article?.blocks);
   if (
@@ -149,6 +154,15 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     articleChars >= MIN_ARTICLE_CHARS &&
     !(articleBody && articleChars < articleBody.length * 0.5)
   ) {
+    // The page marks its article's body (microdata's `itemprop="articleBody"`, as Blogger, many
+    // WordPress themes and news CMSs write it): where Readability's pick holds much less than that
+    // element, it took one section of the body (a post's middle part, its intro left out).
+    if (declared) {
+      const blocks = declaredBlocks(declared, baseUrl, fields.title ?? article.title);
+      const chars = textLength(blocks);
+      if (chars > articleChars * DECLARED_GAIN && linkShare(blocks) < 0.35)
+        return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'microdata' };
+    }
     // Readability keeps one best block. On a forum thread, a docs page or a list of results the
     // content is many blocks of the main area, so the cleaned main area wins when it reads as
     // content (few links) and Readability's pick is a small part of it.
@@ -164,6 +178,14 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
       const blocks = denseBlocks(html, baseUrl, fields.title ?? article.title);
       if (textLength(blocks) > articleChars * 0.5)
         return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'dense' };
+    }
+    // The body split into containers of one class in different rows of the layout: Readability
+    // read one of them, the others are the rest of the same text.
+    const split = missedParts(article.blocks, articleChars, parts);
+    if (split) {
+      const blocks = partsBlocks(html, baseUrl, split, fields.title ?? article.title);
+      if (textLength(blocks) > articleChars && linkShare(blocks) < 0.35)
+        return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'parts' };
     }
     return {
       ...fields,
@@ -183,6 +205,98 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     return { ...fields, blocks: article.blocks, method: 'article' };
   }
   return { ...fields, blocks: page, method: 'page' };
+}
+
+/** The declared body wins when its text is this many times Readability's pick. */
+const DECLARED_GAIN = 1.3;
+
+/**
+ * A copy of the element the page marks as its article's body (`itemprop="articleBody"`), taken
+ * before Readability moves its nodes; only where the page marks exactly one.
+ */
+function declaredBody(document: DomDocument): DomElement | undefined {
+  const marked = document.querySelectorAll('[itemprop~="articleBody"]');
+  if (marked.length !== 1) return undefined;
+  const element = marked[0] as DomElement & { cloneNode(deep: boolean): unknown };
+  return element.cloneNode(true) as DomElement;
+}
+
+/** The declared body's reading: its furniture dropped by name, as in Readability's. */
+function declaredBlocks(element: DomElement, baseUrl: string, title: string | undefined): string[] {
+  removeNamedBoilerplate(element);
+  dropCommentNotices(element);
+  return dropBoilerplateBlocks(domToMarkdownBlocks(element as DomNode, { baseUrl }), title);
+}
+
+/**
+ * The parts Readability holds are most of its reading (the rest, its headings and lists, is read
+ * again with them): its reading is replaced by the parts.
+ */
+const HELD_SHARE = 0.6;
+/** Prose the other parts of a split body must hold to be read with it: a paragraph or more. */
+const MIN_MISSED_PART_CHARS = 150;
+
+/**
+ * A split body (bodyParts) whose parts Readability's reading holds in part: its class and how many
+ * of its parts to read, up to the last one Readability holds. The parts it holds are most of its
+ * text (HELD_SHARE), and those it left out before or between them a paragraph or more. Parts after the
+ * last one it holds are not read: there the text has ended, and what follows in a container of the
+ * same class is another story's teaser, a disclaimer or the site's "about us".
+ */
+function missedParts(
+  blocks: string[],
+  articleChars: number,
+  parts: Map<string, BodyPart[]>,
+): { name: string; count: number } | undefined {
+  if (parts.size === 0) return undefined;
+  const text = comparable(blocks.map(withoutLinkTargets).join(' '));
+  for (const [name, group] of parts) {
+    const held = group.map((part) => text.includes(comparable(part.lead).slice(0, 60)));
+    const last = held.lastIndexOf(true);
+    let heldChars = 0;
+    let missedChars = 0;
+    for (let i = 0; i <= last; i++) {
+      if (held[i]) heldChars += group[i]?.chars ?? 0;
+      else missedChars += group[i]?.chars ?? 0;
+    }
+    if (heldChars >= articleChars * HELD_SHARE && missedChars >= MIN_MISSED_PART_CHARS)
+      return { name, count: last + 1 };
+  }
+  return undefined;
+}
+
+/**
+ * A split body's reading: the page parsed and cleaned again (Readability changed the first copy),
+ * its first `count` containers of that class that hold prose, outermost ones, in document order.
+ */
+function partsBlocks(
+  html: string,
+  baseUrl: string,
+  split: { name: string; count: number },
+  title: string | undefined,
+): string[] {
+  const document = parse(html);
+  const body = document.body ?? document.documentElement;
+  if (!body) return [];
+  removeBoilerplate(body);
+  const blocks: string[] = [];
+  const taken: DomElement[] = [];
+  for (const element of body.querySelectorAll('[class]')) {
+    if (taken.length >= split.count) break;
+    if (element.getAttribute('class') !== split.name || !isBodyPart(element) || insideAny(element, taken))
+      continue;
+    taken.push(element);
+    removeNamedBoilerplate(element);
+    dropCommentNotices(element);
+    blocks.push(...domToMarkdownBlocks(element as DomNode, { baseUrl }));
+  }
+  return dropBoilerplateBlocks(blocks, title);
+}
+
+function insideAny(element: DomElement, containers: DomElement[]): boolean {
+  for (let node = element.parentNode; node; node = node.parentNode)
+    if (containers.includes(node as DomElement)) return true;
+  return false;
 }
 
 /** Paragraphs of the densest block looked for in another reading, at most. */
@@ -553,10 +667,27 @@ function textOf(element: DomElement): string {
   return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** Never dropped by name: an element that is itself the text (`<p class="share-note">`). */
+/**
+ * Never dropped by name: an element that is itself the text (`<p class="share-note">`), or words
+ * set inside a paragraph's sentence (a news agency's `<span class="dateline">KOBE –</span>` opening
+ * the first one).
+ */
 function isContentTag(element: DomElement): boolean {
-  return /^(P|H[1-6]|PRE|TABLE|BLOCKQUOTE|LI|ARTICLE|MAIN|BODY|HTML)$/i.test(element.tagName);
+  if (/^(P|H[1-6]|PRE|TABLE|BLOCKQUOTE|LI|ARTICLE|MAIN|BODY|HTML)$/i.test(element.tagName)) return true;
+  if (!INLINE_TAGS.test(element.tagName)) return false;
+  const paragraph = element.parentNode as DomElement | null;
+  if (!paragraph || !/^P$/i.test(paragraph.nodeName)) return false;
+  // A few words and less than half the paragraph: a part of a sentence, not a line of its own
+  // (Readability turns a <div> of promo <span>s, or of a lone <span class="affiliate">, into a <p>).
+  const words = textOf(element).length;
+  return words <= MAX_INLINE_PART_CHARS && words * 2 < textOf(paragraph).length;
 }
+
+/** An agency's dateline ("WASHINGTON (Reuters) –") is this long at most. */
+const MAX_INLINE_PART_CHARS = 40;
+
+/** Elements that set words within a line rather than a block of their own. */
+const INLINE_TAGS = /^(SPAN|B|STRONG|EM|I|SMALL|TIME|ABBR)$/i;
 
 /**
  * Readability guesses a byline from the page's markup, and often takes a line beside it: a date, a

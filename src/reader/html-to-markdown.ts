@@ -399,9 +399,17 @@ function plainEmphasis(text: string): string {
 /** Stands for `<br>` until collapse(): source line breaks in text are only spaces. */
 const LINE_BREAK = '\uE000';
 
-/** A text node's whitespace (line breaks of the HTML source included) as single spaces. */
+/**
+ * Characters a browser never shows: soft hyphens (`&shy;`, set in long German words for line
+ * breaking), zero-width spaces, word joiners and stray byte-order marks. Left in, they split words
+ * for the model's tokenizer and for any search of the text ("Wäh\u00adrend" is not "Während").
+ * Zero-width (non-)joiners stay: Persian, Indic scripts and emoji need them.
+ */
+const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+
+/** A text node's whitespace (line breaks of the HTML source included) as single spaces, invisible characters gone. */
 function spaced(text: string | null): string {
-  return (text ?? '').replace(/\s+/g, ' ');
+  return (text ?? '').replace(INVISIBLE, '').replace(/\s+/g, ' ');
 }
 
 /** Whitespace runs become one space; line breaks from `<br>` survive, trimmed. */

@@ -106,3 +106,93 @@ describe("Readability's pick against the densest block", () => {
     expect(ms).toBeLessThan(4_000);
   });
 });
+
+describe("the page's own mark of its article body (microdata)", () => {
+  // A Blogger post written in Org mode: the introduction is lines set apart by <br>, the sections
+  // after it are paragraphs; Readability scores the paragraphs and keeps only their section.
+  const intro = [
+    'This blog article about meta programming in Python reminded me to write up the equivalent for Emacs Lisp.',
+    'Decorators in Python enable you to modify the behavior of existing functions without changing the original function.',
+    'Advice in Lisp, which traces back to the eighties, enables similar functionality, and it inspired aspect oriented programming.',
+    'The rest of this article shows how a speech interface was built on it, one advice at a time, over twenty five years.',
+  ];
+  const section = [
+    'Module advice.el provided the ability to add before, after, or around advice, and Emacspeak used all three of them, in its own way.',
+    'An after advice spoke the line moved to, a before advice spoke the character about to be deleted, and an around advice spoke completions.',
+    'Present versions of Emacs still include advice.el, as well as a simpler front end, nadvice.el, that attaches functions to existing code.',
+  ];
+  const post = (mark: string) =>
+    `<!doctype html><html><head><title>Meta-Programming In Emacs</title></head><body>
+    <div class="sidebar"><h2>Archive</h2><ul><li><a href="/2019/09/">September</a></li><li><a href="/2019/08/">August</a></li></ul></div>
+    <div class="post hentry"><h3 class="post-title">Meta-Programming In Emacs Using Defadvice</h3>
+    <div class="post-body entry-content" ${mark}>
+      <div id="content"><h1 class="title">Meta-Programming In Emacs Using defadvice</h1>
+      <div class="outline-2"><h2>1 Introduction</h2><div class="outline-text-2">${intro.join('<br />\n')}</div></div>
+      <div class="outline-2"><h2>2 Background</h2><div class="outline-text-2">${section.map((p) => `<p>${p}</p>`).join('')}</div></div>
+      </div>
+    </div></div></body></html>`;
+
+  it('a post marked itemprop="articleBody" is read whole: its introduction, not only the section Readability scores', () => {
+    const text = extractArticle(
+      post('itemprop="description articleBody"'),
+      'https://emacs.example/2019/10/advice.html',
+    ).blocks.join('\n\n');
+    for (const line of [...intro, ...section]) expect(text).toContain(line);
+    expect(text).not.toContain('September');
+  });
+
+  it("a mark on less than Readability's pick (a teaser's) leaves the article as Readability reads it", () => {
+    const html = `<!doctype html><html><head><title>Advice</title></head><body>
+      <div class="sidebar"><div class="teaser" itemprop="articleBody"><p>${intro[1]}</p></div></div>
+      <article>${[...intro, ...section].map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+    const read = extractArticle(html, 'https://emacs.example/2019/10/advice.html');
+    const text = read.blocks.join('\n\n');
+    for (const line of [...intro, ...section]) expect(text).toContain(line);
+    expect(read.method).toBe('article');
+  });
+});
+
+describe('a body split into containers of one class in different rows of the layout', () => {
+  // Politico's layout: the story's paragraphs sit in `<div class="story-text">` containers in
+  // separate rows, with ad slots and a sidebar column between them.
+  const first = [
+    "Rep. Mark Meadows' shock retirement, revealed just thirty hours before the filing deadline, has roiled some Republicans in the state.",
+    'The four-term congressman will depart the House for a role with the president, a decision he disclosed in an interview that morning.',
+  ];
+  const rest = [
+    'Wary Republicans in the state quickly speculated that she had advance notice of the retirement, and several said so in public.',
+    'Later that day came a campaign launch by a local activist and real estate agent who is friendly with the congressman’s wife.',
+    'She filed her paperwork minutes before the deadline, and by the next week she had the endorsement of a group of local donors.',
+    'Her opponents, who had weeks less to prepare, said the timing gave her an advantage that no other candidate could have had.',
+    'The congressman said he had not timed anything, and that he had told his family about the decision only the night before.',
+  ];
+  const row = (inner: string) =>
+    `<section class="row"><div class="container"><div class="column">${inner}</div><div class="column side"><aside><a href="/ads">Advertisement</a></aside></div></div></section>`;
+  const html = `<!doctype html><html><head><title>Meadows accused of timing retirement</title></head><body>
+    <header><nav><a href="/">Home</a> <a href="/news">News</a></nav></header>
+    <main>${row(`<h1>Meadows accused of timing retirement</h1><div class="story-text">${first.map((p) => `<p>${p}</p>`).join('')}</div>`)}
+    ${row(`<div class="story-text">${rest.map((p) => `<p>${p}</p>`).join('')}</div>`)}</main>
+    <footer><p>Terms of Service · Privacy policy · Cookie settings</p></footer></body></html>`;
+
+  it('every part is read, in the order of the page', () => {
+    const text = extractArticle(html, 'https://news.example/2019/12/30/meadows').blocks.join('\n\n');
+    const paragraphs = [...first, ...rest];
+    for (const p of paragraphs) expect(text).toContain(p);
+    const at = paragraphs.map((p) => text.indexOf(p));
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(text).not.toContain('Advertisement');
+    expect(text).not.toContain('Terms of Service');
+  });
+
+  it('a container of the same class after the text (a disclaimer, "about us") is not read as a part', () => {
+    const about = row(
+      '<div class="story-text"><p>News Example is a nonprofit newsroom founded in 1976 that covers politics in North Carolina and beyond, with support from readers like you.</p></div>',
+    );
+    const text = extractArticle(
+      html.replace('</main>', `${about}</main>`),
+      'https://news.example/x',
+    ).blocks.join('\n\n');
+    for (const p of [...first, ...rest]) expect(text).toContain(p);
+    expect(text).not.toContain('nonprofit newsroom');
+  });
+});

@@ -162,3 +162,25 @@ describe('short lines after the last paragraph of prose', () => {
     expect(dropBoilerplateBlocks(blocks)).toEqual(blocks);
   });
 });
+
+describe('lines with a date', () => {
+  const prose =
+    'Homeowners in the city can apply for up to $5,000 for exterior repairs while the funding lasts, the department said.';
+  it('a date beside a name or a time goes; a date under a label that says what it is for stays', () => {
+    const blocks = [
+      prose,
+      'asked Mar 8, 2021 at 14:22',
+      'opublikowano: 2021-04-29 17:13',
+      'Marta_K December 2, 2024, 9:10pm',
+      '**Deadline to apply: March 1st, 2026**',
+      'Opening day: 12 May 2026',
+      prose.replace('city', 'county'),
+    ];
+    expect(dropBoilerplateBlocks(blocks)).toEqual([
+      prose,
+      '**Deadline to apply: March 1st, 2026**',
+      'Opening day: 12 May 2026',
+      prose.replace('city', 'county'),
+    ]);
+  });
+});

@@ -81,3 +81,28 @@ describe('table cells', () => {
     expect(text).toContain('| 11. Sep | Momente | Skript |');
   });
 });
+
+describe('characters a browser never shows', () => {
+  it('soft hyphens, zero-width spaces and word joiners leave the words whole; zero-width joiners stay', () => {
+    // German sites set &shy; in long words for line breaking: "Wäh&shy;rend" reads "Während".
+    const hyphenated = (PROSE[0] ?? '')
+      .replace('Küchenabfälle', 'Küchen&shy;ab\u00adfälle')
+      .replace('trotzdem', 'trotz\u200bdem\u2060');
+    const html = page(`<p>${hyphenated}</p><p>${PROSE[1]}</p><p>${PROSE[2]} 👩\u200d🌾</p>`);
+    const text = extractArticle(html, URL).blocks.join('\n\n');
+    expect(text).toContain(PROSE[0]);
+    expect(text).toContain('👩\u200d🌾');
+    expect(text).not.toMatch(/[\u00ad\u200b\u2060]/);
+  });
+});
+
+describe('words set apart inside a sentence', () => {
+  it("a news agency's dateline in a span named for it opens the first sentence, as the page shows it", () => {
+    const html = page(
+      `<p><span class="dateline">KÖLN –</span> ${PROSE[0]}</p><p>${PROSE[1]}</p><p>${PROSE[2]}</p><div class="share-bar"><a href="https://x.example/share">Teilen</a></div>`,
+    );
+    const text = extractArticle(html, URL).blocks.join('\n\n');
+    expect(text).toContain(`KÖLN – ${PROSE[0]}`);
+    expect(text).not.toContain('Teilen');
+  });
+});
