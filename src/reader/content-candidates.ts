@@ -261,3 +261,33 @@ function proseOf(element: DomElement): { text: string; chars: number } {
   for (const link of element.querySelectorAll('a')) linked += (link.textContent ?? '').trim().length;
   return { text, chars: text.length - linked };
 }
+
+/** A description shorter than this is a tagline, not a lead. */
+const MIN_STANDFIRST_CHARS = 80;
+/** Elements whose text a reader never sees. */
+const UNSEEN_TAGS = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD|TITLE)$/;
+
+/**
+ * The page's description of itself (og:description) where it is also its standfirst: a sentence or
+ * more, whole (a summary cut with "…" is a teaser of the text, not a part of it), and shown on the
+ * page as text, not only in its metadata. News sites print it above the body, in a container
+ * Readability does not take.
+ */
+export function shownStandfirst(description: string | undefined, root: DomElement): string | undefined {
+  if (!description || description.length < MIN_STANDFIRST_CHARS || /(\.\.\.|…)$/.test(description))
+    return undefined;
+  const wanted = description.slice(0, 60);
+  const parts: string[] = [];
+  const stack: DomNode[] = [root as DomNode];
+  while (stack.length > 0) {
+    const node = stack.pop() as DomNode;
+    if (node.nodeType === TEXT) {
+      parts.push(node.textContent ?? '');
+      continue;
+    }
+    if (node.nodeType !== ELEMENT || UNSEEN_TAGS.test(node.nodeName.toUpperCase())) continue;
+    const children = node.childNodes;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as DomNode);
+  }
+  return parts.join('').replace(/\s+/g, ' ').includes(wanted) ? description : undefined;
+}

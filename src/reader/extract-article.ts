@@ -30,13 +30,15 @@ import {
   dropCommentNotices,
   leadParagraphs,
   namesComments,
+  shownStandfirst,
 } from './content-candidates.js';
 import { type DomNode, HIDING_STYLE, isHidden } from './dom-node.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
 import { type StructuredContent, structuredContent } from './structured-data.js';
 
-export interface ExtractedArticle extends Omit<PageMetadata, 'articleBody' | 'baseUrl' | 'declaresArticle'> {
+export interface ExtractedArticle
+  extends Omit<PageMetadata, 'articleBody' | 'baseUrl' | 'declaresArticle' | 'description'> {
   /** Markdown blocks in document order (paragraphs, headings, lists, tables, code, quotes). */
   blocks: string[];
   /**
@@ -74,8 +76,14 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
   // Read before the furniture goes: a recipe card may sit in what looks like a sidebar.
   const structured = structuredContent(document);
   // Read before the furniture goes too: a site may set the article's header outside its <main>.
-  const leads = leadParagraphs(document.body ?? (document.documentElement as DomElement));
-  const chosen = withLeads(chooseReading(document, html, metadata), leads);
+  const root = document.body ?? (document.documentElement as DomElement);
+  const standfirst = shownStandfirst(metadata.description, root);
+  const leads = leadParagraphs(root);
+  // The page's own summary, where it shows it, is the first lead (a header's lead that says the same goes).
+  const allLeads = standfirst
+    ? [standfirst, ...leads.filter((lead) => !comparable(standfirst).includes(comparable(lead).slice(0, 80)))]
+    : leads;
+  const chosen = withLeads(chooseReading(document, html, metadata), allLeads);
   return structured ? withStructured(chosen, structured) : chosen;
 }
 
@@ -135,7 +143,7 @@ function comparable(text: string): string {
 }
 
 function chooseReading(document: DomDocument, html: string, metadata: PageMetadata): ExtractedArticle {
-  const { articleBody, baseUrl, declaresArticle, ...fields } = metadata;
+  const { articleBody, baseUrl, declaresArticle, description: _description, ...fields } = metadata;
   // What is never content goes before Readability looks: it scores less noise, and faster.
   removeBoilerplate(document.body ?? document.documentElement);
   // Only a page that does not call itself an article may read as its main area (measured before

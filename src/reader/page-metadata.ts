@@ -14,6 +14,8 @@ export interface PageMetadata {
   published?: string;
   /** schema.org `articleBody`, when the page carries one. */
   articleBody?: string;
+  /** The page's summary of itself (og:description, description), whole: a lead where it shows it. */
+  description?: string;
   /** `<base href>` or the page's URL: where relative links point. */
   baseUrl: string;
   /** The page calls itself an article (og:type, schema.org type, a publication date). */
@@ -23,6 +25,8 @@ export interface PageMetadata {
 /** One JSON-LD block bigger than this is not metadata: not parsed. */
 const MAX_JSON_LD_CHARS = 1_000_000;
 const MAX_FIELD_CHARS = 300;
+/** A standfirst is a paragraph; longer is not a summary. */
+const MAX_DESCRIPTION_CHARS = 1_500;
 const ARTICLE_TYPES =
   /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|AnalysisNewsArticle|ReportageNewsArticle|OpinionNewsArticle|LiveBlogPosting|SocialMediaPosting|DiscussionForumPosting|WebPage|Review|Recipe|HowTo|QAPage|Question)$/;
 
@@ -72,6 +76,10 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
   }
   const title =
     clean(text(ld?.headline)) || meta('og:title') || meta('twitter:title') || clean(titleTag?.textContent);
+  const description = (metas.get('og:description') ?? metas.get('description') ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_DESCRIPTION_CHARS);
   const site =
     meta('og:site_name') ||
     clean(text(objectName(ld?.publisher))) ||
@@ -110,6 +118,7 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
     ...(byline ? { byline: byline.slice(0, 200) } : {}),
     ...(published ? { published } : {}),
     ...(articleBody ? { articleBody } : {}),
+    ...(description ? { description } : {}),
     baseUrl,
   };
 }

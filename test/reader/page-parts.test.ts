@@ -31,6 +31,30 @@ function articlePage(header: string): string {
 </article></main><footer><p>Impressum · Datenschutz</p></footer></body></html>`;
 }
 
+describe("the page's own summary where it shows it (its standfirst)", () => {
+  const withDescription = (description: string, shown: string) =>
+    articlePage(`<h1>Absatz von Wärmepumpen auf Rekordhoch</h1>${shown}`).replace(
+      '<title>',
+      `<meta property="og:description" content="${description}"><title>`,
+    );
+
+  it('comes first where the page prints it outside the block Readability takes, once', () => {
+    const html = withDescription(LEAD, `<div class="standfirst"><span>${LEAD}</span></div>`);
+    const { blocks } = extractArticle(html, URL);
+    expect(blocks[0]).toBe(LEAD);
+    expect(blocks.join('\n\n').split(LEAD)).toHaveLength(2);
+  });
+
+  it('is not added where it is only metadata, or cut short with "…"', () => {
+    const cut = `${LEAD.slice(0, 90)} …`;
+    for (const html of [withDescription(LEAD, ''), withDescription(cut, `<p class="teaser">${cut}</p>`)]) {
+      const text = extractArticle(html, URL).blocks.join('\n\n');
+      expect(text).not.toContain(LEAD.slice(0, 60));
+      for (const paragraph of BODY) expect(text).toContain(paragraph);
+    }
+  });
+});
+
 describe("the lead in the article's header", () => {
   it('comes ahead of the body, once', () => {
     const html = articlePage(
