@@ -25,8 +25,8 @@ export interface PageMetadata {
 /** One JSON-LD block bigger than this is not metadata: not parsed. */
 const MAX_JSON_LD_CHARS = 1_000_000;
 const MAX_FIELD_CHARS = 300;
-/** A standfirst is a paragraph; longer is not a summary. */
-const MAX_DESCRIPTION_CHARS = 1_500;
+/** A standfirst is a paragraph at most. */
+const MAX_DESCRIPTION_CHARS = 1_000;
 const ARTICLE_TYPES =
   /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|AnalysisNewsArticle|ReportageNewsArticle|OpinionNewsArticle|LiveBlogPosting|SocialMediaPosting|DiscussionForumPosting|WebPage|Review|Recipe|HowTo|QAPage|Question)$/;
 
@@ -76,10 +76,9 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
   }
   const title =
     clean(text(ld?.headline)) || meta('og:title') || meta('twitter:title') || clean(titleTag?.textContent);
-  const description = (metas.get('og:description') ?? metas.get('description') ?? '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, MAX_DESCRIPTION_CHARS);
+  const summary = (metas.get('og:description') ?? metas.get('description') ?? '').replace(/\s+/g, ' ').trim();
+  // Longer is the body's opening copied in whole (Shopify's blogs), not a summary of it.
+  const description = summary.length <= MAX_DESCRIPTION_CHARS ? summary : '';
   const site =
     meta('og:site_name') ||
     clean(text(objectName(ld?.publisher))) ||

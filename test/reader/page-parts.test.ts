@@ -45,6 +45,16 @@ describe("the page's own summary where it shows it (its standfirst)", () => {
     expect(blocks.join('\n\n').split(LEAD)).toHaveLength(2);
   });
 
+  it('is not added twice where it glues a heading to the opening of the text, or copies the body whole', () => {
+    const glued = `Absatz von Wärmepumpen auf Rekordhoch ${BODY[0]}`;
+    const whole = BODY.join(' ');
+    for (const description of [glued, whole]) {
+      const html = withDescription(description, `<div class="standfirst">${description}</div>`);
+      const text = extractArticle(html, URL).blocks.join('\n\n');
+      expect(text.split(BODY[0] as string)).toHaveLength(2);
+    }
+  });
+
   it('is not added where it is only metadata, or cut short with "…"', () => {
     const cut = `${LEAD.slice(0, 90)} …`;
     for (const html of [withDescription(LEAD, ''), withDescription(cut, `<p class="teaser">${cut}</p>`)]) {
