@@ -95,13 +95,9 @@ function withLeads(chosen: ExtractedArticle, leads: string[]): ExtractedArticle 
   if (leads.length === 0 || chosen.blocks.length === 0) return chosen;
   const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
   // A header's line can be furniture too (an affiliate disclosure, a credit): judged as any block.
-  // Held where its opening or its close is (a summary may glue a heading to the text it opens).
-  const missing = leads.filter((lead) => {
-    const words = comparable(lead);
-    return (
-      !isBoilerplateBlock(lead) && !text.includes(words.slice(0, 80)) && !text.includes(words.slice(-80))
-    );
-  });
+  const missing = leads.filter(
+    (lead) => !isBoilerplateBlock(lead) && !text.includes(comparable(lead).slice(0, 80)),
+  );
   return missing.length === 0 ? chosen : { ...chosen, blocks: [...missing, ...chosen.blocks] };
 }
 
