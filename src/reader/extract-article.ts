@@ -11,7 +11,6 @@
  * Synchronous and CPU-bound: callers run it in the reader's worker (reader-pool.ts), never on the
  * main thread's event loop.
  */
-import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { withoutHtmlCdata } from './html-cdata.js';
 import type { DomDocument, DomElement } from './dom.js';
@@ -29,6 +28,7 @@ import {
   namesComments,
 } from './content-candidates.js';
 import { type DomNode, HIDING_STYLE, isHidden } from './dom-node.js';
+import { FastReadability } from './fast-readability.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
 import { type StructuredContent, structuredContent } from './structured-data.js';
@@ -459,7 +459,7 @@ function readabilityBlocks(
   baseUrl: string,
 ): { blocks: string[]; title?: string; byline?: string } | undefined {
   try {
-    const reader = new Readability(document as never, {
+    const reader = new FastReadability(document, {
       // Hand back the element itself: serialising to HTML only to parse it again costs time.
       serializer: (node: unknown) => node,
       charThreshold: 400,

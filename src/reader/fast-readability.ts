@@ -1,0 +1,151 @@
+/**
+ * Mozilla Readability with a few of its helpers done in fewer steps on linkedom, each answering
+ * exactly as Readability's own does (the same nodes, in the same order, the same booleans):
+ *
+ * - `_getAllNodesWithTag`: linkedom compiles a CSS selector (css-select) for every call; a walk that
+ *   compares tag names finds the same elements in document order (skipping `<template>` contents as
+ *   linkedom's querySelectorAll does);
+ * - `_isProbablyVisible`: linkedom builds a CSSStyleDeclaration (a Proxy over the parsed attribute)
+ *   for every element it is asked about; an element without a `style` attribute has no display or
+ *   visibility to read, so only its other attributes are looked at;
+ * - `_isValidByline`: Readability measures every element's whole text (the page's, for `<body>`)
+ *   before looking at its names; the names go first, the text only for an element they match;
+ * - `_isElementWithoutContent` and `_hasChildBlockElement`: a walk that stops at the first text or
+ *   block found, instead of the whole text of the element joined (and a NodeList built per node).
+ *
+ * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages.
+ */
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+
+/** The members of a linkedom node these helpers read. */
+interface Node {
+  nodeType: number;
+  tagName?: string;
+  localName?: string;
+  className?: string;
+  textContent: string | null;
+  firstChild: Node | null;
+  nextSibling: Node | null;
+  parentNode: Node | null;
+  children?: ArrayLike<Node>;
+  childNodes: ArrayLike<Node>;
+  getAttribute?(name: string): string | null;
+  hasAttribute?(name: string): boolean;
+  getElementsByTagName?(name: string): ArrayLike<Node>;
+}
+
+/** Readability's own helpers (not in its type declarations), as this subclass calls them. */
+interface ReadabilityHelpers {
+  REGEXPS: { byline: RegExp };
+  DIV_TO_P_ELEMS: Set<string | undefined>;
+  _isProbablyVisible(node: Node): boolean;
+  _getAllNodesWithTag(node: Node, tagNames: string[]): Node[];
+  _hasChildBlockElement(element: Node): boolean;
+  _isValidByline(node: Node, matchString: string): boolean;
+}
+
+type ReadabilityOptions = ConstructorParameters<typeof Readability>[1];
+type ReadabilityResult = ReturnType<Readability['parse']>;
+
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const CDATA_SECTION_NODE = 4;
+
+/**
+ * linkedom keeps a document as one chain of nodes (each element's start, its attributes, its
+ * children, its end marker), linked by two symbols its querySelectorAll and textContent follow; they
+ * are not exported, so they are found on a parsed element by name. Without them (another linkedom),
+ * Readability's own helpers run.
+ */
+const CHAIN = ((): { next: symbol; end: symbol } | undefined => {
+  const probe = parseHTML('<html><body><p>x</p></body></html>').document.querySelector('p');
+  const symbols = probe ? Object.getOwnPropertySymbols(probe) : [];
+  const next = symbols.find((symbol) => symbol.description === 'next');
+  const end = symbols.find((symbol) => symbol.description === 'end');
+  return next && end ? { next, end } : undefined;
+})();
+
+type Chained = Node & Record<symbol, Node | undefined>;
+
+/** Base class typed with the helpers overridden below. */
+const Base = Readability as unknown as new (
+  document: unknown,
+  options?: ReadabilityOptions,
+) => ReadabilityHelpers & { parse(): ReadabilityResult };
+
+export class FastReadability extends Base {
+  override _getAllNodesWithTag(node: Node, tagNames: string[]): Node[] {
+    if (!CHAIN || node.nodeType !== ELEMENT_NODE) return super._getAllNodesWithTag(node, tagNames);
+    const { next: NEXT, end: END } = CHAIN;
+    const wanted = tagNames.map((name) => name.toLowerCase());
+    const found: Node[] = [];
+    // linkedom's querySelectorAll walk (its element's chain of nodes, a <template>'s contents
+    // skipped) with css-select's test for a list of tag names (case-insensitive in HTML).
+    const end = (node as Chained)[END];
+    let next = (node as Chained)[NEXT];
+    while (next && next !== end) {
+      if (next.nodeType === ELEMENT_NODE) {
+        const name = (next.localName ?? '').toLowerCase();
+        if (wanted.includes(name)) found.push(next);
+        next = name === 'template' ? (next as Chained)[END] : next;
+      }
+      next = (next as Chained)[NEXT];
+    }
+    return found;
+  }
+
+  override _isProbablyVisible(node: Node): boolean {
+    if (node.getAttribute?.('style') !== null) return super._isProbablyVisible(node);
+    // Readability's test less the style's display and visibility (none without a style attribute).
+    return (
+      !node.hasAttribute?.('hidden') &&
+      (!node.hasAttribute?.('aria-hidden') ||
+        node.getAttribute?.('aria-hidden') !== 'true' ||
+        Boolean(node.className?.includes?.('fallback-image')))
+    );
+  }
+
+  override _isValidByline(node: Node, matchString: string): boolean {
+    const rel = node.getAttribute?.('rel');
+    const itemprop = node.getAttribute?.('itemprop');
+    if (!(rel === 'author' || itemprop?.includes('author') || this.REGEXPS.byline.test(matchString)))
+      return false;
+    return super._isValidByline(node, matchString);
+  }
+
+  _isElementWithoutContent(node: Node): boolean {
+    if (node.nodeType !== ELEMENT_NODE || hasText(node)) return false;
+    const children = node.children?.length ?? 0;
+    return (
+      children === 0 ||
+      children ===
+        (node.getElementsByTagName?.('br').length ?? 0) + (node.getElementsByTagName?.('hr').length ?? 0)
+    );
+  }
+
+  override _hasChildBlockElement(element: Node): boolean {
+    if (!CHAIN) return super._hasChildBlockElement(element);
+    const { next: NEXT, end: END } = CHAIN;
+    const end = (element as Chained)[END];
+    for (let next = (element as Chained)[NEXT]; next && next !== end; next = (next as Chained)[NEXT])
+      if (next.nodeType === ELEMENT_NODE && this.DIV_TO_P_ELEMS.has(next.tagName)) return true;
+    return false;
+  }
+}
+
+/** Whether any text under `node` is more than whitespace (`textContent.trim()` is not empty). */
+function hasText(node: Node): boolean {
+  if (!CHAIN) return (node.textContent ?? '').trim() !== '';
+  const { next: NEXT, end: END } = CHAIN;
+  const end = (node as Chained)[END];
+  for (let next = (node as Chained)[NEXT]; next && next !== end; next = (next as Chained)[NEXT]) {
+    // The text nodes element.textContent joins, each tested on its own.
+    if (
+      (next.nodeType === TEXT_NODE || next.nodeType === CDATA_SECTION_NODE) &&
+      /\S/.test(next.textContent ?? '')
+    )
+      return true;
+  }
+  return false;
+}
