@@ -43,6 +43,12 @@ interface ReadabilityHelpers {
   _getAllNodesWithTag(node: Node, tagNames: string[]): Node[];
   _hasChildBlockElement(element: Node): boolean;
   _isValidByline(node: Node, matchString: string): boolean;
+  _getInnerText(element: Node, normalizeSpaces?: boolean): string;
+  _cleanConditionally(element: Node, tag: string): void;
+  _removeNodes(
+    nodes: ArrayLike<Node>,
+    filter?: (node: Node, index: number, nodes: ArrayLike<Node>) => boolean,
+  ): void;
 }
 
 type ReadabilityOptions = ConstructorParameters<typeof Readability>[1];
@@ -75,6 +81,49 @@ const Base = Readability as unknown as new (
 ) => ReadabilityHelpers & { parse(): ReadabilityResult };
 
 export class FastReadability extends Base {
+  /**
+   * Texts read while one element is judged by _cleanConditionally (its text is read for commas,
+   * links, headings, lists and text density, five times or more), cleared before each element: the
+   * judgement reads the tree and changes nothing, removal comes after it.
+   */
+  private texts: Map<Node, string>[] | undefined;
+
+  override _cleanConditionally(element: Node, tag: string): void {
+    const outer = this.texts;
+    this.texts = [new Map(), new Map()];
+    try {
+      super._cleanConditionally(element, tag);
+    } finally {
+      this.texts = outer;
+    }
+  }
+
+  override _removeNodes(
+    nodes: ArrayLike<Node>,
+    filter?: (node: Node, index: number, nodes: ArrayLike<Node>) => boolean,
+  ): void {
+    const texts = this.texts;
+    if (!texts || !filter) {
+      super._removeNodes(nodes, filter);
+      return;
+    }
+    super._removeNodes(nodes, function (this: unknown, node, index, list) {
+      for (const map of texts) map.clear();
+      return filter.call(this, node, index, list);
+    });
+  }
+
+  override _getInnerText(element: Node, normalizeSpaces?: boolean): string {
+    const texts = this.texts?.[normalizeSpaces === false ? 1 : 0];
+    if (!texts) return super._getInnerText(element, normalizeSpaces);
+    let text = texts.get(element);
+    if (text === undefined) {
+      text = super._getInnerText(element, normalizeSpaces);
+      texts.set(element, text);
+    }
+    return text;
+  }
+
   override _getAllNodesWithTag(node: Node, tagNames: string[]): Node[] {
     if (!CHAIN || node.nodeType !== ELEMENT_NODE) return super._getAllNodesWithTag(node, tagNames);
     const { next: NEXT, end: END } = CHAIN;
