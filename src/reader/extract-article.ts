@@ -67,9 +67,11 @@ const BOILERPLATE_NAMES =
 
 export function extractArticle(html: string, pageUrl: string): ExtractedArticle {
   const document = parse(html);
-  const metadata = readMetadata(document, pageUrl);
+  // One walk over the elements for the metadata and the structured data (both read them all).
+  const elements = Array.from(document.querySelectorAll('*'));
+  const metadata = readMetadata(document, pageUrl, elements);
   // Read before the furniture goes: a recipe card may sit in what looks like a sidebar.
-  const structured = structuredContent(document);
+  const structured = structuredContent(document, elements);
   // Read before the furniture goes too: a site may set the article's header outside its <main>.
   const leads = leadParagraphs(document.body ?? (document.documentElement as DomElement));
   const chosen = withLeads(chooseReading(document, html, metadata), leads);
@@ -229,8 +231,10 @@ function linkTextLength(element: DomElement): number {
 function removeBoilerplate(root: DomElement | null): void {
   if (!root) return;
   const junk: DomElement[] = [];
-  const panels = disclosedPanels(root);
-  for (const element of Array.from(root.querySelectorAll('*')) as Array<DomElement & MutableElement>) {
+  // One walk over the elements: the lookups below filter it (the loop changes attributes only).
+  const elements = Array.from(root.querySelectorAll('*')) as Array<DomElement & MutableElement>;
+  const panels = disclosedPanels(elements);
+  for (const element of elements) {
     const tag = element.tagName.toUpperCase();
     const role = element.getAttribute('role');
     if (
@@ -262,11 +266,13 @@ function removeBoilerplate(root: DomElement | null): void {
     )
       junk.push(element);
   }
-  junk.push(...furnitureByShape(root));
+  junk.push(...furnitureByShape(elements));
   // Hidden by an inline style (a loading veil): looked at for the paragraphs it holds, a bounded few.
-  const veiled = root.querySelectorAll('[style*="none"], [style*="hidden"]');
-  for (let i = 0; i < Math.min(veiled.length, MAX_VEILS); i++) {
-    const element = veiled[i] as DomElement;
+  let veils = 0;
+  for (const element of elements) {
+    const style = element.getAttribute('style');
+    if (style === null || !(style.includes('none') || style.includes('hidden'))) continue;
+    if (++veils > MAX_VEILS) break;
     if (isHidden(element) && !junk.includes(element)) junk.push(element);
   }
   // A form around most of the page's text (ASP.NET's one <form>) whose text sits in tables and divs
@@ -324,10 +330,12 @@ const MAX_DISCLOSURE_CONTROLS = 200;
  * The ids of panels a button opens (`aria-expanded` with `aria-controls`: accordions, "more"
  * sections), hidden until the click: content, unless the control is a site menu's.
  */
-function disclosedPanels(root: DomElement): Set<string> {
+function disclosedPanels(elements: DomElement[]): Set<string> {
   const ids = new Set<string>();
   let looked = 0;
-  for (const control of root.querySelectorAll('[aria-controls][aria-expanded]')) {
+  for (const control of elements) {
+    if (control.getAttribute('aria-controls') === null || control.getAttribute('aria-expanded') === null)
+      continue;
     if (++looked > MAX_DISCLOSURE_CONTROLS) break;
     if (control.getAttribute('aria-haspopup') !== null) continue;
     if (control.closest('nav, header, [role="navigation"], [role="banner"], [role="menubar"], [role="menu"]'))
@@ -368,9 +376,11 @@ const MAX_FURNITURE_ANCHORS = 200;
  * e-mail field; a consent banner is a little text with two or more buttons, outside the page's
  * `<main>` or `<article>`. Each is taken up to its largest ancestor that is still that little.
  */
-function furnitureByShape(root: DomElement): DomElement[] {
+function furnitureByShape(elements: DomElement[]): DomElement[] {
   const found: DomElement[] = [];
-  const content = root.querySelector('main, [role="main"], article');
+  const content = elements.find(
+    (element) => /^(MAIN|ARTICLE)$/i.test(element.tagName) || element.getAttribute('role') === 'main',
+  );
   // Ancestors known to hold more than furniture (and so do all theirs): each is measured once.
   const big = new Set<DomElement>();
   const little = (element: DomElement) => {
@@ -390,15 +400,20 @@ function furnitureByShape(root: DomElement): DomElement[] {
       [box, node] = [node, node.parentNode as DomElement | null];
     return box;
   };
-  const fields = Array.from(root.querySelectorAll('input[type="email" i]')).slice(0, MAX_FURNITURE_ANCHORS);
+  const fields = elements
+    .filter(
+      (element) =>
+        /^INPUT$/i.test(element.tagName) && element.getAttribute('type')?.toLowerCase() === 'email',
+    )
+    .slice(0, MAX_FURNITURE_ANCHORS);
   for (const field of fields) {
     const box = widest(field);
     if (box) found.push(box);
   }
   if (!content) return found;
   let buttons = 0;
-  for (const button of root.querySelectorAll('button')) {
-    if (button.closest('main, [role="main"], article')) continue;
+  for (const button of elements) {
+    if (!/^BUTTON$/i.test(button.tagName) || button.closest('main, [role="main"], article')) continue;
     if (++buttons > MAX_FURNITURE_ANCHORS) break;
     const box = widest(button);
     if (box && box.querySelectorAll('button').length >= 2) found.push(box);
