@@ -28,6 +28,7 @@ import {
   namesComments,
 } from './content-candidates.js';
 import { type DomNode, HIDING_STYLE, isHidden } from './dom-node.js';
+import { allUnder, closestFrom, firstUnder, isTag, walkElements } from './dom-walk.js';
 import { FastReadability } from './fast-readability.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
@@ -216,7 +217,7 @@ function mainArea(document: DomDocument): DomElement | null {
 
 function linkTextLength(element: DomElement): number {
   let length = 0;
-  for (const link of element.querySelectorAll('a')) length += textOf(link).length;
+  for (const link of allUnder(element, isTag('A'))) length += textOf(link).length;
   return length;
 }
 
@@ -239,7 +240,7 @@ function removeBoilerplate(root: DomElement | null): void {
     const role = element.getAttribute('role');
     if (
       role === 'tabpanel' ||
-      (element.getAttribute('hidden') !== null && element.parentNode?.closest('details')) ||
+      (element.getAttribute('hidden') !== null && closestFrom(element.parentNode, isTag('DETAILS'))) ||
       (panels.size > 0 && panels.has(element.getAttribute('id') ?? '') && !namedFurniture(element))
     ) {
       element.removeAttribute('hidden');
@@ -262,7 +263,7 @@ function removeBoilerplate(root: DomElement | null): void {
       element.getAttribute('aria-modal') === 'true' ||
       element.getAttribute('hidden') !== null ||
       element.getAttribute('aria-hidden') === 'true' ||
-      ((tag === 'HEADER' || tag === 'FOOTER') && !element.parentNode?.closest('article, main, [role="main"]'))
+      ((tag === 'HEADER' || tag === 'FOOTER') && !closestFrom(element.parentNode, isContentArea))
     )
       junk.push(element);
   }
@@ -378,9 +379,7 @@ const MAX_FURNITURE_ANCHORS = 200;
  */
 function furnitureByShape(elements: DomElement[]): DomElement[] {
   const found: DomElement[] = [];
-  const content = elements.find(
-    (element) => /^(MAIN|ARTICLE)$/i.test(element.tagName) || element.getAttribute('role') === 'main',
-  );
+  const content = elements.find(isContentArea);
   // Ancestors known to hold more than furniture (and so do all theirs): each is measured once.
   const big = new Set<DomElement>();
   const little = (element: DomElement) => {
@@ -389,7 +388,7 @@ function furnitureByShape(elements: DomElement[]): DomElement[] {
       !/^(BODY|HTML|MAIN|ARTICLE)$/i.test(element.tagName) &&
       element.getAttribute('role') !== 'main' &&
       (element.textContent ?? '').length <= MAX_FURNITURE_CHARS &&
-      !element.querySelector('h1');
+      !firstUnder(element, isTag('H1'));
     if (!small) big.add(element);
     return small;
   };
@@ -413,10 +412,10 @@ function furnitureByShape(elements: DomElement[]): DomElement[] {
   if (!content) return found;
   let buttons = 0;
   for (const button of elements) {
-    if (!/^BUTTON$/i.test(button.tagName) || button.closest('main, [role="main"], article')) continue;
+    if (!/^BUTTON$/i.test(button.tagName) || closestFrom(button, isContentArea)) continue;
     if (++buttons > MAX_FURNITURE_ANCHORS) break;
     const box = widest(button);
-    if (box && box.querySelectorAll('button').length >= 2) found.push(box);
+    if (box && allUnder(box, isTag('BUTTON')).length >= 2) found.push(box);
   }
   return found;
 }
@@ -432,12 +431,24 @@ function isAttached(element: DomElement, root: DomElement): boolean {
  * some themes the whole post in a `<header>` or a hidden-until-loaded container.
  */
 function holdsContent(element: DomElement): boolean {
-  if (element.querySelector('article, main, [role="main"], [itemprop="articleBody"]')) return true;
-  const paragraphs = element.querySelectorAll('p');
+  // article, main, [role="main"], [itemprop="articleBody"]; else p: one walk for both.
+  let content = false;
+  const paragraphs: DomElement[] = [];
+  walkElements(element, (e) => {
+    if (isContentArea(e) || e.getAttribute('itemprop') === 'articleBody') content = true;
+    else if (e.tagName.toUpperCase() === 'P') paragraphs.push(e);
+    return content;
+  });
+  if (content) return true;
   if (paragraphs.length < 4) return false;
   let long = 0;
   for (const p of paragraphs) if ((p.textContent ?? '').length > 120 && ++long >= 3) return true;
   return false;
+}
+
+/** `article, main, [role="main"]`. */
+function isContentArea(element: DomElement): boolean {
+  return /^(ARTICLE|MAIN)$/i.test(element.tagName) || element.getAttribute('role') === 'main';
 }
 
 /** Elements that belong in `<head>` when a page leaves out its `<body>` tag. */
@@ -528,7 +539,8 @@ function denseBlocks(html: string, baseUrl: string, title: string | undefined): 
 
 /** Drops elements named like consent banners, share bars and link lists (not the root itself). */
 function removeNamedBoilerplate(root: DomElement): void {
-  for (const element of root.querySelectorAll('[class], [id]')) {
+  // [class], [id]
+  for (const element of allUnder(root, (e) => e.hasAttribute('class') || e.hasAttribute('id'))) {
     const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
     if (
       names.length < 300 &&
@@ -550,7 +562,7 @@ function pruneLayoutCells(root: DomElement): void {
   const total = textOf(root).length;
   if (total === 0) return;
   // Readability may hand back a bare row of the layout table (its best candidate), so rows are read.
-  for (const row of Array.from(root.querySelectorAll('tr'))) {
+  for (const row of allUnder(root, isTag('TR'))) {
     const cells = Array.from(row.childNodes as ArrayLike<DomElement>).filter((c) =>
       /^T[DH]$/i.test(c.nodeName),
     );

@@ -16,7 +16,7 @@
  * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages.
  */
 import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { CHAIN } from './dom-walk.js';
 
 /** The members of a linkedom node these helpers read. */
 interface Node {
@@ -57,20 +57,6 @@ type ReadabilityResult = ReturnType<Readability['parse']>;
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 const CDATA_SECTION_NODE = 4;
-
-/**
- * linkedom keeps a document as one chain of nodes (each element's start, its attributes, its
- * children, its end marker), linked by two symbols its querySelectorAll and textContent follow; they
- * are not exported, so they are found on a parsed element by name. Without them (another linkedom),
- * Readability's own helpers run.
- */
-const CHAIN = ((): { next: symbol; end: symbol } | undefined => {
-  const probe = parseHTML('<html><body><p>x</p></body></html>').document.querySelector('p');
-  const symbols = probe ? Object.getOwnPropertySymbols(probe) : [];
-  const next = symbols.find((symbol) => symbol.description === 'next');
-  const end = symbols.find((symbol) => symbol.description === 'end');
-  return next && end ? { next, end } : undefined;
-})();
 
 type Chained = Node & Record<symbol, Node | undefined>;
 
