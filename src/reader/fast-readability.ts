@@ -111,7 +111,9 @@ export class FastReadability extends Base {
   }
 
   override _getAllNodesWithTag(node: Node, tagNames: string[]): Node[] {
-    if (!CHAIN || node.nodeType !== ELEMENT_NODE) return super._getAllNodesWithTag(node, tagNames);
+    // An element's or a document's chain (linkedom's document querySelectorAll walks its own too).
+    if (!CHAIN || (node as Chained)[CHAIN.end] === undefined)
+      return super._getAllNodesWithTag(node, tagNames);
     const { next: NEXT, end: END } = CHAIN;
     const wanted = tagNames.map((name) => name.toLowerCase());
     const found: Node[] = [];
