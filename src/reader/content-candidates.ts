@@ -15,7 +15,7 @@
  */
 import type { DomElement } from './dom.js';
 import { type DomNode, ELEMENT, TEXT } from './dom-node.js';
-import { allUnder, closestFrom, isTag } from './dom-walk.js';
+import { allUnder, closestFrom, isTag, textLength } from './dom-walk.js';
 
 /** Elements that start a block of their own: a "paragraph" holds none of them. */
 const BLOCK_TAGS =
@@ -166,7 +166,7 @@ export function namesComments(element: DomElement): boolean {
  * column, "Kommentar" in German) is the text, and stays.
  */
 export function dropCommentNotices(root: DomElement): void {
-  const total = (root.textContent ?? '').length;
+  const total = textLength(root);
   // A walk that does not go into a comments area: only the outermost are found, in one pass.
   const areas: DomElement[] = [];
   const stack: DomElement[] = [root];

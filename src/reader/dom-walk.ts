@@ -9,6 +9,8 @@ import { parseHTML } from 'linkedom';
 import type { DomElement } from './dom.js';
 
 const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const CDATA_SECTION_NODE = 4;
 
 /**
  * linkedom keeps a document as one chain of nodes (each element's start, its attributes, its
@@ -46,6 +48,22 @@ export function walkElements(root: DomElement, visit: (element: DomElement) => b
     }
     next = next?.[NEXT];
   }
+}
+
+/**
+ * `element.textContent.length` without joining the text: the lengths of the text (and CDATA) nodes
+ * under it, which textContent joins.
+ */
+export function textLength(element: DomElement): number {
+  if (!CHAIN) return (element.textContent ?? '').length;
+  const { next: NEXT, end: END } = CHAIN;
+  const end = (element as unknown as Chained)[END];
+  let length = 0;
+  for (let next = (element as unknown as Chained)[NEXT]; next && next !== end; next = next[NEXT]) {
+    if (next.nodeType === TEXT_NODE || next.nodeType === CDATA_SECTION_NODE)
+      length += ((next as unknown as { textContent: string | null }).textContent ?? '').length;
+  }
+  return length;
 }
 
 /** The first element under `root` that passes `test` (querySelector). */

@@ -28,7 +28,14 @@ import {
   namesComments,
 } from './content-candidates.js';
 import { type DomNode, HIDING_STYLE, isHidden } from './dom-node.js';
-import { allUnder, closestFrom, firstUnder, isTag, walkElements } from './dom-walk.js';
+import {
+  allUnder,
+  closestFrom,
+  firstUnder,
+  isTag,
+  textLength as domTextLength,
+  walkElements,
+} from './dom-walk.js';
 import { FastReadability } from './fast-readability.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
@@ -280,7 +287,7 @@ function removeBoilerplate(root: DomElement | null): void {
   // rather than paragraphs is the page, not a search box; looked at for the first few junk elements,
   // outermost first, so the work stays bounded. (A header or nav that holds most of a page's text is
   // a mega-menu: it still goes.)
-  const pageChars = (root.textContent ?? '').length;
+  const pageChars = domTextLength(root);
   let checks = 0;
   for (const element of junk) {
     if (!isAttached(element, root)) continue;
@@ -288,7 +295,7 @@ function removeBoilerplate(root: DomElement | null): void {
       if (
         element.tagName.toUpperCase() === 'FORM' &&
         checks++ < MAX_VEILS &&
-        (element.textContent ?? '').length * 2 > pageChars
+        domTextLength(element) * 2 > pageChars
       )
         continue;
       element.remove();
@@ -303,8 +310,8 @@ function removeBoilerplate(root: DomElement | null): void {
  * streamed segment under a page's shell holds most of its text.
  */
 function mostTextOutside(root: DomElement, element: DomElement): boolean {
-  const inside = (element.textContent ?? '').length;
-  return (root.textContent ?? '').length - inside >= inside;
+  const inside = domTextLength(element);
+  return domTextLength(root) - inside >= inside;
 }
 
 /**
@@ -387,7 +394,7 @@ function furnitureByShape(elements: DomElement[]): DomElement[] {
     const small =
       !/^(BODY|HTML|MAIN|ARTICLE)$/i.test(element.tagName) &&
       element.getAttribute('role') !== 'main' &&
-      (element.textContent ?? '').length <= MAX_FURNITURE_CHARS &&
+      domTextLength(element) <= MAX_FURNITURE_CHARS &&
       !firstUnder(element, isTag('H1'));
     if (!small) big.add(element);
     return small;
@@ -442,7 +449,7 @@ function holdsContent(element: DomElement): boolean {
   if (content) return true;
   if (paragraphs.length < 4) return false;
   let long = 0;
-  for (const p of paragraphs) if ((p.textContent ?? '').length > 120 && ++long >= 3) return true;
+  for (const p of paragraphs) if (domTextLength(p) > 120 && ++long >= 3) return true;
   return false;
 }
 

@@ -5,7 +5,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import type { DomElement } from '../../src/reader/dom.js';
-import { allUnder, CHAIN, closestFrom, firstUnder, isTag } from '../../src/reader/dom-walk.js';
+import { allUnder, CHAIN, closestFrom, firstUnder, isTag, textLength } from '../../src/reader/dom-walk.js';
 import { decodePage, loadManifest } from './page-fixtures.js';
 
 const body = (html: string) => parseHTML(html).document.body as unknown as DomElement;
@@ -40,6 +40,8 @@ describe('selector-free lookups', () => {
         root.querySelector('article, main, [role="main"]'),
       );
       expect(firstUnder(root, isTag('H1')), page.file).toBe(root.querySelector('h1'));
+      for (const element of Array.from(root.querySelectorAll('*')))
+        expect(textLength(element), page.file).toBe((element.textContent ?? '').length);
       for (const element of Array.from(root.querySelectorAll('a, p, li, span')))
         expect(closestFrom(element, contentArea), page.file).toBe(
           element.closest('article, main, [role="main"]'),
@@ -55,5 +57,6 @@ describe('selector-free lookups', () => {
     expect(allUnder(root, isTag('P'))).toHaveLength(3);
     expect(firstUnder(root, isTag('MAIN'))).toBe(root.querySelector('main'));
     expect(firstUnder(root, isTag('MAIN'))?.textContent).toBe('c');
+    expect(textLength(root)).toBe((root.textContent ?? '').length);
   });
 });
