@@ -15,6 +15,7 @@
  */
 import type { DomElement } from './dom.js';
 import { type DomNode, ELEMENT, TEXT } from './dom-node.js';
+import { allUnder, closestFrom, isTag, textLength } from './dom-walk.js';
 
 /** Elements that start a block of their own: a "paragraph" holds none of them. */
 const BLOCK_TAGS =
@@ -67,7 +68,7 @@ export function densestBlock(
     if (!PARAGRAPH_TAGS.test(element.tagName.toUpperCase()) || !isLeaf(element)) continue;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
     let linked = 0;
-    for (const link of element.querySelectorAll('a')) linked += (link.textContent ?? '').trim().length;
+    for (const link of allUnder(element, isTag('A'))) linked += (link.textContent ?? '').trim().length;
     const own = text.length - linked;
     if (own < MIN_PARAGRAPH_CHARS || !parent) continue;
     scores.set(parent, (scores.get(parent) ?? 0) + own);
@@ -117,17 +118,26 @@ export function leadParagraphs(root: DomElement): string[] {
     let looked = 0;
     for (const element of header.querySelectorAll('p, div')) {
       if (++looked > MAX_LEAD_ELEMENTS) break;
-      if (!isLeaf(element) || element.closest('nav, form, button, [role="navigation"], [hidden]')) continue;
+      if (!isLeaf(element) || closestFrom(element, outsideLead)) continue;
       const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
       if (text.length < MIN_LEAD_CHARS || text.length > MAX_LEAD_CHARS) continue;
       let linked = 0;
-      for (const link of element.querySelectorAll('a')) linked += (link.textContent ?? '').trim().length;
+      for (const link of allUnder(element, isTag('A'))) linked += (link.textContent ?? '').trim().length;
       if (linked > text.length * 0.2) continue;
       if (!leads.includes(text)) leads.push(text);
       if (leads.length >= MAX_LEADS) return leads;
     }
   }
   return leads;
+}
+
+/** nav, form, button, [role="navigation"], [hidden]: a lead is never inside one. */
+function outsideLead(element: DomElement): boolean {
+  return (
+    /^(NAV|FORM|BUTTON)$/i.test(element.tagName) ||
+    element.getAttribute('role') === 'navigation' ||
+    element.getAttribute('hidden') !== null
+  );
 }
 
 /** An element with text of its own and no block-level element inside it. */
@@ -156,7 +166,7 @@ export function namesComments(element: DomElement): boolean {
  * column, "Kommentar" in German) is the text, and stays.
  */
 export function dropCommentNotices(root: DomElement): void {
-  const total = (root.textContent ?? '').length;
+  const total = textLength(root);
   // A walk that does not go into a comments area: only the outermost are found, in one pass.
   const areas: DomElement[] = [];
   const stack: DomElement[] = [root];

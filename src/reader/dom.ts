@@ -8,6 +8,8 @@ export interface DomElement extends DomNode {
   readonly tagName: string;
   readonly parentNode: DomElement | null;
   getAttribute(name: string): string | null;
+  /** Whether the attribute is there (linkedom's getAttribute('class') is '' without one). */
+  hasAttribute(name: string): boolean;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): Iterable<DomElement> & ArrayLike<DomElement>;
   remove(): void;

@@ -11,7 +11,6 @@
  * Synchronous and CPU-bound: callers run it in the reader's worker (reader-pool.ts), never on the
  * main thread's event loop.
  */
-import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { withoutHtmlCdata } from './html-cdata.js';
 import type { DomDocument, DomElement } from './dom.js';
@@ -33,6 +32,15 @@ import {
   shownStandfirst,
 } from './content-candidates.js';
 import { type DomNode, HIDING_STYLE, isHidden } from './dom-node.js';
+import {
+  allUnder,
+  closestFrom,
+  firstUnder,
+  isTag,
+  textLength as domTextLength,
+  walkElements,
+} from './dom-walk.js';
+import { FastReadability } from './fast-readability.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
 import { type StructuredContent, structuredContent } from './structured-data.js';
@@ -72,9 +80,11 @@ const BOILERPLATE_NAMES =
 
 export function extractArticle(html: string, pageUrl: string): ExtractedArticle {
   const document = parse(html);
-  const metadata = readMetadata(document, pageUrl);
+  // One walk over the elements for the metadata and the structured data (both read them all).
+  const elements = Array.from(document.querySelectorAll('*'));
+  const metadata = readMetadata(document, pageUrl, elements);
   // Read before the furniture goes: a recipe card may sit in what looks like a sidebar.
-  const structured = structuredContent(document);
+  const structured = structuredContent(document, elements);
   // Read before the furniture goes too: a site may set the article's header outside its <main>.
   const root = document.body ?? (document.documentElement as DomElement);
   const standfirst = shownStandfirst(metadata.description, root);
@@ -336,7 +346,7 @@ function mainArea(document: DomDocument): DomElement | null {
 
 function linkTextLength(element: DomElement): number {
   let length = 0;
-  for (const link of element.querySelectorAll('a')) length += textOf(link).length;
+  for (const link of allUnder(element, isTag('A'))) length += textOf(link).length;
   return length;
 }
 
@@ -351,13 +361,15 @@ function linkTextLength(element: DomElement): number {
 function removeBoilerplate(root: DomElement | null): void {
   if (!root) return;
   const junk: DomElement[] = [];
-  const panels = disclosedPanels(root);
-  for (const element of Array.from(root.querySelectorAll('*')) as Array<DomElement & MutableElement>) {
+  // One walk over the elements: the lookups below filter it (the loop changes attributes only).
+  const elements = Array.from(root.querySelectorAll('*')) as Array<DomElement & MutableElement>;
+  const panels = disclosedPanels(elements);
+  for (const element of elements) {
     const tag = element.tagName.toUpperCase();
     const role = element.getAttribute('role');
     if (
       role === 'tabpanel' ||
-      (element.getAttribute('hidden') !== null && element.parentNode?.closest('details')) ||
+      (element.getAttribute('hidden') !== null && closestFrom(element.parentNode, isTag('DETAILS'))) ||
       (panels.size > 0 && panels.has(element.getAttribute('id') ?? '') && !namedFurniture(element))
     ) {
       element.removeAttribute('hidden');
@@ -380,22 +392,24 @@ function removeBoilerplate(root: DomElement | null): void {
       element.getAttribute('aria-modal') === 'true' ||
       element.getAttribute('hidden') !== null ||
       element.getAttribute('aria-hidden') === 'true' ||
-      ((tag === 'HEADER' || tag === 'FOOTER') && !element.parentNode?.closest('article, main, [role="main"]'))
+      ((tag === 'HEADER' || tag === 'FOOTER') && !closestFrom(element.parentNode, isContentArea))
     )
       junk.push(element);
   }
-  junk.push(...furnitureByShape(root));
+  junk.push(...furnitureByShape(elements));
   // Hidden by an inline style (a loading veil): looked at for the paragraphs it holds, a bounded few.
-  const veiled = root.querySelectorAll('[style*="none"], [style*="hidden"]');
-  for (let i = 0; i < Math.min(veiled.length, MAX_VEILS); i++) {
-    const element = veiled[i] as DomElement;
+  let veils = 0;
+  for (const element of elements) {
+    const style = element.getAttribute('style');
+    if (style === null || !(style.includes('none') || style.includes('hidden'))) continue;
+    if (++veils > MAX_VEILS) break;
     if (isHidden(element) && !junk.includes(element)) junk.push(element);
   }
   // A form around most of the page's text (ASP.NET's one <form>) whose text sits in tables and divs
   // rather than paragraphs is the page, not a search box; looked at for the first few junk elements,
   // outermost first, so the work stays bounded. (A header or nav that holds most of a page's text is
   // a mega-menu: it still goes.)
-  const pageChars = (root.textContent ?? '').length;
+  const pageChars = domTextLength(root);
   let checks = 0;
   for (const element of junk) {
     if (!isAttached(element, root)) continue;
@@ -403,7 +417,7 @@ function removeBoilerplate(root: DomElement | null): void {
       if (
         element.tagName.toUpperCase() === 'FORM' &&
         checks++ < MAX_VEILS &&
-        (element.textContent ?? '').length * 2 > pageChars
+        domTextLength(element) * 2 > pageChars
       )
         continue;
       element.remove();
@@ -418,8 +432,8 @@ function removeBoilerplate(root: DomElement | null): void {
  * streamed segment under a page's shell holds most of its text.
  */
 function mostTextOutside(root: DomElement, element: DomElement): boolean {
-  const inside = (element.textContent ?? '').length;
-  return (root.textContent ?? '').length - inside >= inside;
+  const inside = domTextLength(element);
+  return domTextLength(root) - inside >= inside;
 }
 
 /**
@@ -446,10 +460,12 @@ const MAX_DISCLOSURE_CONTROLS = 200;
  * The ids of panels a button opens (`aria-expanded` with `aria-controls`: accordions, "more"
  * sections), hidden until the click: content, unless the control is a site menu's.
  */
-function disclosedPanels(root: DomElement): Set<string> {
+function disclosedPanels(elements: DomElement[]): Set<string> {
   const ids = new Set<string>();
   let looked = 0;
-  for (const control of root.querySelectorAll('[aria-controls][aria-expanded]')) {
+  for (const control of elements) {
+    if (control.getAttribute('aria-controls') === null || control.getAttribute('aria-expanded') === null)
+      continue;
     if (++looked > MAX_DISCLOSURE_CONTROLS) break;
     if (control.getAttribute('aria-haspopup') !== null) continue;
     if (control.closest('nav, header, [role="navigation"], [role="banner"], [role="menubar"], [role="menu"]'))
@@ -490,9 +506,9 @@ const MAX_FURNITURE_ANCHORS = 200;
  * e-mail field; a consent banner is a little text with two or more buttons, outside the page's
  * `<main>` or `<article>`. Each is taken up to its largest ancestor that is still that little.
  */
-function furnitureByShape(root: DomElement): DomElement[] {
+function furnitureByShape(elements: DomElement[]): DomElement[] {
   const found: DomElement[] = [];
-  const content = root.querySelector('main, [role="main"], article');
+  const content = elements.find(isContentArea);
   // Ancestors known to hold more than furniture (and so do all theirs): each is measured once.
   const big = new Set<DomElement>();
   const little = (element: DomElement) => {
@@ -500,8 +516,8 @@ function furnitureByShape(root: DomElement): DomElement[] {
     const small =
       !/^(BODY|HTML|MAIN|ARTICLE)$/i.test(element.tagName) &&
       element.getAttribute('role') !== 'main' &&
-      (element.textContent ?? '').length <= MAX_FURNITURE_CHARS &&
-      !element.querySelector('h1');
+      domTextLength(element) <= MAX_FURNITURE_CHARS &&
+      !firstUnder(element, isTag('H1'));
     if (!small) big.add(element);
     return small;
   };
@@ -512,18 +528,23 @@ function furnitureByShape(root: DomElement): DomElement[] {
       [box, node] = [node, node.parentNode as DomElement | null];
     return box;
   };
-  const fields = Array.from(root.querySelectorAll('input[type="email" i]')).slice(0, MAX_FURNITURE_ANCHORS);
+  const fields = elements
+    .filter(
+      (element) =>
+        /^INPUT$/i.test(element.tagName) && element.getAttribute('type')?.toLowerCase() === 'email',
+    )
+    .slice(0, MAX_FURNITURE_ANCHORS);
   for (const field of fields) {
     const box = widest(field);
     if (box) found.push(box);
   }
   if (!content) return found;
   let buttons = 0;
-  for (const button of root.querySelectorAll('button')) {
-    if (button.closest('main, [role="main"], article')) continue;
+  for (const button of elements) {
+    if (!/^BUTTON$/i.test(button.tagName) || closestFrom(button, isContentArea)) continue;
     if (++buttons > MAX_FURNITURE_ANCHORS) break;
     const box = widest(button);
-    if (box && box.querySelectorAll('button').length >= 2) found.push(box);
+    if (box && allUnder(box, isTag('BUTTON')).length >= 2) found.push(box);
   }
   return found;
 }
@@ -539,12 +560,24 @@ function isAttached(element: DomElement, root: DomElement): boolean {
  * some themes the whole post in a `<header>` or a hidden-until-loaded container.
  */
 function holdsContent(element: DomElement): boolean {
-  if (element.querySelector('article, main, [role="main"], [itemprop="articleBody"]')) return true;
-  const paragraphs = element.querySelectorAll('p');
+  // article, main, [role="main"], [itemprop="articleBody"]; else p: one walk for both.
+  let content = false;
+  const paragraphs: DomElement[] = [];
+  walkElements(element, (e) => {
+    if (isContentArea(e) || e.getAttribute('itemprop') === 'articleBody') content = true;
+    else if (e.tagName.toUpperCase() === 'P') paragraphs.push(e);
+    return content;
+  });
+  if (content) return true;
   if (paragraphs.length < 4) return false;
   let long = 0;
-  for (const p of paragraphs) if ((p.textContent ?? '').length > 120 && ++long >= 3) return true;
+  for (const p of paragraphs) if (domTextLength(p) > 120 && ++long >= 3) return true;
   return false;
+}
+
+/** `article, main, [role="main"]`. */
+function isContentArea(element: DomElement): boolean {
+  return /^(ARTICLE|MAIN)$/i.test(element.tagName) || element.getAttribute('role') === 'main';
 }
 
 /** Elements that belong in `<head>` when a page leaves out its `<body>` tag. */
@@ -581,7 +614,7 @@ function readabilityBlocks(
   baseUrl: string,
 ): { blocks: string[]; title?: string; byline?: string } | undefined {
   try {
-    const reader = new Readability(document as never, {
+    const reader = new FastReadability(document, {
       // Hand back the element itself: serialising to HTML only to parse it again costs time.
       serializer: (node: unknown) => node,
       charThreshold: 400,
@@ -635,7 +668,8 @@ function denseBlocks(html: string, baseUrl: string, title: string | undefined): 
 
 /** Drops elements named like consent banners, share bars and link lists (not the root itself). */
 function removeNamedBoilerplate(root: DomElement): void {
-  for (const element of root.querySelectorAll('[class], [id]')) {
+  // [class], [id]
+  for (const element of allUnder(root, (e) => e.hasAttribute('class') || e.hasAttribute('id'))) {
     const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
     if (
       names.length < 300 &&
@@ -657,7 +691,7 @@ function pruneLayoutCells(root: DomElement): void {
   const total = textOf(root).length;
   if (total === 0) return;
   // Readability may hand back a bare row of the layout table (its best candidate), so rows are read.
-  for (const row of Array.from(root.querySelectorAll('tr'))) {
+  for (const row of allUnder(root, isTag('TR'))) {
     const cells = Array.from(row.childNodes as ArrayLike<DomElement>).filter((c) =>
       /^T[DH]$/i.test(c.nodeName),
     );

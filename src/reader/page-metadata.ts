@@ -30,18 +30,35 @@ const MAX_DESCRIPTION_CHARS = 1_000;
 const ARTICLE_TYPES =
   /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|AnalysisNewsArticle|ReportageNewsArticle|OpinionNewsArticle|LiveBlogPosting|SocialMediaPosting|DiscussionForumPosting|WebPage|Review|Recipe|HowTo|QAPage|Question)$/;
 
-export function readMetadata(document: DomDocument, pageUrl: string): PageMetadata {
-  // One walk for the tags read every time (each querySelector walks the whole page again).
+/**
+ * `elements`: the document's elements in document order (`querySelectorAll('*')`), when the caller
+ * has them: every lookup here filters that one walk (a selector walked the whole page once each).
+ */
+export function readMetadata(
+  document: DomDocument,
+  pageUrl: string,
+  elements: DomElement[] = Array.from(document.querySelectorAll('*')),
+): PageMetadata {
   const metas = new Map<string, string>();
   const scripts: DomElement[] = [];
   let titleTag: DomElement | undefined;
   let baseTag: DomElement | undefined;
   let heading: DomElement | undefined;
   let headingInArticle = false;
-  for (const tag of document.querySelectorAll(
-    'meta[content], script[type="application/ld+json"], title, base[href], h1',
-  )) {
-    switch (tag.tagName.toUpperCase()) {
+  // meta[content], script[type="application/ld+json"], title, base[href], h1
+  for (const tag of elements) {
+    const name = tag.tagName.toUpperCase();
+    if (
+      !(
+        (name === 'META' && tag.getAttribute('content') !== null) ||
+        (name === 'SCRIPT' && isJsonLd(tag)) ||
+        name === 'TITLE' ||
+        (name === 'BASE' && tag.getAttribute('href') !== null) ||
+        name === 'H1'
+      )
+    )
+      continue;
+    switch (name) {
       case 'META': {
         const key = tag.getAttribute('property') ?? tag.getAttribute('name') ?? tag.getAttribute('itemprop');
         const content = tag.getAttribute('content');
@@ -89,7 +106,15 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
     meta('author') ||
     meta('article:author')?.replace(/^https?:\/\/\S+$/, '') ||
     meta('byl') ||
-    clean(document.querySelector('[rel="author"], [itemprop="author"] [itemprop="name"]')?.textContent);
+    // [rel="author"], [itemprop="author"] [itemprop="name"]
+    clean(
+      elements.find(
+        (e) =>
+          e.getAttribute('rel')?.toLowerCase() === 'author' ||
+          (e.getAttribute('itemprop') === 'name' &&
+            hasAncestor(e, (a) => a.getAttribute('itemprop') === 'author')),
+      )?.textContent,
+    );
   const published = isoDate(
     text(ld?.datePublished) ||
       meta('article:published_time') ||
@@ -97,8 +122,17 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
       meta('pubdate') ||
       meta('publish-date') ||
       meta('datepublished') ||
-      document.querySelector('[itemprop="datePublished"]')?.getAttribute('datetime') ||
-      document.querySelector('article time[datetime], time[pubdate]')?.getAttribute('datetime') ||
+      elements.find((e) => e.getAttribute('itemprop') === 'datePublished')?.getAttribute('datetime') ||
+      // article time[datetime], time[pubdate]
+      elements
+        .find(
+          (e) =>
+            e.tagName.toUpperCase() === 'TIME' &&
+            (e.getAttribute('pubdate') !== null ||
+              (e.getAttribute('datetime') !== null &&
+                hasAncestor(e, (a) => a.tagName.toUpperCase() === 'ARTICLE'))),
+        )
+        ?.getAttribute('datetime') ||
       text(ld?.dateCreated),
   );
   const shortTitle =
@@ -123,6 +157,21 @@ export function readMetadata(document: DomDocument, pageUrl: string): PageMetada
 }
 
 type LdNode = Record<string, unknown>;
+
+/** `script[type="application/ld+json"]` (the type compared as CSS does in HTML: case-insensitively). */
+export function isJsonLd(element: DomElement): boolean {
+  return (
+    element.tagName.toUpperCase() === 'SCRIPT' &&
+    element.getAttribute('type')?.toLowerCase() === 'application/ld+json'
+  );
+}
+
+/** An element above `element` passes `test` (CSS's descendant combinator). */
+export function hasAncestor(element: DomElement, test: (ancestor: DomElement) => boolean): boolean {
+  for (let node = element.parentNode as DomElement | null; node; node = node.parentNode as DomElement | null)
+    if (node.nodeType === 1 && test(node)) return true;
+  return false;
+}
 
 /** The page's main schema.org node: an Article-like one first, else the first typed node. */
 function jsonLdArticle(scripts: DomElement[]): LdNode | undefined {

@@ -7,6 +7,7 @@
  * Words of the page's own language come through as they are; the few labels are the model's.
  */
 import type { DomDocument, DomElement } from './dom.js';
+import { isJsonLd } from './page-metadata.js';
 
 export interface StructuredContent {
   /** The schema.org type read. */
@@ -26,19 +27,24 @@ const MAX_ITEM_CHARS = 4_000;
 const TYPES = ['Recipe', 'HowTo', 'FAQPage', 'Product'] as const;
 
 /** The page's structured content, JSON-LD first, then microdata; undefined where it has none. */
-export function structuredContent(document: DomDocument): StructuredContent | undefined {
-  const nodes = jsonLdNodes(document);
+export function structuredContent(
+  document: DomDocument,
+  /** The document's elements in document order, when the caller has them (one walk for all). */
+  elements: DomElement[] = Array.from(document.querySelectorAll('*')),
+): StructuredContent | undefined {
+  const nodes = jsonLdNodes(elements);
   for (const type of TYPES) {
     const node = nodes.find((n) => types(n).includes(type));
     const read = node ? fromJsonLd(type, node) : undefined;
     if (read && read.keys.length > 0) return read;
   }
-  return fromMicrodata(document);
+  return fromMicrodata(elements);
 }
 
-function jsonLdNodes(document: DomDocument): LdNode[] {
+function jsonLdNodes(elements: DomElement[]): LdNode[] {
   const nodes: LdNode[] = [];
-  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+  for (const script of elements) {
+    if (!isJsonLd(script)) continue;
     const source = script.textContent ?? '';
     if (source.length > MAX_JSON_LD_CHARS) continue;
     try {
@@ -200,9 +206,11 @@ function howToSteps(value: unknown, depth = 0): Array<{ section?: string; text: 
  * Microdata (`itemscope itemtype="…schema.org/Recipe"` and `itemprop`s) where a page has no JSON-LD
  * of these types.
  */
-function fromMicrodata(document: DomDocument): StructuredContent | undefined {
-  // One walk for every scope (a selector per type walked the whole page once each).
-  const scopes = Array.from(document.querySelectorAll('[itemscope][itemtype]') as Iterable<DomElement>);
+function fromMicrodata(elements: DomElement[]): StructuredContent | undefined {
+  // [itemscope][itemtype], from the one walk.
+  const scopes = elements.filter(
+    (element) => element.getAttribute('itemscope') !== null && element.getAttribute('itemtype') !== null,
+  );
   for (const type of TYPES) {
     const kind = new RegExp(`schema\\.org/${type}/?$`);
     const scope = scopes.find((element) => kind.test(element.getAttribute('itemtype') ?? ''));

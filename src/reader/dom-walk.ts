@@ -1,0 +1,105 @@
+/**
+ * Element lookups without CSS selectors. linkedom compiles a selector (css-select) on every
+ * querySelector, querySelectorAll and closest call, which on a page's hundreds of small lookups costs
+ * more than the walk itself. These walk linkedom's chain of nodes as its querySelectorAll does (in
+ * document order, the root itself left out, a `<template>`'s contents skipped) and test each element
+ * with a function, so a lookup finds exactly the elements its selector would.
+ */
+import { parseHTML } from 'linkedom';
+import type { DomElement } from './dom.js';
+
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const CDATA_SECTION_NODE = 4;
+
+/**
+ * linkedom keeps a document as one chain of nodes (each element's start, its attributes, its
+ * children, its end marker), linked by two symbols its querySelectorAll and textContent follow; they
+ * are not exported, so they are found on a parsed element by name. Without them (another linkedom),
+ * the lookups fall back on querySelectorAll('*').
+ */
+export const CHAIN = ((): { next: symbol; end: symbol } | undefined => {
+  const probe = parseHTML('<html><body><p>x</p></body></html>').document.querySelector('p');
+  const symbols = probe ? Object.getOwnPropertySymbols(probe) : [];
+  const next = symbols.find((symbol) => symbol.description === 'next');
+  const end = symbols.find((symbol) => symbol.description === 'end');
+  return next && end ? { next, end } : undefined;
+})();
+
+interface Chained {
+  nodeType: number;
+  [key: symbol]: Chained | undefined;
+}
+
+/** Each element under `root` in document order until `visit` returns true (a `<template>`'s contents skipped). */
+export function walkElements(root: DomElement, visit: (element: DomElement) => boolean | undefined): void {
+  if (!CHAIN) {
+    for (const element of Array.from(root.querySelectorAll('*'))) if (visit(element)) return;
+    return;
+  }
+  const { next: NEXT, end: END } = CHAIN;
+  const end = (root as unknown as Chained)[END];
+  let next = (root as unknown as Chained)[NEXT];
+  while (next && next !== end) {
+    if (next.nodeType === ELEMENT_NODE) {
+      const element = next as unknown as DomElement;
+      if (visit(element)) return;
+      if (element.tagName.toUpperCase() === 'TEMPLATE') next = next[END];
+    }
+    next = next?.[NEXT];
+  }
+}
+
+/**
+ * `element.textContent.length` without joining the text: the lengths of the text (and CDATA) nodes
+ * under it, which textContent joins.
+ */
+export function textLength(element: DomElement): number {
+  if (!CHAIN) return (element.textContent ?? '').length;
+  const { next: NEXT, end: END } = CHAIN;
+  const end = (element as unknown as Chained)[END];
+  let length = 0;
+  for (let next = (element as unknown as Chained)[NEXT]; next && next !== end; next = next[NEXT]) {
+    if (next.nodeType === TEXT_NODE || next.nodeType === CDATA_SECTION_NODE)
+      length += ((next as unknown as { textContent: string | null }).textContent ?? '').length;
+  }
+  return length;
+}
+
+/** The first element under `root` that passes `test` (querySelector). */
+export function firstUnder(root: DomElement, test: (element: DomElement) => boolean): DomElement | null {
+  let found: DomElement | null = null;
+  walkElements(root, (element) => {
+    if (test(element)) found = element;
+    return found !== null;
+  });
+  return found;
+}
+
+/** The elements under `root` that pass `test`, in document order (querySelectorAll). */
+export function allUnder(root: DomElement, test: (element: DomElement) => boolean): DomElement[] {
+  const found: DomElement[] = [];
+  walkElements(root, (element) => {
+    if (test(element)) found.push(element);
+    return false;
+  });
+  return found;
+}
+
+/** `element` or its nearest ancestor element that passes `test` (closest). */
+export function closestFrom(
+  element: DomElement | null | undefined,
+  test: (element: DomElement) => boolean,
+): DomElement | null {
+  for (let node = element; node; node = node.parentNode) {
+    if (node.nodeType !== ELEMENT_NODE) return null;
+    if (test(node)) return node;
+  }
+  return null;
+}
+
+/** Tag name test in upper case, as linkedom gives HTML tag names. */
+export const isTag =
+  (...names: string[]) =>
+  (element: DomElement): boolean =>
+    names.includes(element.tagName.toUpperCase());

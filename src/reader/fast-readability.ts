@@ -1,0 +1,188 @@
+/**
+ * Mozilla Readability with a few of its helpers done in fewer steps on linkedom, each answering
+ * exactly as Readability's own does (the same nodes, in the same order, the same booleans):
+ *
+ * - `_getAllNodesWithTag`: linkedom compiles a CSS selector (css-select) for every call; a walk that
+ *   compares tag names finds the same elements in document order (skipping `<template>` contents as
+ *   linkedom's querySelectorAll does);
+ * - `_isProbablyVisible`: linkedom builds a CSSStyleDeclaration (a Proxy over the parsed attribute)
+ *   for every element it is asked about; an element without a `style` attribute has no display or
+ *   visibility to read, so only its other attributes are looked at;
+ * - `_isValidByline`: Readability measures every element's whole text (the page's, for `<body>`)
+ *   before looking at its names; the names go first, the text only for an element they match;
+ * - `_isElementWithoutContent` and `_hasChildBlockElement`: a walk that stops at the first text or
+ *   block found, instead of the whole text of the element joined (and a NodeList built per node).
+ *
+ * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages.
+ */
+import { Readability } from '@mozilla/readability';
+import { CHAIN } from './dom-walk.js';
+
+/** The members of a linkedom node these helpers read. */
+interface Node {
+  nodeType: number;
+  tagName?: string;
+  localName?: string;
+  className?: string;
+  textContent: string | null;
+  firstChild: Node | null;
+  nextSibling: Node | null;
+  parentNode: Node | null;
+  children?: ArrayLike<Node>;
+  childNodes: ArrayLike<Node>;
+  getAttribute?(name: string): string | null;
+  hasAttribute?(name: string): boolean;
+  getElementsByTagName?(name: string): ArrayLike<Node>;
+}
+
+/** Readability's own helpers (not in its type declarations), as this subclass calls them. */
+interface ReadabilityHelpers {
+  REGEXPS: { byline: RegExp };
+  DIV_TO_P_ELEMS: Set<string | undefined>;
+  _isProbablyVisible(node: Node): boolean;
+  _getAllNodesWithTag(node: Node, tagNames: string[]): Node[];
+  _hasChildBlockElement(element: Node): boolean;
+  _isValidByline(node: Node, matchString: string): boolean;
+  _getInnerText(element: Node, normalizeSpaces?: boolean): string;
+  _cleanConditionally(element: Node, tag: string): void;
+  _removeNodes(
+    nodes: ArrayLike<Node>,
+    filter?: (node: Node, index: number, nodes: ArrayLike<Node>) => boolean,
+  ): void;
+}
+
+type ReadabilityOptions = ConstructorParameters<typeof Readability>[1];
+type ReadabilityResult = ReturnType<Readability['parse']>;
+
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const CDATA_SECTION_NODE = 4;
+
+type Chained = Node & Record<symbol, Node | undefined>;
+
+/** Base class typed with the helpers overridden below. */
+const Base = Readability as unknown as new (
+  document: unknown,
+  options?: ReadabilityOptions,
+) => ReadabilityHelpers & { parse(): ReadabilityResult };
+
+export class FastReadability extends Base {
+  /**
+   * Texts read while one element is judged by _cleanConditionally (its text is read for commas,
+   * links, headings, lists and text density, five times or more), cleared before each element: the
+   * judgement reads the tree and changes nothing, removal comes after it.
+   */
+  private texts: Map<Node, string>[] | undefined;
+
+  override _cleanConditionally(element: Node, tag: string): void {
+    const outer = this.texts;
+    this.texts = [new Map(), new Map()];
+    try {
+      super._cleanConditionally(element, tag);
+    } finally {
+      this.texts = outer;
+    }
+  }
+
+  override _removeNodes(
+    nodes: ArrayLike<Node>,
+    filter?: (node: Node, index: number, nodes: ArrayLike<Node>) => boolean,
+  ): void {
+    const texts = this.texts;
+    if (!texts || !filter) {
+      super._removeNodes(nodes, filter);
+      return;
+    }
+    super._removeNodes(nodes, function (this: unknown, node, index, list) {
+      for (const map of texts) map.clear();
+      return filter.call(this, node, index, list);
+    });
+  }
+
+  override _getInnerText(element: Node, normalizeSpaces?: boolean): string {
+    const texts = this.texts?.[normalizeSpaces === false ? 1 : 0];
+    if (!texts) return super._getInnerText(element, normalizeSpaces);
+    let text = texts.get(element);
+    if (text === undefined) {
+      text = super._getInnerText(element, normalizeSpaces);
+      texts.set(element, text);
+    }
+    return text;
+  }
+
+  override _getAllNodesWithTag(node: Node, tagNames: string[]): Node[] {
+    // An element's or a document's chain (linkedom's document querySelectorAll walks its own too).
+    if (!CHAIN || (node as Chained)[CHAIN.end] === undefined)
+      return super._getAllNodesWithTag(node, tagNames);
+    const { next: NEXT, end: END } = CHAIN;
+    const wanted = tagNames.map((name) => name.toLowerCase());
+    const found: Node[] = [];
+    // linkedom's querySelectorAll walk (its element's chain of nodes, a <template>'s contents
+    // skipped) with css-select's test for a list of tag names (case-insensitive in HTML).
+    const end = (node as Chained)[END];
+    let next = (node as Chained)[NEXT];
+    while (next && next !== end) {
+      if (next.nodeType === ELEMENT_NODE) {
+        const name = (next.localName ?? '').toLowerCase();
+        if (wanted.includes(name)) found.push(next);
+        next = name === 'template' ? (next as Chained)[END] : next;
+      }
+      next = (next as Chained)[NEXT];
+    }
+    return found;
+  }
+
+  override _isProbablyVisible(node: Node): boolean {
+    if (node.getAttribute?.('style') !== null) return super._isProbablyVisible(node);
+    // Readability's test less the style's display and visibility (none without a style attribute).
+    return (
+      !node.hasAttribute?.('hidden') &&
+      (!node.hasAttribute?.('aria-hidden') ||
+        node.getAttribute?.('aria-hidden') !== 'true' ||
+        Boolean(node.className?.includes?.('fallback-image')))
+    );
+  }
+
+  override _isValidByline(node: Node, matchString: string): boolean {
+    const rel = node.getAttribute?.('rel');
+    const itemprop = node.getAttribute?.('itemprop');
+    if (!(rel === 'author' || itemprop?.includes('author') || this.REGEXPS.byline.test(matchString)))
+      return false;
+    return super._isValidByline(node, matchString);
+  }
+
+  _isElementWithoutContent(node: Node): boolean {
+    if (node.nodeType !== ELEMENT_NODE || hasText(node)) return false;
+    const children = node.children?.length ?? 0;
+    return (
+      children === 0 ||
+      children ===
+        (node.getElementsByTagName?.('br').length ?? 0) + (node.getElementsByTagName?.('hr').length ?? 0)
+    );
+  }
+
+  override _hasChildBlockElement(element: Node): boolean {
+    if (!CHAIN) return super._hasChildBlockElement(element);
+    const { next: NEXT, end: END } = CHAIN;
+    const end = (element as Chained)[END];
+    for (let next = (element as Chained)[NEXT]; next && next !== end; next = (next as Chained)[NEXT])
+      if (next.nodeType === ELEMENT_NODE && this.DIV_TO_P_ELEMS.has(next.tagName)) return true;
+    return false;
+  }
+}
+
+/** Whether any text under `node` is more than whitespace (`textContent.trim()` is not empty). */
+function hasText(node: Node): boolean {
+  if (!CHAIN) return (node.textContent ?? '').trim() !== '';
+  const { next: NEXT, end: END } = CHAIN;
+  const end = (node as Chained)[END];
+  for (let next = (node as Chained)[NEXT]; next && next !== end; next = (next as Chained)[NEXT]) {
+    // The text nodes element.textContent joins, each tested on its own.
+    if (
+      (next.nodeType === TEXT_NODE || next.nodeType === CDATA_SECTION_NODE) &&
+      /\S/.test(next.textContent ?? '')
+    )
+      return true;
+  }
+  return false;
+}

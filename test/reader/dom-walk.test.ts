@@ -1,0 +1,62 @@
+/**
+ * The selector-free lookups find exactly what linkedom's querySelectorAll, querySelector and closest
+ * find, on every page of the fixture corpus and on a page with a `<template>`.
+ */
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import type { DomElement } from '../../src/reader/dom.js';
+import { allUnder, CHAIN, closestFrom, firstUnder, isTag, textLength } from '../../src/reader/dom-walk.js';
+import { decodePage, loadManifest } from './page-fixtures.js';
+
+const body = (html: string) => parseHTML(html).document.body as unknown as DomElement;
+const contentArea = (e: DomElement) =>
+  /^(ARTICLE|MAIN)$/i.test(e.tagName) || e.getAttribute('role') === 'main';
+/** The same nodes in the same order (by identity: nodes are cyclic, too deep to compare by value). */
+const same = (a: ArrayLike<unknown>, b: ArrayLike<unknown>) =>
+  a.length === b.length && Array.from(a).every((node, i) => node === b[i]);
+const named = (e: DomElement) => e.hasAttribute('class') || e.hasAttribute('id');
+
+describe('selector-free lookups', () => {
+  it('walk linkedom’s chain of nodes', () => {
+    expect(CHAIN).toBeDefined();
+  });
+
+  it('find what the selectors find on every fixture page', () => {
+    const pages = loadManifest().filter(
+      (page) => !page.contentType.toLowerCase().startsWith('application/pdf'),
+    );
+    for (const page of pages) {
+      const root = body(decodePage(page));
+      if (!root) continue;
+      expect(same(allUnder(root, isTag('A')), Array.from(root.querySelectorAll('a'))), page.file).toBe(true);
+      expect(
+        same(allUnder(root, isTag('TR', 'P')), Array.from(root.querySelectorAll('tr, p'))),
+        page.file,
+      ).toBe(true);
+      expect(same(allUnder(root, named), Array.from(root.querySelectorAll('[class], [id]'))), page.file).toBe(
+        true,
+      );
+      expect(firstUnder(root, contentArea), page.file).toBe(
+        root.querySelector('article, main, [role="main"]'),
+      );
+      expect(firstUnder(root, isTag('H1')), page.file).toBe(root.querySelector('h1'));
+      for (const element of Array.from(root.querySelectorAll('*')))
+        expect(textLength(element), page.file).toBe((element.textContent ?? '').length);
+      for (const element of Array.from(root.querySelectorAll('a, p, li, span')))
+        expect(closestFrom(element, contentArea), page.file).toBe(
+          element.closest('article, main, [role="main"]'),
+        );
+    }
+  });
+
+  it('leave a <template>’s contents out, as querySelectorAll does', () => {
+    const root = body(
+      '<html><body><p>a</p><template><p>t</p><main>m</main></template><div><p>b</p></div><main><p>c</p></main></body></html>',
+    );
+    expect(same(allUnder(root, isTag('P')), root.querySelectorAll('p'))).toBe(true);
+    expect(allUnder(root, isTag('P'))).toHaveLength(3);
+    expect(firstUnder(root, isTag('MAIN'))).toBe(root.querySelector('main'));
+    expect(firstUnder(root, isTag('MAIN'))?.textContent).toBe('c');
+    expect(textLength(root)).toBe((root.textContent ?? '').length);
+  });
+});

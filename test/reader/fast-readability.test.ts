@@ -1,0 +1,76 @@
+/**
+ * FastReadability answers as Mozilla Readability does: the same article (markup, text, title,
+ * byline) from the same page, on the fixture corpus and on pages made to reach each helper it
+ * replaces (hidden elements, bylines, empty wrappers, divs with and without blocks, retries).
+ */
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { FastReadability } from '../../src/reader/fast-readability.js';
+import { decodePage, loadManifest } from './page-fixtures.js';
+
+type Options = ConstructorParameters<typeof Readability>[1];
+
+function both(html: string, options: Options = {}) {
+  const read = (Reader: typeof Readability | typeof FastReadability) => {
+    const { document } = parseHTML(html);
+    const result = new Reader(document as never, options).parse();
+    return result && { ...result, body: String(document.body?.innerHTML ?? '') };
+  };
+  return { plain: read(Readability), fast: read(FastReadability) };
+}
+
+const para = (words: string) =>
+  `<p>${words}, and more words, with commas, to score, as prose does, ${'word '.repeat(30)}</p>`;
+
+describe('FastReadability', () => {
+  it('reads every page of the fixture corpus as Readability does', () => {
+    const pages = loadManifest().filter(
+      (page) => !page.contentType.toLowerCase().startsWith('application/pdf'),
+    );
+    expect(pages.length).toBeGreaterThan(20);
+    for (const page of pages) {
+      const html = decodePage(page);
+      for (const options of [{}, { charThreshold: 400, keepClasses: true }, { charThreshold: 100_000 }]) {
+        const { plain, fast } = both(html, options);
+        expect(fast, `${page.file} ${JSON.stringify(options)}`).toEqual(plain);
+      }
+    }
+  });
+
+  it('keeps and drops the same hidden, empty and byline elements', () => {
+    const html = `<html><head><title>A title here</title></head><body>
+      <div class="byline">By Ann Author</div>
+      <div style="display: none">${para('hidden by style')}</div>
+      <div style="color: red">${para('styled but shown')}</div>
+      <div hidden>${para('hidden by attribute')}</div>
+      <div aria-hidden="true">${para('hidden from readers')}</div>
+      <div aria-hidden="true" class="fallback-image">${para('a fallback image')}</div>
+      <div aria-hidden="false">${para('shown to readers')}</div>
+      <section> <br> <hr> </section><div><span> </span></div><h2>  </h2>
+      <article><div>${para('first')}<div>inline <b>text</b> only</div><div><p>one paragraph</p></div>
+      <div>${para('second')}<ul><li>a list item in a div</li></ul></div>${para('third')}</div></article>
+      </body></html>`;
+    for (const options of [{}, { charThreshold: 100_000 }]) {
+      const { plain, fast } = both(html, options);
+      expect(fast).toEqual(plain);
+      expect(fast?.textContent).toContain('styled but shown');
+      expect(fast?.textContent).not.toContain('hidden by style');
+    }
+  });
+
+  it('finds the same elements by tag, outside <template> contents', () => {
+    const reader = new FastReadability(
+      parseHTML('<html><body></body></html>').document as never,
+    ) as unknown as {
+      _getAllNodesWithTag(node: unknown, tags: string[]): unknown[];
+    };
+    const { document } = parseHTML(
+      '<html><body><div><P>a</P><template><p>t</p></template><section><p>b</p><H2>c</H2></section></div></body></html>',
+    );
+    const body = document.body as unknown as { querySelectorAll(selectors: string): ArrayLike<unknown> };
+    const found = reader._getAllNodesWithTag(body, ['p', 'H2']);
+    expect(found).toEqual(Array.from(body.querySelectorAll('p, h2')));
+    expect(found).toHaveLength(3);
+  });
+});
