@@ -10,15 +10,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { silentLogger } from '../../src/logger.js';
-import { runToolCalls } from '../../src/modes/agent/run-tool-calls.js';
-import { TraceRecorder } from '../../src/modes/turn/agent-trace.js';
 import { formatObservations } from '../../src/modes/turn/observations.js';
-import { UsageTracker } from '../../src/modes/turn/usage-tracker.js';
-import { SourceRegistry } from '../../src/search/citations.js';
-import { UrlProvenance } from '../../src/tools/url-provenance.js';
 import { loadManifest, pageBytes } from '../../test/reader/page-fixtures.js';
-import { benchAgentTools } from '../agent-tools.js';
+import { benchAgentTools, benchSearchRound } from '../agent-tools.js';
 import type { BenchContext, ScenarioResult } from '../context.js';
 import { summarize } from '../metrics.js';
 
@@ -98,34 +92,12 @@ export async function readResults(ctx: BenchContext): Promise<ScenarioResult> {
       for (let i = 0; i < ROUNDS + 1; i++) {
         const controller = new AbortController();
         const started = performance.now();
-        const results = await runToolCalls(
-          [
-            {
-              id: 's',
-              name: 'web_search',
-              arguments: JSON.stringify({ query: `harbour ferry passengers ${round}` }),
-            },
-          ],
-          new Set(),
-          {
-            tools,
-            toolContext: {
-              sessionKey: `bench-${count}-${i}`,
-              signal: controller.signal,
-              provenance: new UrlProvenance(),
-              question: 'How many passengers did the harbour ferry carry on its busiest day?',
-            },
-            emit: () => {},
-            locale: 'en',
-            numbering: new SourceRegistry(),
-            tracker: new UsageTracker(),
-            trace: new TraceRecorder('agent'),
-            logger: silentLogger,
-            verbose: false,
-            stepPrefix: 'r1',
-            ...(count > 0 ? { readResults: { count, read: new Set<string>() } } : {}),
-          },
-        );
+        const results = await benchSearchRound(tools, {
+          query: `harbour ferry passengers ${round}`,
+          sessionKey: `bench-${count}-${i}`,
+          readCount: count,
+          signal: controller.signal,
+        });
         const wall = performance.now() - started;
         // The first round starts the reader's worker: not counted.
         if (i === 0) continue;

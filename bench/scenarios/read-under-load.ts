@@ -32,14 +32,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { silentLogger } from '../../src/logger.js';
-import { runToolCalls } from '../../src/modes/agent/run-tool-calls.js';
-import { TraceRecorder } from '../../src/modes/turn/agent-trace.js';
-import { UsageTracker } from '../../src/modes/turn/usage-tracker.js';
-import { SourceRegistry } from '../../src/search/citations.js';
 import type { ToolOutput, ToolRegistry } from '../../src/tools/types.js';
-import { UrlProvenance } from '../../src/tools/url-provenance.js';
-import { benchAgentTools } from '../agent-tools.js';
+import { benchAgentTools, benchSearchRound } from '../agent-tools.js';
 import { startFlags } from '../../test/helpers/start-command.js';
 import { loadManifest, pageBytes } from '../../test/reader/page-fixtures.js';
 import { ensureBuilt } from '../bot-process.js';
@@ -293,34 +287,11 @@ async function readResultsInFlight(files: string[], contentTypes: string[]): Pro
       },
     };
     const round = (index: number) =>
-      runToolCalls(
-        [
-          {
-            id: 's',
-            name: 'web_search',
-            arguments: JSON.stringify({ query: `harbour ferry passengers round ${index}` }),
-          },
-        ],
-        new Set(),
-        {
-          tools,
-          toolContext: {
-            sessionKey: `bench-load-${index}`,
-            signal: new AbortController().signal,
-            provenance: new UrlProvenance(),
-            question: 'How many passengers did the harbour ferry carry on its busiest day?',
-          },
-          emit: () => {},
-          locale: 'en',
-          numbering: new SourceRegistry(),
-          tracker: new UsageTracker(),
-          trace: new TraceRecorder('agent'),
-          logger: silentLogger,
-          verbose: false,
-          stepPrefix: 'r1',
-          readResults: { count: READ_PER_SEARCH, read: new Set<string>() },
-        },
-      );
+      benchSearchRound(tools, {
+        query: `harbour ferry passengers round ${index}`,
+        sessionKey: `bench-load-${index}`,
+        readCount: READ_PER_SEARCH,
+      });
     const loadBefore = load();
     return await underLoad(async () => {
       await sites.call('mark');
