@@ -66,10 +66,7 @@ export function densestBlock(
       continue;
     }
     if (!PARAGRAPH_TAGS.test(element.tagName.toUpperCase()) || !isLeaf(element)) continue;
-    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-    let linked = 0;
-    for (const link of allUnder(element, isTag('A'))) linked += (link.textContent ?? '').trim().length;
-    const own = text.length - linked;
+    const { text, chars: own } = proseOf(element);
     if (own < MIN_PARAGRAPH_CHARS || !parent) continue;
     scores.set(parent, (scores.get(parent) ?? 0) + own);
     const list = texts.get(parent) ?? [];
@@ -119,11 +116,9 @@ export function leadParagraphs(root: DomElement): string[] {
     for (const element of header.querySelectorAll('p, div')) {
       if (++looked > MAX_LEAD_ELEMENTS) break;
       if (!isLeaf(element) || closestFrom(element, outsideLead)) continue;
-      const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+      const { text, chars } = proseOf(element);
       if (text.length < MIN_LEAD_CHARS || text.length > MAX_LEAD_CHARS) continue;
-      let linked = 0;
-      for (const link of allUnder(element, isTag('A'))) linked += (link.textContent ?? '').trim().length;
-      if (linked > text.length * 0.2) continue;
+      if (text.length - chars > text.length * 0.2) continue;
       if (!leads.includes(text)) leads.push(text);
       if (leads.length >= MAX_LEADS) return leads;
     }
@@ -264,11 +259,11 @@ export function isBodyPart(element: DomElement): boolean {
   return false;
 }
 
-/** An element's text, spaces collapsed, and how many of its characters are outside links. */
+/** An element's text, spaces collapsed, and how many of its characters are outside links (the densest block's, a lead's, a body part's paragraphs). */
 function proseOf(element: DomElement): { text: string; chars: number } {
   const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
   let linked = 0;
-  for (const link of element.querySelectorAll('a')) linked += (link.textContent ?? '').trim().length;
+  for (const link of allUnder(element, isTag('A'))) linked += (link.textContent ?? '').trim().length;
   return { text, chars: text.length - linked };
 }
 

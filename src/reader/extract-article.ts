@@ -59,6 +59,8 @@ export interface ExtractedArticle
 
 /** Below this many characters Readability's pick is a fragment, not an article. */
 const MIN_ARTICLE_CHARS = 250;
+/** A reading with more of its text in links than this is a menu or a list of teasers, not content. */
+const MAX_LINK_SHARE = 0.35;
 /** Elements that are never the content of a page, whatever page it is. */
 const BOILERPLATE_TAGS = new Set(
   'STYLE NOSCRIPT TEMPLATE SVG IFRAME CANVAS VIDEO AUDIO LINK META INPUT TEXTAREA NAV ASIDE FORM DIALOG BUTTON SELECT'.split(
@@ -178,15 +180,15 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     if (declared) {
       const blocks = declaredBlocks(declared, baseUrl, fields.title ?? article.title);
       const chars = textLength(blocks);
-      if (chars > articleChars * DECLARED_GAIN && linkShare(blocks) < 0.35)
+      if (chars > articleChars * DECLARED_GAIN && linkShare(blocks) < MAX_LINK_SHARE)
         return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'microdata' };
     }
     // Readability keeps one best block. On a forum thread, a docs page or a list of results the
     // content is many blocks of the main area, so the cleaned main area wins when it reads as
     // content (few links) and Readability's pick is a small part of it.
-    if (main && mainChars > articleChars * 2.5 && mainLinkShare < 0.35) {
+    if (main && mainChars > articleChars * 2.5 && mainLinkShare < MAX_LINK_SHARE) {
       const page = pageBlocks(parse(html), baseUrl);
-      if (textLength(page) > articleChars * 2 && linkShare(page) < 0.35)
+      if (textLength(page) > articleChars * 2 && linkShare(page) < MAX_LINK_SHARE)
         return { ...fields, ...withTitle(article.title, fields.title), blocks: page, method: 'page' };
     }
     // Readability's pick against the densest block: where its text holds few of that block's
@@ -202,7 +204,7 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     const split = missedParts(article.blocks, articleChars, parts);
     if (split) {
       const blocks = partsBlocks(html, baseUrl, split, fields.title ?? article.title);
-      if (textLength(blocks) > articleChars && linkShare(blocks) < 0.35)
+      if (textLength(blocks) > articleChars && linkShare(blocks) < MAX_LINK_SHARE)
         return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'parts' };
     }
     return {
