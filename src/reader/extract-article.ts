@@ -178,7 +178,7 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     // WordPress themes and news CMSs write it): where Readability's pick holds much less than that
     // element, it took one section of the body (a post's middle part, its intro left out).
     if (declared) {
-      const blocks = declaredBlocks(declared, baseUrl, fields.title ?? article.title);
+      const blocks = readingOf([declared], baseUrl, fields.title ?? article.title);
       const chars = textLength(blocks);
       if (chars > articleChars * DECLARED_GAIN && linkShare(blocks) < MAX_LINK_SHARE)
         return { ...fields, ...withTitle(article.title, fields.title), blocks, method: 'microdata' };
@@ -241,11 +241,27 @@ function declaredBody(document: DomDocument): DomElement | undefined {
   return element.cloneNode(true) as DomElement;
 }
 
-/** The declared body's reading: its furniture dropped by name, as in Readability's. */
-function declaredBlocks(element: DomElement, baseUrl: string, title: string | undefined): string[] {
-  removeNamedBoilerplate(element);
-  dropCommentNotices(element);
-  return dropBoilerplateBlocks(domToMarkdownBlocks(element as DomNode, { baseUrl }), title);
+/**
+ * The reading of elements chosen outside Readability (the declared body, a split body's parts, the
+ * densest block), in order: their furniture dropped by name and their comment notices, as in
+ * Readability's, then the furniture blocks.
+ */
+function readingOf(elements: DomElement[], baseUrl: string, title: string | undefined): string[] {
+  const blocks: string[] = [];
+  for (const element of elements) {
+    removeNamedBoilerplate(element);
+    dropCommentNotices(element);
+    blocks.push(...domToMarkdownBlocks(element as DomNode, { baseUrl }));
+  }
+  return dropBoilerplateBlocks(blocks, title);
+}
+
+/** The page parsed again and cleaned (Readability changed the first copy): its body. */
+function cleanedCopy(html: string): DomElement | null {
+  const document = parse(html);
+  const body = document.body ?? document.documentElement;
+  if (body) removeBoilerplate(body);
+  return body;
 }
 
 /**
@@ -286,8 +302,8 @@ function missedParts(
 }
 
 /**
- * A split body's reading: the page parsed and cleaned again (Readability changed the first copy),
- * its first `count` containers of that class that hold prose, outermost ones, in document order.
+ * A split body's reading: on a cleaned copy of the page, its first `count` containers of that class
+ * that hold prose, outermost ones, in document order.
  */
 function partsBlocks(
   html: string,
@@ -295,22 +311,15 @@ function partsBlocks(
   split: { name: string; count: number },
   title: string | undefined,
 ): string[] {
-  const document = parse(html);
-  const body = document.body ?? document.documentElement;
+  const body = cleanedCopy(html);
   if (!body) return [];
-  removeBoilerplate(body);
-  const blocks: string[] = [];
   const taken: DomElement[] = [];
   for (const element of body.querySelectorAll('[class]')) {
     if (taken.length >= split.count) break;
-    if (element.getAttribute('class') !== split.name || !isBodyPart(element) || insideAny(element, taken))
-      continue;
-    taken.push(element);
-    removeNamedBoilerplate(element);
-    dropCommentNotices(element);
-    blocks.push(...domToMarkdownBlocks(element as DomNode, { baseUrl }));
+    if (element.getAttribute('class') === split.name && isBodyPart(element) && !insideAny(element, taken))
+      taken.push(element);
   }
-  return dropBoilerplateBlocks(blocks, title);
+  return readingOf(taken, baseUrl, title);
 }
 
 function insideAny(element: DomElement, containers: DomElement[]): boolean {
@@ -657,15 +666,9 @@ function pageBlocks(document: DomDocument, baseUrl: string): string[] {
  * copy), the same block found, its furniture dropped by name as in Readability's.
  */
 function denseBlocks(html: string, baseUrl: string, title: string | undefined): string[] {
-  const document = parse(html);
-  const body = document.body ?? document.documentElement;
-  if (!body) return [];
-  removeBoilerplate(body);
-  const dense = densestBlock(body, namedFurniture);
-  if (!dense) return [];
-  removeNamedBoilerplate(dense.element);
-  dropCommentNotices(dense.element);
-  return dropBoilerplateBlocks(domToMarkdownBlocks(dense.element as DomNode, { baseUrl }), title);
+  const body = cleanedCopy(html);
+  const dense = body ? densestBlock(body, namedFurniture) : undefined;
+  return dense ? readingOf([dense.element], baseUrl, title) : [];
 }
 
 /** Drops elements named like consent banners, share bars and link lists (not the root itself). */
