@@ -43,6 +43,7 @@ import {
 import { FastReadability } from './fast-readability.js';
 import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
+import { shownArea } from './shown-structured.js';
 import { type StructuredContent, structuredContent } from './structured-data.js';
 
 export interface ExtractedArticle
@@ -54,7 +55,7 @@ export interface ExtractedArticle
    * area), or the densest block of prose; `structured` when the page's structured data (a recipe, an
    * FAQ …) was added to it.
    */
-  method: 'article' | 'json-ld' | 'microdata' | 'parts' | 'page' | 'dense' | 'structured';
+  method: 'article' | 'json-ld' | 'microdata' | 'parts' | 'page' | 'dense' | 'structured' | 'shown';
 }
 
 /** Below this many characters Readability's pick is a fragment, not an article. */
@@ -96,7 +97,42 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
     ? [standfirst, ...leads.filter((lead) => !comparable(standfirst).includes(comparable(lead).slice(0, 80)))]
     : leads;
   const chosen = withLeads(chooseReading(document, html, metadata), allLeads);
-  return structured ? withStructured(chosen, structured) : chosen;
+  if (!structured || holdsStructured(chosen, structured)) return chosen;
+  // The page shows its recipe card (or its answers) where the chosen text left it out: that part of
+  // the page, as written, before the structured data's own words.
+  const shown = shownReading(html, metadata.baseUrl, chosen, structured);
+  return shown ? withLeads(shown, allLeads) : withStructured(chosen, structured);
+}
+
+/** The chosen text holds at least half of what the structured data says the page holds. */
+function holdsStructured(chosen: ExtractedArticle, structured: StructuredContent): boolean {
+  const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
+  const keys = structured.keys.slice(0, MAX_STRUCTURED_KEYS);
+  return keys.filter((key) => text.includes(comparable(key).slice(0, 80))).length >= keys.length * 0.5;
+}
+
+/**
+ * The part of the page that shows the structured content and the chosen text's opening (shownArea),
+ * read as the declared body is; only where its reading holds the structured content and is not a
+ * list of links.
+ */
+function shownReading(
+  html: string,
+  baseUrl: string,
+  chosen: ExtractedArticle,
+  structured: StructuredContent,
+): ExtractedArticle | undefined {
+  const body = cleanedCopy(html);
+  if (!body) return undefined;
+  const opening = chosen.blocks
+    .map(withoutLinkTargets)
+    .find((block) => !block.startsWith('#') && block.length >= 80);
+  const area = shownArea(body, structured.keys.slice(0, MAX_STRUCTURED_KEYS), opening, comparable);
+  if (!area) return undefined;
+  const blocks = readingOf([area], baseUrl, chosen.title);
+  const reading = { ...chosen, blocks, method: 'shown' as const };
+  if (linkShare(blocks) >= MAX_LINK_SHARE || !holdsStructured(reading, structured)) return undefined;
+  return reading;
 }
 
 /**
@@ -119,10 +155,6 @@ function withLeads(chosen: ExtractedArticle, leads: string[]): ExtractedArticle 
  * the structured blocks come first and the chosen text's own blocks after them.
  */
 function withStructured(chosen: ExtractedArticle, structured: StructuredContent): ExtractedArticle {
-  const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
-  const keys = structured.keys.slice(0, MAX_STRUCTURED_KEYS);
-  const found = keys.filter((key) => text.includes(comparable(key).slice(0, 80))).length;
-  if (found >= keys.length * 0.5) return chosen;
   // The chosen text's blocks that only repeat the structured ones (the recipe card's own list) go.
   const given = new Set(structured.blocks.flatMap(lineWords));
   const title = comparable(chosen.title ?? '');

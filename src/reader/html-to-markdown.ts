@@ -101,6 +101,11 @@ class BlockWriter {
         this.inline.push(LINE_BREAK);
         continue;
       }
+      if (name === 'A' && holdsBlocks(child)) {
+        this.flush();
+        this.card(child, depth + 1);
+        continue;
+      }
       if (!BLOCK.has(name) && name !== 'TABLE') {
         this.inline.push(inlineText(child, this.options, depth + 1));
         continue;
@@ -108,6 +113,27 @@ class BlockWriter {
       this.flush();
       this.block(child, name, depth + 1);
     }
+  }
+
+  /**
+   * A link around blocks (a card in a grid of products, tutors, docs sections: its title, its
+   * description, a price) reads as those blocks, the link on its title (its first heading, else its
+   * first line): one run of link text would lose the card's structure and read as a list of links.
+   */
+  private card(link: DomNode, depth: number): void {
+    const blocks = domToMarkdownBlocksAt(link, this.options, depth);
+    const href = absoluteHttpUrl(link.getAttribute?.('href'), this.options.baseUrl);
+    const titleAt = Math.max(
+      0,
+      blocks.findIndex((block) => /^#{1,6} /.test(block)),
+    );
+    const title = blocks[titleAt];
+    if (href && title && !title.includes('](') && !title.includes('\n')) {
+      const [, marks = '', text = title] = /^(#{1,6} )?(.*)$/s.exec(title) ?? [];
+      blocks[titleAt] =
+        `${marks}[${text.replace(/([[\]])/g, '\\$1')}](${href.replace(/[()\s]/g, encodeURIComponent)})`;
+    }
+    this.blocks.push(...blocks);
   }
 
   private block(node: DomNode, name: string, depth: number): void {
@@ -167,6 +193,27 @@ class BlockWriter {
         this.flush();
     }
   }
+}
+
+/** Elements that make a link a card when it holds one (a heading, a paragraph, a list). */
+const CARD_PARTS = new Set('H1 H2 H3 H4 H5 H6 P UL OL TABLE BLOCKQUOTE'.split(' '));
+
+/** Whether a link holds block content: a heading, a paragraph or a list, or `<div>`s of text one after another. */
+function holdsBlocks(link: DomNode): boolean {
+  let blocks = 0;
+  const visit = (node: DomNode, depth: number): boolean => {
+    const children = node.childNodes;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as DomNode;
+      if (child.nodeType !== ELEMENT) continue;
+      const name = child.nodeName.toUpperCase();
+      if (CARD_PARTS.has(name)) return true;
+      if (BLOCK.has(name) && /[\p{L}\p{N}]/u.test(child.textContent ?? '') && ++blocks >= 2) return true;
+      if (depth < 4 && visit(child, depth + 1)) return true;
+    }
+    return false;
+  };
+  return visit(link, 0);
 }
 
 function domToMarkdownBlocksAt(root: DomNode, options: MarkdownOptions, depth: number): string[] {

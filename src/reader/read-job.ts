@@ -21,7 +21,17 @@ export interface ReadJobResult {
    * block of prose; structured: one of those with the page's structured data (recipe, FAQ …) added;
    * flat: markup too deep for a DOM.
    */
-  method: 'article' | 'json-ld' | 'microdata' | 'parts' | 'page' | 'dense' | 'structured' | 'flat' | 'text';
+  method:
+    | 'article'
+    | 'json-ld'
+    | 'microdata'
+    | 'parts'
+    | 'page'
+    | 'dense'
+    | 'structured'
+    | 'shown'
+    | 'flat'
+    | 'text';
   selection: PassageSelection;
   /** Only the first part of the page was read (too big to read whole). */
   cut?: boolean;

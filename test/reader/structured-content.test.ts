@@ -9,6 +9,8 @@ import { pageReader } from './read-page.js';
 import { dropBoilerplateBlocks } from '../../src/reader/boilerplate-blocks.js';
 import {
   BLOG_PAGE,
+  CARD_GRID_PAGE,
+  CARDS,
   BLOG_TEXT,
   FAQ_ANSWERS,
   FAQ_PAGE,
@@ -18,6 +20,9 @@ import {
   RECIPE_PAGE,
   RECIPE_STEPS,
   RECIPE_STORY,
+  SHOWN_HEADINGS,
+  SHOWN_RECIPE_PAGE,
+  SHOWN_STEPS,
 } from './structured-pages.js';
 
 const read = pageReader();
@@ -34,6 +39,14 @@ describe('structured data as a candidate', () => {
     // Once each: the card's own list is not repeated after the structured one.
     expect(markdown.split(RECIPE_INGREDIENTS[0] as string)).toHaveLength(2);
     expect(markdown).not.toContain('Kuchen');
+  });
+
+  it('a recipe card the page shows as written is read from the page: its sub-headings and amounts, each step once', async () => {
+    const { markdown } = await read(SHOWN_RECIPE_PAGE);
+    for (const heading of SHOWN_HEADINGS) expect(markdown).toContain(heading);
+    expect(markdown).toContain('| 750 g | Magerquark |');
+    for (const step of SHOWN_STEPS) expect(markdown.split(step)).toHaveLength(2);
+    expect(markdown).not.toContain('Impressum');
   });
 
   it('an FAQ in microdata whose answers are hidden until a click: every question with its answer', async () => {
@@ -61,6 +74,17 @@ describe('structured data as a candidate', () => {
     const { markdown } = await read(page);
     for (const ingredient of RECIPE_INGREDIENTS) expect(markdown.split(ingredient)).toHaveLength(2);
     expect(markdown).not.toContain('Total time');
+  });
+});
+
+describe('cards: a link around a title and its text', () => {
+  it('a docs index of cards keeps every card as its title (a heading) and its sentence', async () => {
+    const { markdown } = await read(CARD_GRID_PAGE);
+    for (const [title, text] of CARDS) {
+      expect(markdown).toMatch(new RegExp(`^### \\[?${title}`, 'm'));
+      expect(markdown).toContain(text);
+    }
+    expect(markdown).not.toContain('Impressum');
   });
 });
 

@@ -111,3 +111,80 @@ export const BLOG_PAGE = `<!doctype html><html lang="de"><head><meta charset="ut
 <div class="weiterlesen"><h2>Das könnte Sie auch interessieren</h2><ul><li><a href="/radweg">Neuer Radweg am Kanal</a></li><li><a href="/schule">Grundschule bekommt Mensa</a></li><li><a href="/bad">Freibad öffnet früher</a></li></ul></div>
 <p class="kommentare-zu">Die Kommentarfunktion für diesen Beitrag wurde geschlossen.</p>
 </article></main></body></html>`;
+
+export const SHOWN_STEPS = [
+  'Den Backofen auf 180 Grad Ober- und Unterhitze vorheizen und eine Springform mit 26 cm Durchmesser einfetten.',
+  'Mehl, Zucker, Butter und das Ei zu einem glatten Mürbeteig verkneten und in die Form drücken, dabei einen Rand hochziehen.',
+  'Den Pudding nach Packungsanleitung kochen, abkühlen lassen und mit dem Quark glatt rühren, dann auf dem Teig verteilen.',
+  'Den Kuchen etwa 70 Minuten backen und in der Form vollständig auskühlen lassen, am besten über Nacht.',
+];
+const SHOWN_GROUPS: Array<[string, string[][]]> = [
+  [
+    'Für den Mürbeteig:',
+    [
+      ['200 g', 'Mehl'],
+      ['80 g', 'Zucker'],
+      ['100 g', 'Butter'],
+      ['1', 'Ei'],
+    ],
+  ],
+  [
+    'Für die Füllung:',
+    [
+      ['1 Pck.', 'Vanillepuddingpulver'],
+      ['500 ml', 'Milch'],
+      ['750 g', 'Magerquark'],
+    ],
+  ],
+];
+
+/**
+ * A recipe site's page that shows its whole card as written (ingredients in a table under their own
+ * sub-headings, the steps as paragraphs): Readability keeps the steps alone, and the JSON-LD's list
+ * has none of the page's sub-headings.
+ */
+export const SHOWN_RECIPE_PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8">
+<title>Quarkkuchen vom Blech | Rezeptwelt</title>
+<script type="application/ld+json">${JSON.stringify({
+  '@context': 'https://schema.org',
+  '@type': 'Recipe',
+  name: 'Quarkkuchen',
+  recipeIngredient: SHOWN_GROUPS.flatMap(([, rows]) => rows.map(([amount, name]) => `${amount} ${name}`)),
+  recipeInstructions: SHOWN_STEPS.map((text) => ({ '@type': 'HowToStep', text })),
+})}</script></head>
+<body><header><a href="/">Rezeptwelt</a></header>
+<main><div class="recipe-page"><div class="recipe-head"><h1>Quarkkuchen</h1>
+<div class="recipe-meta"><span>60 Min.</span> <span>normal</span></div></div>
+<div class="ingredients"><h2>Zutaten</h2>
+${SHOWN_GROUPS.map(([heading, rows]) => `<table><thead><tr><th colspan="2">${heading}</th></tr></thead><tbody>${rows.map(([a, n]) => `<tr><td>${a}</td><td>${n}</td></tr>`).join('')}</tbody></table>`).join('\n')}
+</div>
+<div class="recipe-body"><div class="preparation"><h2>Zubereitung</h2><div class="steps">${SHOWN_STEPS.map((s) => `<p>${s}</p>`).join('')}</div></div></div>
+</div></main><footer><a href="/impressum">Impressum</a></footer></body></html>`;
+
+export const SHOWN_HEADINGS = SHOWN_GROUPS.map(([heading]) => heading);
+
+export const CARDS: Array<[string, string]> = [
+  [
+    'Barrierefreiheit',
+    'Machen Sie Ihre App für alle Menschen zugänglich, auch mit Screenreader und Tastatur.',
+  ],
+  [
+    'Animation und Bewegung',
+    'Bringen Sie Übergänge und Bewegung in Ihre Oberfläche, ohne die Leistung zu opfern.',
+  ],
+  ['Bilder und Symbole', 'Verwalten Sie Bilder, zeigen Sie Symbole an und laden Sie Dateien aus dem Netz.'],
+  ['Eingaben', 'Nehmen Sie Texteingaben, Gesten und Auswahlen entgegen und prüfen Sie sie.'],
+  ['Layout', 'Ordnen Sie Elemente in Zeilen, Spalten, Rastern und Stapeln an.'],
+  ['Text', 'Zeigen Sie Text in jeder Schrift an und gestalten Sie ihn.'],
+];
+
+/**
+ * A docs index whose sections are cards: each a link around its title (a heading) and a sentence,
+ * as documentation sites, shops and directories lay out their catalogues.
+ */
+export const CARD_GRID_PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Widget-Katalog – Doku</title></head>
+<body><nav><a href="/">Start</a> <a href="/doku">Doku</a> <a href="/blog">Blog</a></nav>
+<main><h1>Widget-Katalog</h1>
+<p>Ein Überblick über die Bausteine der Oberfläche, nach Themen geordnet; jede Karte führt zu den Widgets ihres Themas.</p>
+<div class="card-grid">${CARDS.map(([title, text], i) => `<a class="card" href="/doku/thema-${i}"><div class="card-body"><h3>${title}</h3><p>${text}</p></div></a>`).join('')}</div>
+</main><footer><a href="/impressum">Impressum</a></footer></body></html>`;
