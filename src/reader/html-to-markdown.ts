@@ -47,6 +47,10 @@ const SKIP = new Set([
   'TITLE',
   // Photo captions and credits: ground-truth article text leaves them out, and so do readers.
   'FIGCAPTION',
+  // A ruby's reading (furigana over kanji, pinyin over hanzi) is shown small above the text it
+  // annotates: inline it splits every annotated word ("子こども"). The text itself stays.
+  'RT',
+  'RP',
 ]);
 /** Elements whose content starts a new block. */
 const BLOCK = new Set(

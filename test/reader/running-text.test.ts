@@ -94,6 +94,18 @@ describe('characters a browser never shows', () => {
     expect(text).toContain('👩\u200d🌾');
     expect(text).not.toMatch(/[\u00ad\u200b\u2060]/);
   });
+
+  it("a ruby's reading set above the text (furigana) is not run into the words it annotates", () => {
+    const sentence = '子どもへの虐待をなくすための法律ができました。';
+    const ruby = sentence
+      .replace('子', '<ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>')
+      .replace('虐待', '<ruby>虐待<rt>ぎゃくたい</rt></ruby>')
+      .replace('法律', '<ruby>法律<rt>ほうりつ</rt></ruby>');
+    const html = page(`<p>${ruby}</p><p>${PROSE[1]}</p><p>${PROSE[2]}</p>`);
+    const text = extractArticle(html, URL).blocks.join('\n\n');
+    expect(text).toContain(sentence);
+    expect(text).not.toContain('ぎゃくたい');
+  });
 });
 
 describe('words set apart inside a sentence', () => {
