@@ -162,6 +162,21 @@ export function namesComments(element: DomElement): boolean {
  */
 export function dropCommentNotices(root: DomElement): void {
   const total = textLength(root);
+  for (const area of commentAreas(root)) {
+    const text = (area.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (
+      text.length > 0 &&
+      text.length <= MAX_NOTICE_CHARS &&
+      text.length * 4 <= total &&
+      area.querySelector('a, input, textarea, select, button, h1, h2, h3, h4, h5, h6') === null &&
+      isLast(area, root)
+    )
+      area.remove();
+  }
+}
+
+/** The outermost elements under `root` named for comments (namesComments), in document order. */
+export function commentAreas(root: DomElement): DomElement[] {
   // A walk that does not go into a comments area: only the outermost are found, in one pass.
   const areas: DomElement[] = [];
   const stack: DomElement[] = [root];
@@ -177,17 +192,7 @@ export function dropCommentNotices(root: DomElement): void {
       if (child?.nodeType === ELEMENT) stack.push(child as DomElement);
     }
   }
-  for (const area of areas) {
-    const text = (area.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (
-      text.length > 0 &&
-      text.length <= MAX_NOTICE_CHARS &&
-      text.length * 4 <= total &&
-      area.querySelector('a, input, textarea, select, button, h1, h2, h3, h4, h5, h6') === null &&
-      isLast(area, root)
-    )
-      area.remove();
-  }
+  return areas;
 }
 
 /** No text follows the element under `root`. */

@@ -23,6 +23,7 @@ import {
 import {
   type BodyPart,
   bodyParts,
+  commentAreas,
   isBodyPart,
   type DenseBlock,
   densestBlock,
@@ -194,6 +195,8 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   // Readability changes the document).
   const main = declaresArticle ? null : mainArea(document);
   const mainChars = main ? textOf(main).length : 0;
+  // The main area's comments: an article's readers' comments do not make it a thread (below).
+  const comments = main ? commentAreas(main).map(textOf).join(' ') : '';
   const mainLinkShare = main && mainChars > 0 ? linkTextLength(main) / mainChars : 1;
   // Measured before Readability changes the document, too.
   const dense = densestBlock(document.body ?? (document.documentElement as DomElement), namedFurniture);
@@ -218,7 +221,12 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     // Readability keeps one best block. On a forum thread, a docs page or a list of results the
     // content is many blocks of the main area, so the cleaned main area wins when it reads as
     // content (few links) and Readability's pick is a small part of it.
-    if (main && mainChars > articleChars * 2.5 && mainLinkShare < MAX_LINK_SHARE) {
+    if (
+      main &&
+      mainChars - (isThread(comments, mainChars, article.blocks) ? 0 : comments.length) >
+        articleChars * 2.5 &&
+      mainLinkShare < MAX_LINK_SHARE
+    ) {
       const page = pageBlocks(parse(html), baseUrl);
       if (textLength(page) > articleChars * 2 && linkShare(page) < MAX_LINK_SHARE)
         return { ...fields, ...withTitle(article.title, fields.title), blocks: page, method: 'page' };
@@ -258,6 +266,23 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   }
   return { ...fields, blocks: page, method: 'page' };
 }
+
+/**
+ * Whether the main area's comment-named areas (their text, `comments`) are the posts of a thread
+ * rather than readers' comments under an article: they hold nearly all of the main area (a forum
+ * whose post containers carry "comment" in their names), or Readability's pick is one of them.
+ */
+function isThread(comments: string, mainChars: number, blocks: string[]): boolean {
+  if (comments === '') return false;
+  if (comments.length >= mainChars * THREAD_SHARE) return true;
+  const opening = blocks
+    .map(withoutLinkTargets)
+    .find((block) => !block.startsWith('#') && block.length >= 80);
+  return opening !== undefined && comparable(comments).includes(comparable(opening).slice(0, 80));
+}
+
+/** Comment-named areas holding this share of the main area are its posts (an article's readers' comments held 61-63 %). */
+const THREAD_SHARE = 0.8;
 
 /** The declared body wins when its text is this many times Readability's pick. */
 const DECLARED_GAIN = 1.3;

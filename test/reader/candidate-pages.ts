@@ -85,3 +85,24 @@ ${COMMUNITY_POST_NL.map((p) => `<div class="community-post__alinea">${p}</div>`)
 <div class="zijkolom"><h2>Archief</h2>
 ${ARCHIVE_TEASERS.map((t) => `<p>${t} <a href="/archief/${t.slice(0, 4)}">Lees meer</a></p>`).join('\n')}
 </div></div></body></html>`;
+
+export const REVIEW_TEXT = [
+  'Wer seine Aufgaben auf Karten sortiert, kennt das Prinzip: Jede Karte ist eine Aufgabe, jede Spalte ein Zustand, und eine Karte wandert von links nach rechts, bis sie erledigt ist.',
+  'Die vier Werkzeuge, die wir uns angesehen haben, laufen alle auf dem eigenen Server, und alle lassen sich mit einem Team teilen, ohne dass Daten bei einem fremden Anbieter landen.',
+  'Am einfachsten einzurichten war das kleinste von ihnen: ein Container, eine Datenbank, und nach zehn Minuten stand die erste Tafel mit drei Spalten und einem Dutzend Karten.',
+];
+export const READER_COMMENTS = Array.from(
+  { length: 6 },
+  (_, i) =>
+    `Leserin ${i + 1}: Wir nutzen seit Jahren ein ähnliches Werkzeug im Verein, und ehrlich gesagt fehlt mir in dieser Übersicht der Vergleich der Rechteverwaltung, die bei uns am Ende den Ausschlag gegeben hat (Kommentar ${i + 1}).`,
+);
+
+/**
+ * A review in the page's <main> with its readers' comments below it, twice its length and more: the
+ * comments make the main area big, and do not make the page a thread.
+ */
+export const REVIEW_WITH_COMMENTS = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Vier Kanban-Tafeln für den eigenen Server – Werkbank</title></head>
+<body><header><a href="/">Werkbank</a></header><main>
+<div class="article-body"><h1>Vier Kanban-Tafeln für den eigenen Server</h1>${REVIEW_TEXT.map((p) => `<p>${p}</p>`).join('')}</div>
+<section id="comments" class="comment-wrapper"><h2>6 Kommentare</h2>${READER_COMMENTS.map((c, i) => `<article id="comment-${i}" class="comment"><div class="comment__author">Gast</div><div class="comment__body"><p>${c}</p></div></article>`).join('')}</section>
+</main><footer>© Werkbank</footer></body></html>`;

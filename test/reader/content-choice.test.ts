@@ -15,6 +15,9 @@ import {
   OPINION_DE,
   OPINION_TEXT_DE,
   POST_TEXT_ES,
+  READER_COMMENTS,
+  REVIEW_TEXT,
+  REVIEW_WITH_COMMENTS,
   SHOP_ACCORDION,
   SHOP_DESCRIPTION,
   SHOP_PAGE,
@@ -74,6 +77,21 @@ describe('a comments area that holds only a notice', () => {
       `</section><p>${'Fe de erratas: la línea de autobús afectada es la 4, no la 14 como decía la primera versión. '.repeat(2)}</p>`,
     );
     expect(extractArticle(before, 'https://diario.example/n').blocks.join('\n')).toContain('cerrados');
+  });
+});
+
+describe('the main area against Readability’s pick', () => {
+  it("an article's readers' comments, twice its length and more, do not make the page a thread", () => {
+    const text = extractArticle(REVIEW_WITH_COMMENTS, 'https://werkbank.example/kanban').blocks.join('\n\n');
+    for (const paragraph of REVIEW_TEXT) expect(text).toContain(paragraph);
+    for (const comment of READER_COMMENTS) expect(text).not.toContain(comment);
+  });
+
+  it('a thread whose posts are named as comments is read whole', () => {
+    // No article above the posts: Readability's pick is one of them, and the thread is the content.
+    const thread = REVIEW_WITH_COMMENTS.replace(/<div class="article-body">.*?<\/div>/s, '');
+    const text = extractArticle(thread, 'https://werkbank.example/forum/1').blocks.join('\n\n');
+    for (const comment of READER_COMMENTS) expect(text).toContain(comment);
   });
 });
 
