@@ -6,9 +6,11 @@
  * nearest element that holds the chosen reading's opening and most of the data's keys as text.
  */
 import type { DomElement } from './dom.js';
-import { walkElements } from './dom-walk.js';
+import { textLength } from './dom-walk.js';
 
-/** An element longer than this is not where one key is shown (its text is not compared). */
+const ELEMENT_NODE = 1;
+
+/** An element with more text than this holds several keys' elements: its children are compared instead. */
 const MAX_MATCH_CHARS = 2_000;
 /** Keys shorter than this (a lone "Salz") could match anywhere: not looked for. */
 const MIN_KEY_CHARS = 6;
@@ -38,20 +40,18 @@ export function shownArea(
   const lead = opening ? squashed(opening).slice(0, KEY_PREFIX) : '';
   const shown: DomElement[] = [];
   let leadAt: DomElement | undefined;
-  walkElements(root, (element) => {
-    // A script's text (the JSON-LD itself) is not shown.
-    if (NOT_SHOWN.test(element.tagName)) return false;
-    const text = element.textContent ?? '';
-    if (text.length > MAX_MATCH_CHARS) return false;
-    const words = squashed(text);
+  // Each character of the page is compared once: in the outermost element short enough to hold one
+  // key (a list of ingredients, a step), not again in every element around it.
+  for (const chunk of shortestOutermost(root)) {
+    const words = squashed(chunk.textContent ?? '');
     for (const key of wanted) {
       if (!words.includes(key)) continue;
       wanted.delete(key);
-      shown.push(element);
+      shown.push(chunk);
     }
-    if (lead && !leadAt && words.includes(lead)) leadAt = element;
-    return wanted.size === 0 && (!lead || leadAt !== undefined);
-  });
+    if (lead && !leadAt && words.includes(lead)) leadAt = chunk;
+    if (wanted.size === 0 && (!lead || leadAt !== undefined)) break;
+  }
   if (shown.length < new Set(prefixes).size * 0.5) return undefined;
   // Each ancestor's count of shown keys beneath it, and its depth.
   const count = new Map<DomElement, number>();
@@ -71,6 +71,27 @@ export function shownArea(
     if (!best || (depth.get(element) ?? 0) > (depth.get(best) ?? 0)) best = element;
   }
   return best === root ? undefined : best;
+}
+
+/** The outermost elements under `root` with at most MAX_MATCH_CHARS of text, in document order (scripts aside). */
+function shortestOutermost(root: DomElement): DomElement[] {
+  const chunks: DomElement[] = [];
+  const stack: DomElement[] = [root];
+  while (stack.length > 0) {
+    const element = stack.pop() as DomElement;
+    // A script's text (the JSON-LD itself) is not shown.
+    if (NOT_SHOWN.test(element.tagName)) continue;
+    if (element !== root && textLength(element) <= MAX_MATCH_CHARS) {
+      chunks.push(element);
+      continue;
+    }
+    const children = element.childNodes;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i] as DomElement | undefined;
+      if (child?.nodeType === ELEMENT_NODE) stack.push(child);
+    }
+  }
+  return chunks;
 }
 
 /** `element` and its ancestors up to `root`, nearest first. */
