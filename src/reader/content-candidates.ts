@@ -15,7 +15,7 @@
  */
 import type { DomElement } from './dom.js';
 import { type DomNode, ELEMENT, TEXT } from './dom-node.js';
-import { allUnder, closestFrom, isTag, textLength } from './dom-walk.js';
+import { allUnder, closestFrom, isTag, textLength, textsUnder } from './dom-walk.js';
 
 /** Elements that start a block of their own: a "paragraph" holds none of them. */
 const BLOCK_TAGS =
@@ -282,17 +282,6 @@ export function shownStandfirst(description: string | undefined, root: DomElemen
   if (!description || description.length < MIN_STANDFIRST_CHARS || /(\.\.\.|…)$/.test(description))
     return undefined;
   const wanted = description.slice(0, 60);
-  const parts: string[] = [];
-  const stack: DomNode[] = [root as DomNode];
-  while (stack.length > 0) {
-    const node = stack.pop() as DomNode;
-    if (node.nodeType === TEXT) {
-      parts.push(node.textContent ?? '');
-      continue;
-    }
-    if (node.nodeType !== ELEMENT || UNSEEN_TAGS.test(node.nodeName.toUpperCase())) continue;
-    const children = node.childNodes;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as DomNode);
-  }
+  const parts = textsUnder(root, (element) => UNSEEN_TAGS.test(element.nodeName.toUpperCase()));
   return parts.join('').replace(/\s+/g, ' ').includes(wanted) ? description : undefined;
 }

@@ -105,7 +105,7 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
  */
 function withLeads(chosen: ExtractedArticle, leads: string[]): ExtractedArticle {
   if (leads.length === 0 || chosen.blocks.length === 0) return chosen;
-  const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
+  const text = comparableReading(chosen.blocks);
   // A header's line can be furniture too (an affiliate disclosure, a credit): judged as any block.
   const missing = leads.filter(
     (lead) => !isBoilerplateBlock(lead) && !text.includes(comparable(lead).slice(0, 80)),
@@ -119,7 +119,7 @@ function withLeads(chosen: ExtractedArticle, leads: string[]): ExtractedArticle 
  * the structured blocks come first and the chosen text's own blocks after them.
  */
 function withStructured(chosen: ExtractedArticle, structured: StructuredContent): ExtractedArticle {
-  const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
+  const text = comparableReading(chosen.blocks);
   const keys = structured.keys.slice(0, MAX_STRUCTURED_KEYS);
   const found = keys.filter((key) => text.includes(comparable(key).slice(0, 80))).length;
   if (found >= keys.length * 0.5) return chosen;
@@ -145,6 +145,22 @@ function lineWords(block: string): string[] {
     .map((line) => comparable(line.replace(/^\s*(?:[-*]|\d+\.|#+)\s+/, '')))
     .filter((line) => line !== '');
 }
+
+/**
+ * A reading's blocks as one comparable text, made once per array of blocks: the checks against the
+ * densest block and the split body's parts, the leads and the structured data read the same reading.
+ */
+function comparableReading(blocks: string[]): string {
+  let text = readingTexts.get(blocks);
+  if (text === undefined) {
+    text = comparable(blocks.map(withoutLinkTargets).join(' '));
+    readingTexts.set(blocks, text);
+  }
+  return text;
+}
+
+/** Blocks arrays are not changed once made: their comparable text stays right. */
+const readingTexts = new WeakMap<string[], string>();
 
 /** Words only, lower case: the same text marked up or spaced differently compares equal. */
 function comparable(text: string): string {
@@ -285,7 +301,7 @@ function missedParts(
   parts: Map<string, BodyPart[]>,
 ): { name: string; count: number } | undefined {
   if (parts.size === 0) return undefined;
-  const text = comparable(blocks.map(withoutLinkTargets).join(' '));
+  const text = comparableReading(blocks);
   for (const [name, group] of parts) {
     const held = group.map((part) => text.includes(comparable(part.lead).slice(0, 60)));
     const last = held.lastIndexOf(true);
@@ -338,7 +354,7 @@ const MAX_DENSE_PARAGRAPHS = 50;
 function missesDenseBlock(blocks: string[], dense: DenseBlock): boolean {
   const paragraphs = dense.paragraphs.slice(0, MAX_DENSE_PARAGRAPHS);
   if (paragraphs.length === 0) return false;
-  const text = comparable(blocks.map(withoutLinkTargets).join(' '));
+  const text = comparableReading(blocks);
   const found = paragraphs.filter((p) => text.includes(comparable(p).slice(0, 60))).length;
   if (found >= paragraphs.length * 0.5) return false;
   let denseChars = 0;
