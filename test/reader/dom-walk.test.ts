@@ -63,6 +63,21 @@ describe('selector-free lookups', () => {
         root.querySelector('article, main, [role="main"]'),
       );
       expect(firstUnder(root, isTag('H1')), page.file).toBe(root.querySelector('h1'));
+      // The lead paragraphs' lookups (content-candidates' leadParagraphs).
+      expect(
+        same(allUnder(root, isTag('HEADER')), Array.from(root.querySelectorAll('header'))),
+        page.file,
+      ).toBe(true);
+      for (const header of Array.from(root.querySelectorAll('header'))) {
+        expect(firstUnder(header, isTag('H1')), page.file).toBe(header.querySelector('h1'));
+        expect(closestFrom(header.parentNode, isTag('ARTICLE')), page.file).toBe(
+          header.parentNode?.closest('article') ?? null,
+        );
+        expect(
+          same(allUnder(header, isTag('P', 'DIV')), Array.from(header.querySelectorAll('p, div'))),
+          page.file,
+        ).toBe(true);
+      }
       for (const element of Array.from(root.querySelectorAll('*')))
         expect(textLength(element), page.file).toBe((element.textContent ?? '').length);
       const unseen = (e: DomElement) => /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD|TITLE)$/i.test(e.nodeName);
