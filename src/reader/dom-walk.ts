@@ -44,7 +44,8 @@ export function walkElements(root: DomElement, visit: (element: DomElement) => b
     if (next.nodeType === ELEMENT_NODE) {
       const element = next as unknown as DomElement;
       if (visit(element)) return;
-      if (element.tagName.toUpperCase() === 'TEMPLATE') next = next[END];
+      // linkedom's own test (the lower-case local name), without an upper-case tagName made per element.
+      if ((element as unknown as { localName: string }).localName === 'template') next = next[END];
     }
     next = next?.[NEXT];
   }
@@ -129,8 +130,18 @@ export function closestFrom(
   return null;
 }
 
-/** Tag name test in upper case, as linkedom gives HTML tag names. */
-export const isTag =
-  (...names: string[]) =>
-  (element: DomElement): boolean =>
-    names.includes(element.tagName.toUpperCase());
+/**
+ * Tag name test in upper case, as linkedom gives HTML tag names: `tagName.toUpperCase()` is one of
+ * `names`. linkedom makes tagName anew from the local name on every read; the local name is compared
+ * instead, upper-cased only where it is no longer than a name (upper-casing never shortens a string).
+ */
+export const isTag = (...names: string[]) => {
+  const upper = names.map((name) => name.toUpperCase());
+  return (element: DomElement): boolean => {
+    const name = (element as unknown as { localName?: string }).localName;
+    if (typeof name !== 'string') return upper.includes(element.tagName.toUpperCase());
+    for (const wanted of upper)
+      if (name.length <= wanted.length && name.toUpperCase() === wanted) return true;
+    return false;
+  };
+};

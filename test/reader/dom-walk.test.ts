@@ -105,4 +105,30 @@ describe('selector-free lookups', () => {
     expect(textsUnder(root, template).join('')).toBe('abc');
     expect(textsUnder(root, isTag('BODY'))).toEqual([]);
   });
+
+  it('test tag names as tagName.toUpperCase() does, whatever the case or alphabet', () => {
+    const { document } = parseHTML('<html><body></body></html>');
+    const made = [
+      'div',
+      'DIV',
+      'Div',
+      'p',
+      'P',
+      'pre',
+      'addreß',
+      'ﬁgure',
+      'lı',
+      'ſection',
+      'h1',
+      'H1',
+      'x',
+    ].map((name) => document.createElement(name) as unknown as DomElement);
+    for (const names of [['P'], ['DIV'], ['ADDRESS', 'FIGURE'], ['LI', 'SECTION'], ['H1', 'PRE']]) {
+      const test = isTag(...names);
+      for (const element of made)
+        expect(test(element), `${element.tagName} ${names}`).toBe(
+          names.includes(element.tagName.toUpperCase()),
+        );
+    }
+  });
 });
