@@ -15,7 +15,7 @@
  */
 import type { DomElement } from './dom.js';
 import { type DomNode, ELEMENT, TEXT } from './dom-node.js';
-import { allUnder, closestFrom, isTag, textLength } from './dom-walk.js';
+import { allUnder, closestFrom, firstUnder, isTag, textLength, textsUnder } from './dom-walk.js';
 
 /** Elements that start a block of their own: a "paragraph" holds none of them. */
 const BLOCK_TAGS =
@@ -107,13 +107,15 @@ const MAX_LEAD_ELEMENTS = 300;
 export function leadParagraphs(root: DomElement): string[] {
   const leads: string[] = [];
   let headers = 0;
-  for (const header of root.querySelectorAll('header')) {
+  // Walks with tag tests, not selectors: linkedom compiles a selector on every call.
+  for (const header of allUnder(root, isHeader)) {
     // The article's own header: it holds the title, or its article does (a teaser's header in a
     // list of articles holds an h2 and its card no h1).
-    if (!header.querySelector('h1') && !header.parentNode?.closest('article')?.querySelector('h1')) continue;
+    const article = closestFrom(header.parentNode, isArticle);
+    if (!firstUnder(header, isH1) && !(article && firstUnder(article, isH1))) continue;
     if (++headers > MAX_LEAD_HEADERS) break;
     let looked = 0;
-    for (const element of header.querySelectorAll('p, div')) {
+    for (const element of allUnder(header, isLeadBlock)) {
       if (++looked > MAX_LEAD_ELEMENTS) break;
       if (!isLeaf(element) || closestFrom(element, outsideLead)) continue;
       const { text, chars } = proseOf(element);
@@ -125,6 +127,11 @@ export function leadParagraphs(root: DomElement): string[] {
   }
   return leads;
 }
+
+const isHeader = isTag('HEADER');
+const isArticle = isTag('ARTICLE');
+const isH1 = isTag('H1');
+const isLeadBlock = isTag('P', 'DIV');
 
 /** nav, form, button, [role="navigation"], [hidden]: a lead is never inside one. */
 function outsideLead(element: DomElement): boolean {
@@ -287,17 +294,6 @@ export function shownStandfirst(description: string | undefined, root: DomElemen
   if (!description || description.length < MIN_STANDFIRST_CHARS || /(\.\.\.|…)$/.test(description))
     return undefined;
   const wanted = description.slice(0, 60);
-  const parts: string[] = [];
-  const stack: DomNode[] = [root as DomNode];
-  while (stack.length > 0) {
-    const node = stack.pop() as DomNode;
-    if (node.nodeType === TEXT) {
-      parts.push(node.textContent ?? '');
-      continue;
-    }
-    if (node.nodeType !== ELEMENT || UNSEEN_TAGS.test(node.nodeName.toUpperCase())) continue;
-    const children = node.childNodes;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as DomNode);
-  }
+  const parts = textsUnder(root, (element) => UNSEEN_TAGS.test(element.nodeName.toUpperCase()));
   return parts.join('').replace(/\s+/g, ' ').includes(wanted) ? description : undefined;
 }

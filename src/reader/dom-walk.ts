@@ -44,7 +44,8 @@ export function walkElements(root: DomElement, visit: (element: DomElement) => b
     if (next.nodeType === ELEMENT_NODE) {
       const element = next as unknown as DomElement;
       if (visit(element)) return;
-      if (element.tagName.toUpperCase() === 'TEMPLATE') next = next[END];
+      // linkedom's own test (the lower-case local name), without an upper-case tagName made per element.
+      if ((element as unknown as { localName: string }).localName === 'template') next = next[END];
     }
     next = next?.[NEXT];
   }
@@ -64,6 +65,37 @@ export function textLength(element: DomElement): number {
       length += ((next as unknown as { textContent: string | null }).textContent ?? '').length;
   }
   return length;
+}
+
+/**
+ * The data of the text nodes under `root` (CDATA left out), in document order, the subtrees of the
+ * elements `skip` names left out (and none at all where it names `root`): the parts of a textContent
+ * without the page's scripts, say, in one walk of the chain instead of a childNodes list per element.
+ */
+export function textsUnder(root: DomElement, skip: (element: DomElement) => boolean): string[] {
+  const texts: string[] = [];
+  if (skip(root)) return texts;
+  if (!CHAIN) {
+    collectTexts(root, skip, texts);
+    return texts;
+  }
+  const { next: NEXT, end: END } = CHAIN;
+  const end = (root as unknown as Chained)[END];
+  for (let next = (root as unknown as Chained)[NEXT]; next && next !== end; next = next?.[NEXT]) {
+    if (next.nodeType === TEXT_NODE) texts.push((next as unknown as { textContent: string }).textContent);
+    else if (next.nodeType === ELEMENT_NODE && skip(next as unknown as DomElement)) next = next[END];
+  }
+  return texts;
+}
+
+/** textsUnder through childNodes (another DOM than linkedom's). */
+function collectTexts(element: DomElement, skip: (element: DomElement) => boolean, texts: string[]): void {
+  const children = element.childNodes as ArrayLike<DomElement>;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as DomElement;
+    if (child.nodeType === TEXT_NODE) texts.push(child.textContent ?? '');
+    else if (child.nodeType === ELEMENT_NODE && !skip(child)) collectTexts(child, skip, texts);
+  }
 }
 
 /** The first element under `root` that passes `test` (querySelector). */
@@ -98,8 +130,18 @@ export function closestFrom(
   return null;
 }
 
-/** Tag name test in upper case, as linkedom gives HTML tag names. */
-export const isTag =
-  (...names: string[]) =>
-  (element: DomElement): boolean =>
-    names.includes(element.tagName.toUpperCase());
+/**
+ * Tag name test in upper case, as linkedom gives HTML tag names: `tagName.toUpperCase()` is one of
+ * `names`. linkedom makes tagName anew from the local name on every read; the local name is compared
+ * instead, upper-cased only where it is no longer than a name (upper-casing never shortens a string).
+ */
+export const isTag = (...names: string[]) => {
+  const upper = names.map((name) => name.toUpperCase());
+  return (element: DomElement): boolean => {
+    const name = (element as unknown as { localName?: string }).localName;
+    if (typeof name !== 'string') return upper.includes(element.tagName.toUpperCase());
+    for (const wanted of upper)
+      if (name.length <= wanted.length && name.toUpperCase() === wanted) return true;
+    return false;
+  };
+};

@@ -107,7 +107,7 @@ export function extractArticle(html: string, pageUrl: string): ExtractedArticle 
 
 /** The chosen text holds at least half of what the structured data says the page holds. */
 function holdsStructured(chosen: ExtractedArticle, structured: StructuredContent): boolean {
-  const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
+  const text = comparableReading(chosen.blocks);
   const keys = structured.keys.slice(0, MAX_STRUCTURED_KEYS);
   return keys.filter((key) => text.includes(comparable(key).slice(0, 80))).length >= keys.length * 0.5;
 }
@@ -142,7 +142,7 @@ function shownReading(
  */
 function withLeads(chosen: ExtractedArticle, leads: string[]): ExtractedArticle {
   if (leads.length === 0 || chosen.blocks.length === 0) return chosen;
-  const text = comparable(chosen.blocks.map(withoutLinkTargets).join(' '));
+  const text = comparableReading(chosen.blocks);
   // A header's line can be furniture too (an affiliate disclosure, a credit): judged as any block.
   const missing = leads.filter(
     (lead) => !isBoilerplateBlock(lead) && !text.includes(comparable(lead).slice(0, 80)),
@@ -178,6 +178,22 @@ function lineWords(block: string): string[] {
     .map((line) => comparable(line.replace(/^\s*(?:[-*]|\d+\.|#+)\s+/, '')))
     .filter((line) => line !== '');
 }
+
+/**
+ * A reading's blocks as one comparable text, made once per array of blocks: the checks against the
+ * densest block and the split body's parts, the leads and the structured data read the same reading.
+ */
+function comparableReading(blocks: string[]): string {
+  let text = readingTexts.get(blocks);
+  if (text === undefined) {
+    text = comparable(blocks.map(withoutLinkTargets).join(' '));
+    readingTexts.set(blocks, text);
+  }
+  return text;
+}
+
+/** Blocks arrays are not changed once made: their comparable text stays right. */
+const readingTexts = new WeakMap<string[], string>();
 
 /** Words only, lower case: the same text marked up or spaced differently compares equal. */
 function comparable(text: string): string {
@@ -342,7 +358,7 @@ function missedParts(
   parts: Map<string, BodyPart[]>,
 ): { name: string; count: number } | undefined {
   if (parts.size === 0) return undefined;
-  const text = comparable(blocks.map(withoutLinkTargets).join(' '));
+  const text = comparableReading(blocks);
   for (const [name, group] of parts) {
     const held = group.map((part) => text.includes(comparable(part.lead).slice(0, 60)));
     const last = held.lastIndexOf(true);
@@ -395,7 +411,7 @@ const MAX_DENSE_PARAGRAPHS = 50;
 function missesDenseBlock(blocks: string[], dense: DenseBlock): boolean {
   const paragraphs = dense.paragraphs.slice(0, MAX_DENSE_PARAGRAPHS);
   if (paragraphs.length === 0) return false;
-  const text = comparable(blocks.map(withoutLinkTargets).join(' '));
+  const text = comparableReading(blocks);
   const found = paragraphs.filter((p) => text.includes(comparable(p).slice(0, 60))).length;
   if (found >= paragraphs.length * 0.5) return false;
   let denseChars = 0;

@@ -11,7 +11,13 @@
  * - `_isValidByline`: Readability measures every element's whole text (the page's, for `<body>`)
  *   before looking at its names; the names go first, the text only for an element they match;
  * - `_isElementWithoutContent` and `_hasChildBlockElement`: a walk that stops at the first text or
- *   block found, instead of the whole text of the element joined (and a NodeList built per node).
+ *   block found, instead of the whole text of the element joined (and a NodeList built per node);
+ * - `_getLinkDensity`: one walk that counts the lengths of the element's text and of each link's
+ *   text as Readability's trimmed, space-collapsed text would have them, instead of joining, trimming
+ *   and collapsing the element's whole text and then each link's again (a candidate near the top of
+ *   the page holds most of its text);
+ * - `_grabArticle`: Readability serialises the article it found into a log line even when it does
+ *   not log; without `debug` that line's HTML is not built.
  *
  * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages.
  */
@@ -37,7 +43,10 @@ interface Node {
 
 /** Readability's own helpers (not in its type declarations), as this subclass calls them. */
 interface ReadabilityHelpers {
-  REGEXPS: { byline: RegExp };
+  REGEXPS: { byline: RegExp; hashUrl: RegExp };
+  _debug: boolean;
+  _grabArticle(page?: Node | null): Node | null;
+  _getLinkDensity(element: Node): number;
   DIV_TO_P_ELEMS: Set<string | undefined>;
   _isProbablyVisible(node: Node): boolean;
   _getAllNodesWithTag(node: Node, tagNames: string[]): Node[];
@@ -132,6 +141,50 @@ export class FastReadability extends Base {
     return found;
   }
 
+  override _grabArticle(page?: Node | null): Node | null {
+    const article = super._grabArticle(page);
+    // parse() logs "Grabbed: " + article.innerHTML right after this returns; its log does nothing
+    // without debug, so that first read of innerHTML gets '' instead of the article serialised.
+    if (article && !this._debug) skipNextInnerHtml(article);
+    return article;
+  }
+
+  override _getLinkDensity(element: Node): number {
+    if (!CHAIN) return super._getLinkDensity(element);
+    const { next: NEXT, end: END } = CHAIN;
+    const text = new SpacedLength();
+    // Links in document order (getElementsByTagName('a')), the ones still open as a stack.
+    const links: { end: Node | undefined; text: SpacedLength; href: string | null }[] = [];
+    const open: typeof links = [];
+    const end = (element as Chained)[END];
+    for (let next = (element as Chained)[NEXT]; next && next !== end; next = (next as Chained)[NEXT]) {
+      while (open.length > 0 && open[open.length - 1]?.end === next) open.pop();
+      if (next.nodeType === ELEMENT_NODE) {
+        // getElementsByTagName('a') in an HTML document: the lower-case local name.
+        if (next.localName === 'a') {
+          const link = {
+            end: (next as Chained)[END],
+            text: new SpacedLength(),
+            href: next.getAttribute?.('href') ?? null,
+          };
+          links.push(link);
+          open.push(link);
+        }
+      } else if (next.nodeType === TEXT_NODE || next.nodeType === CDATA_SECTION_NODE) {
+        const data = next.textContent ?? '';
+        text.add(data);
+        for (const link of open) link.text.add(data);
+      }
+    }
+    if (text.length === 0) return 0;
+    let linkLength = 0;
+    for (const link of links) {
+      const coefficient = link.href && this.REGEXPS.hashUrl.test(link.href) ? 0.3 : 1;
+      linkLength += link.text.length * coefficient;
+    }
+    return linkLength / text.length;
+  }
+
   override _isProbablyVisible(node: Node): boolean {
     if (node.getAttribute?.('style') !== null) return super._isProbablyVisible(node);
     // Readability's test less the style's display and visibility (none without a style attribute).
@@ -169,6 +222,60 @@ export class FastReadability extends Base {
       if (next.nodeType === ELEMENT_NODE && this.DIV_TO_P_ELEMS.has(next.tagName)) return true;
     return false;
   }
+}
+
+/**
+ * The length of `text.trim().replace(/\s{2,}/g, ' ')` (Readability's inner text) for a text given in
+ * pieces: its characters other than whitespace, and one for each run of whitespace between them.
+ */
+class SpacedLength {
+  length = 0;
+  private started = false;
+  private gap = false;
+
+  add(text: string): void {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if ((code > 32 && code < 127) || !isSpace(code)) {
+        if (this.gap) this.length++;
+        this.length++;
+        this.started = true;
+        this.gap = false;
+      } else if (this.started) this.gap = true;
+    }
+  }
+}
+
+/** The characters `\s` matches and `trim` removes (ECMAScript's WhiteSpace and LineTerminator). */
+export function isSpace(code: number): boolean {
+  return (
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** `element.innerHTML` reads '' once (then linkedom's getter again): for a string nobody reads. */
+function skipNextInnerHtml(element: Node): void {
+  Object.defineProperty(element, 'innerHTML', {
+    configurable: true,
+    get(this: Node) {
+      delete (this as { innerHTML?: unknown }).innerHTML;
+      return '';
+    },
+    set(this: Node, html: string) {
+      delete (this as { innerHTML?: unknown }).innerHTML;
+      (this as { innerHTML?: unknown }).innerHTML = html;
+    },
+  });
 }
 
 /** Whether any text under `node` is more than whitespace (`textContent.trim()` is not empty). */

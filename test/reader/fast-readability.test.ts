@@ -6,7 +6,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { FastReadability } from '../../src/reader/fast-readability.js';
+import { FastReadability, isSpace } from '../../src/reader/fast-readability.js';
 import { decodePage, loadManifest } from './page-fixtures.js';
 
 type Options = ConstructorParameters<typeof Readability>[1];
@@ -72,5 +72,37 @@ describe('FastReadability', () => {
     const found = reader._getAllNodesWithTag(body, ['p', 'H2']);
     expect(found).toEqual(Array.from(body.querySelectorAll('p, h2')));
     expect(found).toHaveLength(3);
+  });
+
+  it('measures the link density of every element as Readability does', () => {
+    type Densities = { _getLinkDensity(element: unknown): number };
+    const plain = new Readability(
+      parseHTML('<html><body></body></html>').document as never,
+    ) as unknown as Densities;
+    const fast = new FastReadability(
+      parseHTML('<html><body></body></html>').document as never,
+    ) as unknown as Densities;
+    const spaces = ' \t\n\u00a0\u2003\u3000\ufeff\u200b\u0085';
+    const made = `<html><body><div id="x">  ${spaces} lead ${spaces}<a href="#top"> a  ${spaces}</a>
+      <a href="/p"><span> nested </span><a href="#in">inner</a> tail </a><![CDATA[ cdata  ]]>
+      <template><a href="/t">template link</a></template> end${spaces}</div>
+      <div><a href="#only">  </a></div><div>${spaces}</div><p>no links at all</p></body></html>`;
+    const pages = loadManifest()
+      .filter((page) => !page.contentType.toLowerCase().startsWith('application/pdf'))
+      .map((page) => decodePage(page));
+    let compared = 0;
+    for (const html of [made, ...pages]) {
+      const { document } = parseHTML(html);
+      for (const element of Array.from(document.querySelectorAll('*'))) {
+        expect(fast._getLinkDensity(element)).toBe(plain._getLinkDensity(element));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(5_000);
+  });
+
+  it('counts as whitespace exactly what \\s matches', () => {
+    for (let code = 0; code <= 0xffff; code++)
+      expect(isSpace(code), code.toString(16)).toBe(/\s/.test(String.fromCharCode(code)));
   });
 });
