@@ -54,7 +54,7 @@ export interface ExtractedArticle
   /**
    * Which reading won: Readability's article, the page's JSON-LD body, the cleaned page (or its main
    * area), or the densest block of prose; `structured` when the page's structured data (a recipe, an
-   * FAQ …) was added to it.
+   * FAQ …) was added to it; `shown` when the part of the page that shows that data was read instead.
    */
   method: 'article' | 'json-ld' | 'microdata' | 'parts' | 'page' | 'dense' | 'structured' | 'shown';
 }
@@ -211,8 +211,6 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   // Readability changes the document).
   const main = declaresArticle ? null : mainArea(document);
   const mainChars = main ? textOf(main).length : 0;
-  // The main area's comments: an article's readers' comments do not make it a thread (below).
-  const comments = main ? commentAreas(main).map(textOf).join(' ') : '';
   const mainLinkShare = main && mainChars > 0 ? linkTextLength(main) / mainChars : 1;
   // Measured before Readability changes the document, too.
   const dense = densestBlock(document.body ?? (document.documentElement as DomElement), namedFurniture);
@@ -237,13 +235,13 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
     // Readability keeps one best block. On a forum thread, a docs page or a list of results the
     // content is many blocks of the main area, so the cleaned main area wins when it reads as
     // content (few links) and Readability's pick is a small part of it.
-    if (
-      main &&
-      mainChars - (isThread(comments, mainChars, article.blocks) ? 0 : comments.length) >
-        articleChars * 2.5 &&
-      mainLinkShare < MAX_LINK_SHARE
-    ) {
-      const page = pageBlocks(parse(html), baseUrl);
+    if (main && mainChars > articleChars * 2.5 && mainLinkShare < MAX_LINK_SHARE) {
+      // The same main area on a copy of the page (Readability changed this one): an article's
+      // readers' comments there do not make it a thread.
+      const root = cleanedPage(parse(html));
+      const comments = root ? commentAreas(root).map(textOf).join(' ') : '';
+      const ownChars = mainChars - (isThread(comments, mainChars, article.blocks) ? 0 : comments.length);
+      const page = ownChars > articleChars * 2.5 ? pageBlocks(root, baseUrl) : [];
       if (textLength(page) > articleChars * 2 && linkShare(page) < MAX_LINK_SHARE)
         return { ...fields, ...withTitle(article.title, fields.title), blocks: page, method: 'page' };
     }
@@ -276,7 +274,7 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   if (articleBody && articleBody.length >= Math.min(MIN_ARTICLE_CHARS, articleChars + 1)) {
     return { ...fields, blocks: paragraphs(articleBody), method: 'json-ld' };
   }
-  const page = pageBlocks(parse(html), baseUrl);
+  const page = pageBlocks(cleanedPage(parse(html)), baseUrl);
   if (article && articleChars >= textLength(page) * 0.5 && articleChars > 0) {
     return { ...fields, blocks: article.blocks, method: 'article' };
   }
@@ -726,9 +724,13 @@ function readabilityBlocks(
 }
 
 /** The page minus what is never content, scoped to its `<main>` (or sole `<article>`) when it has one. */
-function pageBlocks(document: DomDocument, baseUrl: string): string[] {
+function cleanedPage(document: DomDocument): DomElement | null {
   removeBoilerplate(document.body ?? document.documentElement);
-  const root = mainArea(document) ?? document.body ?? document.documentElement;
+  return mainArea(document) ?? document.body ?? document.documentElement;
+}
+
+/** A cleaned page's (cleanedPage) blocks. */
+function pageBlocks(root: DomElement | null, baseUrl: string): string[] {
   if (!root) return [];
   dropCommentNotices(root);
   return dropBoilerplateBlocks(domToMarkdownBlocks(root as DomNode, { baseUrl }));
