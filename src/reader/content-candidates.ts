@@ -15,7 +15,15 @@
  */
 import type { DomElement } from './dom.js';
 import { type DomNode, ELEMENT, TEXT } from './dom-node.js';
-import { allUnder, closestFrom, firstUnder, isTag, textLength, textsUnder } from './dom-walk.js';
+import {
+  allUnder,
+  closestFrom,
+  firstUnder,
+  isTag,
+  outermostUnder,
+  textLength,
+  textsUnder,
+} from './dom-walk.js';
 
 /** Elements that start a block of their own: a "paragraph" holds none of them. */
 const BLOCK_TAGS =
@@ -184,22 +192,7 @@ export function dropCommentNotices(root: DomElement): void {
 
 /** The outermost elements under `root` named for comments (namesComments), in document order. */
 export function commentAreas(root: DomElement): DomElement[] {
-  // A walk that does not go into a comments area: only the outermost are found, in one pass.
-  const areas: DomElement[] = [];
-  const stack: DomElement[] = [root];
-  while (stack.length > 0 && areas.length < MAX_COMMENT_AREAS) {
-    const node = stack.pop() as DomElement;
-    if (node !== root && namesComments(node)) {
-      areas.push(node);
-      continue;
-    }
-    const children = node.childNodes;
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i];
-      if (child?.nodeType === ELEMENT) stack.push(child as DomElement);
-    }
-  }
-  return areas;
+  return outermostUnder(root, namesComments, MAX_COMMENT_AREAS);
 }
 
 /** No text follows the element under `root`. */

@@ -98,6 +98,32 @@ function collectTexts(element: DomElement, skip: (element: DomElement) => boolea
   }
 }
 
+/**
+ * The outermost elements under `root` (not `root` itself) that pass `test`, in document order: a
+ * walk that does not go into an element that passed, at most `max` of them.
+ */
+export function outermostUnder(
+  root: DomElement,
+  test: (element: DomElement) => boolean,
+  max = Number.POSITIVE_INFINITY,
+): DomElement[] {
+  const found: DomElement[] = [];
+  const stack: DomElement[] = [root];
+  while (stack.length > 0 && found.length < max) {
+    const element = stack.pop() as DomElement;
+    if (element !== root && test(element)) {
+      found.push(element);
+      continue;
+    }
+    const children = element.childNodes as ArrayLike<DomElement>;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child?.nodeType === ELEMENT_NODE) stack.push(child);
+    }
+  }
+  return found;
+}
+
 /** The first element under `root` that passes `test` (querySelector). */
 export function firstUnder(root: DomElement, test: (element: DomElement) => boolean): DomElement | null {
   let found: DomElement | null = null;

@@ -125,10 +125,12 @@ function shownReading(
 ): ExtractedArticle | undefined {
   const body = cleanedCopy(html);
   if (!body) return undefined;
-  const opening = chosen.blocks
-    .map(withoutLinkTargets)
-    .find((block) => !block.startsWith('#') && block.length >= 80);
-  const area = shownArea(body, structured.keys.slice(0, MAX_STRUCTURED_KEYS), opening, comparable);
+  const area = shownArea(
+    body,
+    structured.keys.slice(0, MAX_STRUCTURED_KEYS),
+    openingOf(chosen.blocks),
+    comparable,
+  );
   if (!area) return undefined;
   const blocks = readingOf([area], baseUrl, chosen.title);
   const reading = { ...chosen, blocks, method: 'shown' as const };
@@ -289,10 +291,13 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
 function isThread(comments: string, mainChars: number, blocks: string[]): boolean {
   if (comments === '') return false;
   if (comments.length >= mainChars * THREAD_SHARE) return true;
-  const opening = blocks
-    .map(withoutLinkTargets)
-    .find((block) => !block.startsWith('#') && block.length >= 80);
+  const opening = openingOf(blocks);
   return opening !== undefined && comparable(comments).includes(comparable(opening).slice(0, 80));
+}
+
+/** A reading's first paragraph (not a heading, not a line), its link targets left out. */
+function openingOf(blocks: string[]): string | undefined {
+  return blocks.map(withoutLinkTargets).find((block) => !block.startsWith('#') && block.length >= 80);
 }
 
 /** Comment-named areas holding this share of the main area are its posts (an article's readers' comments held 61-63 %). */

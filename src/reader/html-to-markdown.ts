@@ -134,8 +134,7 @@ class BlockWriter {
     const title = blocks[titleAt];
     if (href && title && !title.includes('](') && !title.includes('\n')) {
       const [, marks = '', text = title] = /^(#{1,6} )?(.*)$/s.exec(title) ?? [];
-      blocks[titleAt] =
-        `${marks}[${text.replace(/([[\]])/g, '\\$1')}](${href.replace(/[()\s]/g, encodeURIComponent)})`;
+      blocks[titleAt] = `${marks}${markdownLink(text, href)}`;
     }
     this.blocks.push(...blocks);
   }
@@ -199,6 +198,11 @@ class BlockWriter {
   }
 }
 
+/** `[text](href)`: brackets in the text escaped, parentheses and spaces in the target encoded. */
+function markdownLink(text: string, href: string): string {
+  return `[${text.replace(/([[\]])/g, '\\$1')}](${href.replace(/[()\s]/g, encodeURIComponent)})`;
+}
+
 /** Elements that make a link a card when it holds one (a heading, a paragraph, a list). */
 const CARD_PARTS = new Set('H1 H2 H3 H4 H5 H6 P UL OL TABLE BLOCKQUOTE'.split(' '));
 
@@ -244,7 +248,7 @@ function inlineText(node: DomNode, options: MarkdownOptions, depth: number): str
       const href = absoluteHttpUrl(node.getAttribute?.('href'), options.baseUrl);
       if (!text) return '';
       if (!href || text === href) return inner;
-      return `${leading(inner)}[${text.replace(/([[\]])/g, '\\$1')}](${href.replace(/[()\s]/g, encodeURIComponent)})${trailing(inner)}`;
+      return `${leading(inner)}${markdownLink(text, href)}${trailing(inner)}`;
     }
     case 'STRONG':
     case 'B': {

@@ -4,7 +4,7 @@
  * crosses a thread boundary (strings in, strings out), so it runs the same in the worker and in tests.
  */
 import { htmlToText } from '../tools/html-to-text.js';
-import { extractArticle } from './extract-article.js';
+import { type ExtractedArticle, extractArticle } from './extract-article.js';
 import { isPathological, markupShape, readInPart } from './markup-shape.js';
 import { type PassageOptions, type PassageSelection, selectPassages } from './passages.js';
 
@@ -19,19 +19,9 @@ export interface ReadJobResult {
   /**
    * article: Readability; json-ld: the page's articleBody; page: cleaned page; dense: the densest
    * block of prose; structured: one of those with the page's structured data (recipe, FAQ …) added;
-   * flat: markup too deep for a DOM.
+   * shown: the part of the page that shows that data; flat: markup too deep for a DOM.
    */
-  method:
-    | 'article'
-    | 'json-ld'
-    | 'microdata'
-    | 'parts'
-    | 'page'
-    | 'dense'
-    | 'structured'
-    | 'shown'
-    | 'flat'
-    | 'text';
+  method: ExtractedArticle['method'] | 'flat' | 'text';
   selection: PassageSelection;
   /** Only the first part of the page was read (too big to read whole). */
   cut?: boolean;

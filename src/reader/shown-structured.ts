@@ -6,9 +6,7 @@
  * nearest element that holds the chosen reading's opening and most of the data's keys as text.
  */
 import type { DomElement } from './dom.js';
-import { textLength } from './dom-walk.js';
-
-const ELEMENT_NODE = 1;
+import { outermostUnder, textLength } from './dom-walk.js';
 
 /** An element with more text than this holds several keys' elements: its children are compared instead. */
 const MAX_MATCH_CHARS = 2_000;
@@ -75,23 +73,10 @@ export function shownArea(
 
 /** The outermost elements under `root` with at most MAX_MATCH_CHARS of text, in document order (scripts aside). */
 function shortestOutermost(root: DomElement): DomElement[] {
-  const chunks: DomElement[] = [];
-  const stack: DomElement[] = [root];
-  while (stack.length > 0) {
-    const element = stack.pop() as DomElement;
-    // A script's text (the JSON-LD itself) is not shown.
-    if (NOT_SHOWN.test(element.tagName)) continue;
-    if (element !== root && textLength(element) <= MAX_MATCH_CHARS) {
-      chunks.push(element);
-      continue;
-    }
-    const children = element.childNodes;
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i] as DomElement | undefined;
-      if (child?.nodeType === ELEMENT_NODE) stack.push(child);
-    }
-  }
-  return chunks;
+  // A script's text (the JSON-LD itself) is not shown: taken whole, then left out.
+  const short = (element: DomElement) =>
+    NOT_SHOWN.test(element.tagName) || textLength(element) <= MAX_MATCH_CHARS;
+  return outermostUnder(root, short).filter((element) => !NOT_SHOWN.test(element.tagName));
 }
 
 /** `element` and its ancestors up to `root`, nearest first. */
