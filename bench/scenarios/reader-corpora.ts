@@ -660,9 +660,15 @@ interface SpeedPage {
 
 /** The reader's job as the pool's worker runs it, on this thread, from the page's bytes. */
 async function scoutInThread(input: ReadInput): Promise<void> {
-  const html = decodeDocument(input.body, input.contentType).text;
   try {
-    await runReadJob({ kind: 'html', html, url: input.url, maxChars: FETCH_MAX_CHARS });
+    await runReadJob({
+      kind: 'document',
+      type: 'html',
+      body: input.body,
+      contentType: input.contentType,
+      url: input.url,
+      maxChars: FETCH_MAX_CHARS,
+    });
   } catch {
     // A page the reader fails on costs what it cost.
   }

@@ -6,7 +6,6 @@
  */
 import { describePdfFailure, extractPdfText, looksLikePdf } from '../context/pdf-text.js';
 import { stripControlChars } from '../tools/untrusted-text.js';
-import { decodeDocument } from './charset.js';
 import type { PassageSelection } from './passages.js';
 import type { ReadJob, ReadJobResult } from './read-job.js';
 import { type ReaderPool, readerPool } from './reader-pool.js';
@@ -121,19 +120,17 @@ export async function readForModel(input: ReadInput, options: ReadOptions): Prom
       ...(pdf.pagesRead < pdf.pages ? { pages: { read: pdf.pagesRead, total: pdf.pages } } : {}),
     };
   }
-  // Control bytes are stripped from everything the reader returns (cleanMetadata), entities it
-  // decoded included; a pass over a 4 MB page here would cost the main thread for nothing.
-  const { text } = decodeDocument(input.body, input.contentType);
-  if (kind === 'text') {
-    const result = await run({
-      kind: 'blocks',
-      blocks: stripControlChars(text).split(/\n\s*\n/),
-      ...passageOptions,
-    });
-    return { ...cleanMetadata(result), kind, title: fileTitle(input.url) };
-  }
-  const result = await run({ kind: 'html', html: text, url: input.url, ...passageOptions });
-  return { ...cleanMetadata(result), kind };
+  // Decoded in the worker, with the reading (read-job.ts). Control bytes are stripped from everything
+  // the reader returns (cleanMetadata), entities it decoded included.
+  const result = await run({
+    kind: 'document',
+    type: kind,
+    body: input.body,
+    contentType: input.contentType,
+    url: input.url,
+    ...passageOptions,
+  });
+  return { ...cleanMetadata(result), kind, ...(kind === 'text' ? { title: fileTitle(input.url) } : {}) };
 }
 
 /** The whole document as Markdown, with its metadata (the corpus test and `--read` with no budget). */

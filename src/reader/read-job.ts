@@ -1,15 +1,31 @@
 /**
- * One reading, start to finish, as the reader's worker runs it: HTML → main content (or flat text
- * for pathological markup) → the passages within budget. Plain synchronous CPU work on data that
- * crosses a thread boundary (strings in, strings out), so it runs the same in the worker and in tests.
+ * One reading, start to finish, as the reader's worker runs it: a document's bytes → text in its
+ * charset → main content (or flat text for pathological markup) → the passages within budget. Plain
+ * synchronous CPU work on data that crosses a thread boundary (bytes or strings in, strings out), so
+ * it runs the same in the worker and in tests. Decoding happens here, in the worker, not on the main
+ * thread: a hundred result pages arriving at once cost the main thread seconds of decoding (and the
+ * copy of each decoded string into the worker) when it was done there.
  */
 import { htmlToText } from '../tools/html-to-text.js';
+import { stripControlChars } from '../tools/untrusted-text.js';
+import { decodeDocument } from './charset.js';
 import { type ExtractedArticle, extractArticle } from './extract-article.js';
 import { isPathological, markupShape, readInPart } from './markup-shape.js';
 import { type PassageOptions, type PassageSelection, selectPassages } from './passages.js';
 
 export type ReadJob = PassageOptions &
-  ({ kind: 'html'; html: string; url: string } | { kind: 'blocks'; blocks: string[] });
+  (
+    | {
+        /** A fetched document as it arrived: a web page or text (JSON, XML, CSV, plain text). */
+        kind: 'document';
+        type: 'html' | 'text';
+        body: Uint8Array;
+        /** As the server sent it ('' when it sent none): its charset decides the decoding. */
+        contentType: string;
+        url: string;
+      }
+    | { kind: 'blocks'; blocks: string[] }
+  );
 
 export interface ReadJobResult {
   title?: string;
@@ -32,20 +48,30 @@ export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
     maxChars: job.maxChars,
     ...(job.focus ? { focus: job.focus } : {}),
     ...(job.part !== undefined ? { part: job.part } : {}),
-    ...(job.kind === 'html' ? { pageUrl: job.url } : {}),
+    ...(job.kind === 'document' && job.type === 'html' ? { pageUrl: job.url } : {}),
   };
   if (job.kind === 'blocks') return { method: 'text', selection: selectPassages(job.blocks, options) };
-  const shape = markupShape(job.html);
+  const { text } = decodeDocument(job.body, job.contentType);
+  if (job.type === 'text') {
+    // Control bytes go before the text is split (the main thread strips what comes back again).
+    return { method: 'text', selection: selectPassages(stripControlChars(text).split(/\n\s*\n/), options) };
+  }
+  return readHtml(text, job.url, options);
+}
+
+/** A decoded web page: its main content, or its text where the markup is too big or too deep. */
+async function readHtml(html: string, url: string, options: PassageOptions): Promise<ReadJobResult> {
+  const shape = markupShape(html);
   const partEnd = readInPart(shape);
   if (partEnd !== undefined) {
     // An ordinary page too big to read whole: its first part, read as a page, and said so.
-    const { blocks, method, ...metadata } = extractArticle(job.html.slice(0, partEnd), job.url);
+    const { blocks, method, ...metadata } = extractArticle(html.slice(0, partEnd), url);
     return { ...metadata, method, cut: true, selection: selectPassages(blocks, options) };
   }
   if (isPathological(shape)) {
     // No DOM for this page: the linear, tag-stripping reader gives its text.
-    const flat = await htmlToText(job.html, {
-      maxChars: Number.isFinite(job.maxChars) ? job.maxChars * 4 : 4_000_000,
+    const flat = await htmlToText(html, {
+      maxChars: Number.isFinite(options.maxChars) ? options.maxChars * 4 : 4_000_000,
       // The pool bounds this thread's CPU time; a wall-clock budget here would refuse ordinary
       // pages on a busy machine.
       budgetMs: Number.POSITIVE_INFINITY,
@@ -59,6 +85,6 @@ export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
       selection: selectPassages(blocks, options),
     };
   }
-  const { blocks, method, ...metadata } = extractArticle(job.html, job.url);
+  const { blocks, method, ...metadata } = extractArticle(html, url);
   return { ...metadata, method, selection: selectPassages(blocks, options) };
 }

@@ -171,7 +171,8 @@ export class ReaderPool {
       slot.cpuAtStart = slot.threadId === undefined ? undefined : this.cpuClock(slot.threadId);
       this.watch(slot, pending, pending.limitMs);
       slot.worker.ref();
-      slot.worker.postMessage({ id: pending.id, job: pending.job });
+      const { job, transfer } = forWorker(pending.job);
+      slot.worker.postMessage({ id: pending.id, job }, transfer);
       pending.onStart?.();
     }
   }
@@ -287,6 +288,17 @@ export class ReaderPool {
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     await slot.worker.terminate();
   }
+}
+
+/**
+ * A job as it is posted to a worker: a document's bytes as a copy of their own, moved rather than
+ * cloned — cloning a view clones its whole buffer (a Buffer cut from Node's pool or from a larger
+ * download), and the caller keeps its own bytes (fetch_url reads the same download again for a part).
+ */
+function forWorker(job: ReadJob): { job: ReadJob; transfer: ArrayBuffer[] } {
+  if (job.kind !== 'document') return { job, transfer: [] };
+  const body = new Uint8Array(job.body);
+  return { job: { ...job, body }, transfer: [body.buffer] };
 }
 
 /**

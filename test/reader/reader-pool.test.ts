@@ -6,7 +6,7 @@
  * not count.
  */
 import { readlinkSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readForModel } from '../../src/reader/read-document.js';
 import { linuxThreadCpuMs, ReaderPool, ReadTimeoutError } from '../../src/reader/reader-pool.js';
 
@@ -150,5 +150,50 @@ describe('reader pool', () => {
     for (let i = 0; i < 2e7; i++) x += i % 7;
     expect(x).toBeGreaterThan(0);
     expect(linuxThreadCpuMs(self)).toBeGreaterThan(before);
+  });
+  it('decodes pages in the worker, not on the main thread, and leaves the caller its bytes', async () => {
+    // windows-1252 (decoded by hand for Node 20) and Shift_JIS (TextDecoder): both paths.
+    const latin = Buffer.from(
+      `<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><article>${'<p>Caf\xe9 \x93cr\xe8me\x94 costs \x805 in the old town, said the owner of the place.</p>'.repeat(12)}</article></body></html>`,
+      'latin1',
+    );
+    const japanese = Buffer.concat([
+      Buffer.from('<html><head><meta charset="shift_jis"><title>'),
+      Buffer.from([0x93, 0xfa, 0x96, 0x7b]), // 日本
+      Buffer.from(
+        `</title></head><body><article>${'<p>Tokyo station opens a new line for the city today.</p>'.repeat(12)}</article></body></html>`,
+      ),
+    ]);
+    // Node's TextDecoder and Buffer.toString('latin1') on this thread: a page decoded here uses one.
+    const decode = vi.spyOn(TextDecoder.prototype, 'decode');
+    const latin1 = vi.spyOn(Buffer.prototype, 'toString');
+    try {
+      const [one, two] = await Promise.all([
+        readForModel(
+          { body: latin, contentType: 'text/html', url: 'https://example.test/cafe' },
+          { maxChars: 8_000, pool },
+        ),
+        readForModel(
+          { body: japanese, contentType: 'text/html', url: 'https://example.test/jp' },
+          { maxChars: 8_000, pool },
+        ),
+      ]);
+      expect(one.title).toBe('Café');
+      expect(one.selection.text).toContain('Café “crème” costs €5');
+      expect(two.title).toBe('日本');
+      expect(decode).not.toHaveBeenCalled();
+      // (The pool reads its workers' CPU clocks from /proc as latin1 too: small buffers.)
+      expect(
+        latin1.mock.calls.filter(
+          ([encoding], call) => encoding === 'latin1' && (latin1.mock.contexts[call] as Buffer).length >= 512,
+        ),
+      ).toEqual([]);
+    } finally {
+      decode.mockRestore();
+      latin1.mockRestore();
+    }
+    // The bytes went to the worker as a copy: fetch_url reads the same download again for a part.
+    expect(latin.toString('latin1')).toContain('Caf\xe9');
+    expect(japanese.byteLength).toBeGreaterThan(100);
   });
 });
