@@ -293,7 +293,7 @@ export class ReaderPool {
 /**
  * A job as it is posted to a worker: a document's bytes as a copy of their own, moved rather than
  * cloned — cloning a view clones its whole buffer (a Buffer cut from Node's pool or from a larger
- * download), and the caller keeps its own bytes (fetch_url reads the same download again for a part).
+ * download), and the caller keeps its own bytes (a moved buffer is emptied where it came from).
  */
 function forWorker(job: ReadJob): { job: ReadJob; transfer: ArrayBuffer[] } {
   if (job.kind !== 'document') return { job, transfer: [] };

@@ -192,7 +192,7 @@ describe('reader pool', () => {
       decode.mockRestore();
       latin1.mockRestore();
     }
-    // The bytes went to the worker as a copy: fetch_url reads the same download again for a part.
+    // The bytes went to the worker as a copy: the caller's are still whole.
     expect(latin.toString('latin1')).toContain('Caf\xe9');
     expect(japanese.byteLength).toBeGreaterThan(100);
   });
