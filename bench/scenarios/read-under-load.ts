@@ -245,6 +245,8 @@ interface RoundsRun {
   sites: ResultSitesTimings;
   /** The longest Scout's main thread (the bench's, here) was late to its event loop. */
   stallMs: number;
+  /** The main thread's busy time over the part (event-loop utilisation's active time). */
+  busyMs: number;
   wallMs: number;
   loadBefore: string;
   loadAfter: string;
@@ -298,6 +300,7 @@ async function readResultsInFlight(files: string[], contentTypes: string[]): Pro
       const started = performance.now();
       const delay = monitorEventLoopDelay({ resolution: 10 });
       delay.enable();
+      const utilisation = performance.eventLoopUtilization();
       const roundMs: number[] = [];
       const rounds = await Promise.all(
         Array.from({ length: ROUNDS }, async (_, index) => {
@@ -326,6 +329,7 @@ async function readResultsInFlight(files: string[], contentTypes: string[]): Pro
         roundMs,
         sites: await sites.call<ResultSitesTimings>('timings'),
         stallMs: delay.max / 1e6,
+        busyMs: performance.eventLoopUtilization(utilisation).active,
         wallMs,
         loadBefore,
         loadAfter: load(),
@@ -410,7 +414,7 @@ export async function readUnderLoad(ctx: BenchContext): Promise<ScenarioResult> 
       ]);
       rows.push([
         "B. the sites (their own process) and Scout's main thread",
-        `searches asked p50 ${seconds(searched.p50)} (last ${seconds(searched.max)}) · pages asked p50 ${seconds(asked.p50)} (last ${seconds(asked.max)}), sent whole p50 ${seconds(sent.p50)} (last ${seconds(sent.max)}) · longest event-loop stall ${seconds(rounds.stallMs)}`,
+        `searches asked p50 ${seconds(searched.p50)} (last ${seconds(searched.max)}) · pages asked p50 ${seconds(asked.p50)} (last ${seconds(asked.max)}), sent whole p50 ${seconds(sent.p50)} (last ${seconds(sent.max)}) · longest event-loop stall ${seconds(rounds.stallMs)} · main thread busy ${seconds(rounds.busyMs)}`,
       ]);
       targets.push({
         target: `${total} result pages in flight under load: ≥ 95 % read`,
