@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from '../../src/reader/extract-article.js';
 import { isPathological, MAX_OPEN_ELEMENTS, markupShape } from '../../src/reader/markup-shape.js';
+import { runReadJob } from '../../src/reader/read-job.js';
 
 // A few words a level, no commas: Readability judges a div with ten commas or more without measuring it.
 const step = (i: number) => `Step ${i} `;
@@ -33,11 +34,19 @@ describe('a deeply nested page', () => {
     expect(deep.ms).toBeLessThan(flat.ms * 10 + 2_000);
   });
 
-  it('deeper than the reader builds a DOM for: read flat', () => {
+  it('deeper than the reader builds a DOM for: read flat, its text whole', async () => {
     const n = MAX_OPEN_ELEMENTS + 200;
     const html = page(
       `${Array.from({ length: n }, (_, i) => `<div>${step(i)}`).join('')}${'</div>'.repeat(n)}`,
     );
     expect(isPathological(markupShape(html))).toBe(true);
+    const read = await runReadJob({
+      kind: 'html',
+      html,
+      url: 'https://cellar.example/deeper',
+      maxChars: Infinity,
+    });
+    expect(read.method).toBe('flat');
+    for (const i of [0, 600, n - 1]) expect(read.selection.text).toContain(step(i).trim());
   });
 });
