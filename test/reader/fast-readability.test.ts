@@ -6,7 +6,8 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { FastReadability, isSpace } from '../../src/reader/fast-readability.js';
+import { FastReadability } from '../../src/reader/fast-readability.js';
+import { isSpace } from '../../src/reader/spaced-length.js';
 import { decodePage, loadManifest } from './page-fixtures.js';
 
 type Options = ConstructorParameters<typeof Readability>[1];
@@ -95,6 +96,40 @@ describe('FastReadability', () => {
       const { document } = parseHTML(html);
       for (const element of Array.from(document.querySelectorAll('*'))) {
         expect(fast._getLinkDensity(element)).toBe(plain._getLinkDensity(element));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(5_000);
+  });
+
+  it('measures the text density of every element as Readability does', () => {
+    type Densities = { _getTextDensity(element: unknown, tags: string[]): number };
+    const plain = new Readability(
+      parseHTML('<html><body></body></html>').document as never,
+    ) as unknown as Densities;
+    const fast = new FastReadability(
+      parseHTML('<html><body></body></html>').document as never,
+    ) as unknown as Densities;
+    const spaces = ' \t\n\u00a0\u2003\u3000\ufeff\u200b\u0085';
+    // Nested ones (each measured on its own and inside the one around it), whitespace at their
+    // edges and alone between them, a <template>'s own elements (not counted) and text (counted).
+    const made = `<html><body><div id="x">${spaces}lead<SPAN>${spaces}a<span> b </span>c${spaces}</SPAN>
+      <div><p>one</p>${spaces}<p>${spaces}</p><p>two <b>bold</b>${spaces}</p></div><span></span>x<span> </span>y
+      <template><p>in a template</p> loose <div>t</div></template><![CDATA[ cdata  ]]>
+      <h2> Head <span>ing </span></h2><ul><li> <b>1</b> </li><li>2<ul><li>2.1 </li></ul></li></ul>
+      <table><tr><td> cell <td>cell<div> deep <div>deeper</div></div></table>${spaces}</div>
+      <div>${spaces}</div><p>no children</p>${'<div>level '.repeat(30)}${'</div>'.repeat(30)}</body></html>`;
+    const textish = ['SPAN', 'LI', 'TD', 'BLOCKQUOTE', 'DL', 'DIV', 'IMG', 'OL', 'P', 'PRE', 'TABLE', 'UL'];
+    const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+    const pages = loadManifest()
+      .filter((page) => !page.contentType.toLowerCase().startsWith('application/pdf'))
+      .map((page) => decodePage(page));
+    let compared = 0;
+    for (const html of [made, ...pages]) {
+      const { document } = parseHTML(html);
+      for (const element of Array.from(document.querySelectorAll('*'))) {
+        for (const tags of [textish, headings, ['template', 'p']])
+          expect(fast._getTextDensity(element, tags)).toBe(plain._getTextDensity(element, tags));
         compared++;
       }
     }
