@@ -41,8 +41,10 @@ describe('a deeply nested page', () => {
     );
     expect(isPathological(markupShape(html))).toBe(true);
     const read = await runReadJob({
-      kind: 'html',
-      html,
+      kind: 'document',
+      type: 'html',
+      body: Buffer.from(html),
+      contentType: 'text/html; charset=utf-8',
       url: 'https://cellar.example/deeper',
       maxChars: Infinity,
     });
