@@ -113,16 +113,27 @@ export function describePdfFailure(reason: PdfFailure, name = 'the PDF'): string
 /**
  * `owner`: the conversation reading it (default: the one its signal was marked with, else a
  * reading of its own); a conversation holds at most one reader slot while others wait.
+ * `whileQueued`: called when the reading has to wait for a slot; what it returns is called when the
+ * wait ends (fetch_url holds its call's time limit across it: a PDF waiting behind others is not the
+ * fetch being slow).
  */
 export async function extractPdfText(
   bytes: Uint8Array,
   signal?: AbortSignal,
   owner: string | undefined = readingOwner(signal),
+  whileQueued?: () => () => void,
 ): Promise<PdfResult> {
   if (!looksLikePdf(bytes)) return { ok: false, reason: 'not-pdf' };
   if (bytes.byteLength > PDF_MAX_BYTES) return { ok: false, reason: 'too-big' };
   const holder = owner ?? Symbol('reading');
-  if (!(await readerSlots.take(holder, signal))) return { ok: false, reason: 'too-slow' };
+  const waited = readerSlots.isFull() ? whileQueued?.() : undefined;
+  let taken: boolean;
+  try {
+    taken = await readerSlots.take(holder, signal);
+  } finally {
+    waited?.();
+  }
+  if (!taken) return { ok: false, reason: 'too-slow' };
   try {
     return await readInChild(bytes, signal);
   } finally {
@@ -141,6 +152,11 @@ export class ReaderSlots {
   #running = 0;
 
   constructor(private readonly size: number) {}
+
+  /** Every slot is taken: a reading asking now waits. */
+  isFull(): boolean {
+    return this.#running >= this.size;
+  }
 
   /** Resolves true with a slot, or false when `signal` aborted first. */
   take(owner: string | symbol, signal?: AbortSignal): Promise<boolean> {

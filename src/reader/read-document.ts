@@ -32,9 +32,9 @@ export interface ReadOptions {
   /** Time the reader's worker may spend on the document (reader-pool.ts's default otherwise). */
   limitMs?: number;
   /**
-   * Called when the document is handed to the reader pool; what it returns is called when a worker
-   * takes it (or the reading ends without one). fetch_url holds its call's time limit across that
-   * wait: a page waiting for a reader behind other pages is not the fetch being slow.
+   * Called when the document waits for a reader — the pool's worker, or a PDF reader's slot; what it
+   * returns is called when the wait ends. fetch_url holds its call's time limit across those waits:
+   * a page waiting for a reader behind other pages is not the fetch being slow.
    */
   whileQueued?: () => () => void;
 }
@@ -104,7 +104,7 @@ export async function readForModel(input: ReadInput, options: ReadOptions): Prom
     }
   };
   if (kind === 'pdf') {
-    const pdf = await extractPdfText(input.body, options.signal);
+    const pdf = await extractPdfText(input.body, options.signal, undefined, options.whileQueued);
     if (!pdf.ok) throw new UnreadableDocumentError(describePdfFailure(pdf.reason));
     const result = await run({
       kind: 'blocks',

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { extractPdfText, type PdfResult, pdfReaderHooks } from '../../src/context/pdf-text.js';
 import { readingOwner } from '../../src/context/reading-owner.js';
 import { silentLogger } from '../../src/logger.js';
+import { readForModel } from '../../src/reader/read-document.js';
+import { ReaderPool } from '../../src/reader/reader-pool.js';
 import * as z from '../../src/schema/zod.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { makePdf } from './context-kit.js';
@@ -15,15 +17,18 @@ import { makePdf } from './context-kit.js';
 const spawned: number[] = [];
 afterEach(() => {
   pdfReaderHooks.spawned = undefined;
-  for (const pid of spawned.splice(0)) {
-    try {
-      process.kill(pid, 'SIGCONT');
-    } catch {
-      // gone already
-    }
-  }
+  for (const pid of spawned.splice(0)) resume(pid);
   vi.useRealTimers();
 });
+
+/** Lets a held reader go on (if it has not ended already). */
+function resume(pid: number): void {
+  try {
+    process.kill(pid, 'SIGCONT');
+  } catch {
+    // gone already
+  }
+}
 
 /** Every reader spawned from now on is recorded, and the first `stopped` of them held still. */
 function holdReaders(stopped: number): void {
@@ -96,5 +101,43 @@ describe('PDF reader slots', { timeout: 30_000 }, () => {
     const signal = new AbortController().signal;
     await registry.execute('probe', '{}', { sessionKey: 's', conversationId: 'conversation-d', signal });
     expect(owner).toBe('conversation-d');
+  });
+  it("a fetched PDF waiting for a slot says so, as fetch_url's call limit needs to stop for the wait", async () => {
+    holdReaders(2);
+    const held = [
+      extractPdfText(pdf('Held one'), undefined, 'conversation-e'),
+      extractPdfText(pdf('Held two'), undefined, 'conversation-f'),
+    ];
+    await readersSpawned(2);
+    const pool = new ReaderPool(1);
+    try {
+      const waits: string[] = [];
+      // fetch_url passes the registry's pauseTimeLimit here: called at a wait, its result at the end.
+      const whileQueued = () => {
+        waits.push('waiting');
+        return () => void waits.push('taken');
+      };
+      const reading = readForModel(
+        {
+          body: pdf('Fetched report'),
+          contentType: 'application/pdf',
+          url: 'https://example.test/report.pdf',
+        },
+        { maxChars: 8_000, pool, whileQueued },
+      );
+      // Both slots are held: the reading waits for one, and its caller's clock is told so.
+      await vi.waitFor(() => expect(waits).toEqual(['waiting']), { timeout: 5_000 });
+      process.kill(spawned[0]!, 'SIGCONT');
+      expect(textOf(await held[0]!)).toContain('Held one');
+      const result = await reading;
+      expect(result.selection.text).toContain('Fetched report');
+      // The slot's wait ended before the text went on to the page reader's worker (its own wait).
+      expect(waits.slice(0, 2)).toEqual(['waiting', 'taken']);
+      expect(waits.filter((w) => w === 'waiting')).toHaveLength(waits.filter((w) => w === 'taken').length);
+    } finally {
+      for (const pid of spawned.slice(0, 2)) resume(pid);
+      await Promise.all(held);
+      await pool.close();
+    }
   });
 });
