@@ -21,6 +21,25 @@ function both(html: string, options: Options = {}) {
   return { plain: read(Readability), fast: read(FastReadability) };
 }
 
+/** Readability and FastReadability (on empty documents) with the helpers a test calls on other elements. */
+function helpers<T>(): { plain: T; fast: T } {
+  const empty = () => parseHTML('<html><body></body></html>').document as never;
+  return {
+    plain: new Readability(empty()) as unknown as T,
+    fast: new FastReadability(empty()) as unknown as T,
+  };
+}
+
+/** Every element of the page made for a test and of the fixture corpus's web pages. */
+function everyElement(made: string): unknown[] {
+  const pages = loadManifest()
+    .filter((page) => !page.contentType.toLowerCase().startsWith('application/pdf'))
+    .map((page) => decodePage(page));
+  return [made, ...pages].flatMap((html) => Array.from(parseHTML(html).document.querySelectorAll('*')));
+}
+
+const SPACES = ' \t\n\u00a0\u2003\u3000\ufeff\u200b\u0085';
+
 const para = (words: string) =>
   `<p>${words}, and more words, with commas, to score, as prose does, ${'word '.repeat(30)}</p>`;
 
@@ -76,62 +95,36 @@ describe('FastReadability', () => {
   });
 
   it('measures the link density of every element as Readability does', () => {
-    type Densities = { _getLinkDensity(element: unknown): number };
-    const plain = new Readability(
-      parseHTML('<html><body></body></html>').document as never,
-    ) as unknown as Densities;
-    const fast = new FastReadability(
-      parseHTML('<html><body></body></html>').document as never,
-    ) as unknown as Densities;
-    const spaces = ' \t\n\u00a0\u2003\u3000\ufeff\u200b\u0085';
-    const made = `<html><body><div id="x">  ${spaces} lead ${spaces}<a href="#top"> a  ${spaces}</a>
+    const { plain, fast } = helpers<{ _getLinkDensity(element: unknown): number }>();
+    const made = `<html><body><div id="x">  ${SPACES} lead ${SPACES}<a href="#top"> a  ${SPACES}</a>
       <a href="/p"><span> nested </span><a href="#in">inner</a> tail </a><![CDATA[ cdata  ]]>
-      <template><a href="/t">template link</a></template> end${spaces}</div>
-      <div><a href="#only">  </a></div><div>${spaces}</div><p>no links at all</p></body></html>`;
-    const pages = loadManifest()
-      .filter((page) => !page.contentType.toLowerCase().startsWith('application/pdf'))
-      .map((page) => decodePage(page));
+      <template><a href="/t">template link</a></template> end${SPACES}</div>
+      <div><a href="#only">  </a></div><div>${SPACES}</div><p>no links at all</p></body></html>`;
     let compared = 0;
-    for (const html of [made, ...pages]) {
-      const { document } = parseHTML(html);
-      for (const element of Array.from(document.querySelectorAll('*'))) {
-        expect(fast._getLinkDensity(element)).toBe(plain._getLinkDensity(element));
-        compared++;
-      }
+    for (const element of everyElement(made)) {
+      expect(fast._getLinkDensity(element)).toBe(plain._getLinkDensity(element));
+      compared++;
     }
     expect(compared).toBeGreaterThan(5_000);
   });
 
   it('measures the text density of every element as Readability does', () => {
-    type Densities = { _getTextDensity(element: unknown, tags: string[]): number };
-    const plain = new Readability(
-      parseHTML('<html><body></body></html>').document as never,
-    ) as unknown as Densities;
-    const fast = new FastReadability(
-      parseHTML('<html><body></body></html>').document as never,
-    ) as unknown as Densities;
-    const spaces = ' \t\n\u00a0\u2003\u3000\ufeff\u200b\u0085';
+    const { plain, fast } = helpers<{ _getTextDensity(element: unknown, tags: string[]): number }>();
     // Nested ones (each measured on its own and inside the one around it), whitespace at their
     // edges and alone between them, a <template>'s own elements (not counted) and text (counted).
-    const made = `<html><body><div id="x">${spaces}lead<SPAN>${spaces}a<span> b </span>c${spaces}</SPAN>
-      <div><p>one</p>${spaces}<p>${spaces}</p><p>two <b>bold</b>${spaces}</p></div><span></span>x<span> </span>y
+    const made = `<html><body><div id="x">${SPACES}lead<SPAN>${SPACES}a<span> b </span>c${SPACES}</SPAN>
+      <div><p>one</p>${SPACES}<p>${SPACES}</p><p>two <b>bold</b>${SPACES}</p></div><span></span>x<span> </span>y
       <template><p>in a template</p> loose <div>t</div></template><![CDATA[ cdata  ]]>
       <h2> Head <span>ing </span></h2><ul><li> <b>1</b> </li><li>2<ul><li>2.1 </li></ul></li></ul>
-      <table><tr><td> cell <td>cell<div> deep <div>deeper</div></div></table>${spaces}</div>
-      <div>${spaces}</div><p>no children</p>${'<div>level '.repeat(30)}${'</div>'.repeat(30)}</body></html>`;
+      <table><tr><td> cell <td>cell<div> deep <div>deeper</div></div></table>${SPACES}</div>
+      <div>${SPACES}</div><p>no children</p>${'<div>level '.repeat(30)}${'</div>'.repeat(30)}</body></html>`;
     const textish = ['SPAN', 'LI', 'TD', 'BLOCKQUOTE', 'DL', 'DIV', 'IMG', 'OL', 'P', 'PRE', 'TABLE', 'UL'];
     const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
-    const pages = loadManifest()
-      .filter((page) => !page.contentType.toLowerCase().startsWith('application/pdf'))
-      .map((page) => decodePage(page));
     let compared = 0;
-    for (const html of [made, ...pages]) {
-      const { document } = parseHTML(html);
-      for (const element of Array.from(document.querySelectorAll('*'))) {
-        for (const tags of [textish, headings, ['template', 'p']])
-          expect(fast._getTextDensity(element, tags)).toBe(plain._getTextDensity(element, tags));
-        compared++;
-      }
+    for (const element of everyElement(made)) {
+      for (const tags of [textish, headings, ['template', 'p']])
+        expect(fast._getTextDensity(element, tags)).toBe(plain._getTextDensity(element, tags));
+      compared++;
     }
     expect(compared).toBeGreaterThan(5_000);
   });
