@@ -8,9 +8,10 @@
 import { parseHTML } from 'linkedom';
 import type { DomElement } from './dom.js';
 
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
-const CDATA_SECTION_NODE = 4;
+/** DOM node types, as linkedom numbers them (shared by the walks over its chain). */
+export const ELEMENT_NODE = 1;
+export const TEXT_NODE = 3;
+export const CDATA_SECTION_NODE = 4;
 
 /**
  * linkedom keeps a document as one chain of nodes (each element's start, its attributes, its

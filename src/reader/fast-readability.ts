@@ -28,7 +28,7 @@
  * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages.
  */
 import { Readability } from '@mozilla/readability';
-import { CHAIN } from './dom-walk.js';
+import { CDATA_SECTION_NODE, CHAIN, ELEMENT_NODE, TEXT_NODE } from './dom-walk.js';
 import { type ChainNode, SpacedLength, TextLengths, taggedTextLength } from './spaced-length.js';
 
 /** The members of a linkedom node these helpers read. */
@@ -70,10 +70,6 @@ interface ReadabilityHelpers {
 
 type ReadabilityOptions = ConstructorParameters<typeof Readability>[1];
 type ReadabilityResult = ReturnType<Readability['parse']>;
-
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
-const CDATA_SECTION_NODE = 4;
 
 type Chained = Node & Record<symbol, Node | undefined>;
 

@@ -2,7 +2,7 @@
  * Lengths of Readability's inner text (`textContent.trim().replace(/\s{2,}/g, ' ')`) measured on
  * linkedom's chain of nodes without joining the text, for FastReadability's helpers.
  */
-import { CHAIN } from './dom-walk.js';
+import { CDATA_SECTION_NODE, CHAIN, ELEMENT_NODE, TEXT_NODE } from './dom-walk.js';
 
 /** The members of a linkedom node read here. */
 export interface ChainNode {
@@ -11,10 +11,6 @@ export interface ChainNode {
   textContent: string | null;
   [key: symbol]: ChainNode | undefined;
 }
-
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
-const CDATA_SECTION_NODE = 4;
 
 /**
  * The length of Readability's inner text for a text given in pieces: its characters other than
