@@ -22,6 +22,9 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci's postinstall applies patches/ (linkedom as Scout runs it: scripts/postinstall.mjs).
+COPY patches ./patches
+COPY scripts/postinstall.mjs ./scripts/postinstall.mjs
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

@@ -185,4 +185,14 @@ describe('the Docker image starts what npm start runs', () => {
     for (const file of loaded) expect(runtime).toContain(`/app/${file}`);
     expect(runtime).toMatch(/COPY --from=build \S+ \/app\/dist \.\/dist/);
   });
+
+  it("copies what npm ci's postinstall reads (the script, patches/) before it runs npm ci", () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts.postinstall).toBe('node scripts/postinstall.mjs');
+    const beforeInstall = dockerfile.slice(0, dockerfile.indexOf('RUN npm ci'));
+    expect(beforeInstall).toMatch(/^COPY scripts\/postinstall\.mjs /m);
+    expect(beforeInstall).toMatch(/^COPY patches /m);
+  });
 });
