@@ -23,7 +23,10 @@
  * - both measure each text node's text once for the page (spaced-length.ts), not once for every
  *   element around it;
  * - `_grabArticle`: Readability serialises the article it found into a log line even when it does
- *   not log; without `debug` that line's HTML is not built.
+ *   not log; without `debug` that line's HTML is not built. And before its search it serialises the
+ *   whole page (`page.innerHTML`) to parse it back for a retry (on about one page in five): a copy
+ *   of the page's nodes is kept instead, and a retry puts a copy of that copy in place — no string
+ *   built, no second parse.
  *
  * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages.
  */
@@ -52,6 +55,7 @@ interface Node {
 interface ReadabilityHelpers {
   REGEXPS: { byline: RegExp; hashUrl: RegExp };
   _debug: boolean;
+  _doc: { body: Node | null };
   _grabArticle(page?: Node | null): Node | null;
   _getLinkDensity(element: Node): number;
   _getTextDensity(element: Node, tags: string[]): number;
@@ -149,7 +153,14 @@ export class FastReadability extends Base {
   }
 
   override _grabArticle(page?: Node | null): Node | null {
-    const article = super._grabArticle(page);
+    const searched = page ?? this._doc.body;
+    const snapshot = searched && CHAIN ? new RetrySnapshot(searched) : undefined;
+    let article: Node | null;
+    try {
+      article = super._grabArticle(page);
+    } finally {
+      snapshot?.release();
+    }
     // parse() logs "Grabbed: " + article.innerHTML right after this returns; its log does nothing
     // without debug, so that first read of innerHTML gets '' instead of the article serialised.
     if (article && !this._debug) skipNextInnerHtml(article);
@@ -237,6 +248,64 @@ export class FastReadability extends Base {
       if (next.nodeType === ELEMENT_NODE && this.DIV_TO_P_ELEMS.has(next.tagName)) return true;
     return false;
   }
+}
+
+/** The token `page.innerHTML` reads while a snapshot stands for it. */
+const SNAPSHOT = '\u0000scout-retry-snapshot';
+
+/**
+ * Readability's snapshot of the page it searches, as a copy of its nodes. Readability reads
+ * `page.innerHTML` once before its search and, for each retry, sets it back: here the read copies
+ * the page's nodes (cheaper than serialising them) and gives a token, and setting the token puts a
+ * copy of that copy in place of the page's children (instead of parsing the HTML again). Any other
+ * read or write of `innerHTML` is linkedom's own.
+ */
+class RetrySnapshot {
+  private copy: Node | undefined;
+  private readonly linkedom: PropertyDescriptor | undefined;
+
+  constructor(private readonly page: Node) {
+    this.linkedom = ownerDescriptor(page, 'innerHTML');
+    const linkedom = this.linkedom;
+    if (!linkedom?.get || !linkedom.set) return;
+    const snapshot = this;
+    Object.defineProperty(page, 'innerHTML', {
+      configurable: true,
+      get(this: Node) {
+        if (snapshot.copy !== undefined) return linkedom.get?.call(this);
+        snapshot.copy = (this as Copyable).cloneNode(true);
+        return SNAPSHOT;
+      },
+      set(this: Node, html: string) {
+        if (html !== SNAPSHOT || snapshot.copy === undefined) {
+          linkedom.set?.call(this, html);
+          return;
+        }
+        const fresh = (snapshot.copy as Copyable).cloneNode(true);
+        (this as Copyable).replaceChildren(...Array.from(fresh.childNodes));
+      },
+    });
+  }
+
+  /** linkedom's innerHTML again, the copy let go. */
+  release(): void {
+    delete (this.page as { innerHTML?: unknown }).innerHTML;
+    this.copy = undefined;
+  }
+}
+
+interface Copyable extends Node {
+  cloneNode(deep: boolean): Node;
+  replaceChildren(...nodes: Node[]): void;
+}
+
+/** A property's descriptor where the object's prototype chain defines it. */
+function ownerDescriptor(object: object, name: string): PropertyDescriptor | undefined {
+  for (let proto = Object.getPrototypeOf(object); proto; proto = Object.getPrototypeOf(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+    if (descriptor) return descriptor;
+  }
+  return undefined;
 }
 
 /** `element.innerHTML` reads '' once (then linkedom's getter again): for a string nobody reads. */

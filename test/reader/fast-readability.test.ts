@@ -5,7 +5,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FastReadability } from '../../src/reader/fast-readability.js';
 import { isSpace } from '../../src/reader/spaced-length.js';
 import { decodePage, loadManifest } from './page-fixtures.js';
@@ -76,6 +76,33 @@ describe('FastReadability', () => {
       expect(fast).toEqual(plain);
       expect(fast?.textContent).toContain('styled but shown');
       expect(fast?.textContent).not.toContain('hidden by style');
+    }
+  });
+
+  it("retries its search on a copy of the page's nodes, not by parsing the page's HTML again", () => {
+    // Too little text for the threshold: Readability searches, restores the page and searches again
+    // with each of its three flags off, then keeps the longest attempt.
+    const html = `<html><body><div class="sidebar">${para('aside')}</div>
+      <div class="content">${para('first')}${para('second')}<p>Short, <b>bold</b> &amp; plain.</p></div></body></html>`;
+    const { document } = parseHTML(html);
+    let owner: object | null = document.body as object;
+    while (owner && !Object.getOwnPropertyDescriptor(owner, 'innerHTML'))
+      owner = Object.getPrototypeOf(owner);
+    const parsed = vi.spyOn(owner as { innerHTML: string }, 'innerHTML', 'set');
+    const serialised = vi.spyOn(owner as { innerHTML: string }, 'innerHTML', 'get');
+    try {
+      const fast = new FastReadability(document as never, { charThreshold: 100_000 }).parse();
+      // The article's own HTML is serialised for the result; the page is never serialised or parsed.
+      expect(parsed.mock.contexts).not.toContain(document.body);
+      expect(serialised.mock.contexts).not.toContain(document.body);
+      const plain = new Readability(parseHTML(html).document as never, { charThreshold: 100_000 }).parse();
+      expect(fast).toEqual(plain);
+      expect(fast?.textContent).toContain('Short, bold & plain.');
+      // The page's innerHTML is linkedom's own again afterwards.
+      expect(Object.getOwnPropertyDescriptor(document.body, 'innerHTML')).toBeUndefined();
+    } finally {
+      parsed.mockRestore();
+      serialised.mockRestore();
     }
   });
 
