@@ -2,7 +2,9 @@
  * A linear pre-check of HTML before a DOM is built from it. htmlparser2's Parser (inside linkedom)
  * searches its stack of open elements, which is quadratic on 100k nested tags, and Readability walks
  * the tree recursively; such pages are read as flat text instead (html-to-text.ts, linear). The
- * check is htmlparser2's bare Tokenizer, a single pass with counters, no stack.
+ * check is htmlparser2's bare Tokenizer, a single pass with counters, no stack. It runs without
+ * decoding character references (decoding made the pass twice as slow, on every page): each `&` in
+ * text is counted where a decoding tokenizer would have reported a reference (an upper bound).
  *
  * Text is counted too: linkedom builds a 512 KB page of `<` (half a million text runs) or of
  * entities (130k) for seconds, and Readability needs more than the reader's time limit on 25k
@@ -56,7 +58,7 @@ export interface MarkupShape {
 
 export function markupShape(html: string): MarkupShape {
   const counter = new ShapeCounter(html);
-  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, counter);
+  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: false }, counter);
   tokenizer.write(html);
   tokenizer.end();
   return {
@@ -92,9 +94,12 @@ class ShapeCounter extends IgnoredTokens {
   private open = 0;
   private name = '';
   private raw = 0;
+  /** The next `&` at or after the text run being counted (-1: none left). */
+  private amp: number;
 
   constructor(private readonly html: string) {
     super();
+    this.amp = html.indexOf('&');
   }
 
   override onopentagname(start: number, end: number): void {
@@ -118,6 +123,13 @@ class ShapeCounter extends IgnoredTokens {
   }
   override ontext(start: number, end: number): void {
     this.textRuns++;
+    // `&`s before this run were in tags or attributes; those in it are character references
+    // (decoded, each splits the text linkedom builds) unless the run is a script's or a style's.
+    while (this.amp >= 0 && this.amp < start) this.amp = this.html.indexOf('&', this.amp + 1);
+    while (this.amp >= 0 && this.amp < end) {
+      if (this.raw === 0) this.textRuns++;
+      this.amp = this.html.indexOf('&', this.amp + 1);
+    }
     if (this.raw > 0) return;
     this.textChars += end - start;
     // The part ends at the next tag: text is not cut mid-sentence by the DOM.
@@ -125,8 +137,5 @@ class ShapeCounter extends IgnoredTokens {
       const next = this.html.indexOf('<', end);
       this.partEnd = next < 0 ? end : next;
     }
-  }
-  override ontextentity(): void {
-    this.textRuns++;
   }
 }

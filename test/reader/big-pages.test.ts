@@ -6,7 +6,7 @@
  * goes the flat way too (hostile-reader.test.ts), and is never read as a page in part.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { markupShape, readInPart } from '../../src/reader/markup-shape.js';
+import { isPathological, markupShape, readInPart } from '../../src/reader/markup-shape.js';
 import { readForModel } from '../../src/reader/read-document.js';
 import { ReaderPool } from '../../src/reader/reader-pool.js';
 import { documentForModel } from '../../src/tools/fetch-url-tool.js';
@@ -75,5 +75,18 @@ describe('a big ordinary page', () => {
     for (const [name, page] of Object.entries(HOSTILE_PAGES))
       expect(readInPart(markupShape(page)), name).toBeUndefined();
     expect(readInPart(markupShape('<div>'.repeat(100_000)))).toBeUndefined();
+  });
+
+  it("counts the text's character references as text runs, not the `&`s of links and scripts", () => {
+    // 45,000 references in the text: as many text nodes for linkedom to build, past the cap.
+    const references = `<html><body><p>${'a &amp; '.repeat(45_000)}</p></body></html>`;
+    expect(markupShape(references).textRuns).toBeGreaterThanOrEqual(45_000);
+    expect(isPathological(markupShape(references))).toBe(true);
+    // As many `&`s in link targets and a script: one text run each, an ordinary page.
+    const links = Array.from({ length: 15_000 }, (_, i) => `<a href="?a=${i}&amp;b=1&amp;c=2">l</a>`);
+    const script = `<script>${'if (a && b) x();'.repeat(5_000)}</script>`;
+    const ordinary = markupShape(`<html><body><p>${links.join('')}</p>${script}</body></html>`);
+    expect(ordinary.textRuns).toBeLessThan(15_010);
+    expect(isPathological(ordinary)).toBe(false);
   });
 });
