@@ -262,11 +262,9 @@ const SNAPSHOT = '\u0000scout-retry-snapshot';
  */
 class RetrySnapshot {
   private copy: Node | undefined;
-  private readonly linkedom: PropertyDescriptor | undefined;
 
   constructor(private readonly page: Node) {
-    this.linkedom = ownerDescriptor(page, 'innerHTML');
-    const linkedom = this.linkedom;
+    const linkedom = ownerDescriptor(page, 'innerHTML');
     if (!linkedom?.get || !linkedom.set) return;
     const snapshot = this;
     Object.defineProperty(page, 'innerHTML', {
