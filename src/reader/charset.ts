@@ -1,15 +1,20 @@
 /**
  * Bytes of a fetched document as text, in the charset the page declares: the Content-Type header,
  * else a byte-order mark, else `<meta charset>` or `<meta http-equiv="content-type">` in the first
- * bytes (where HTML says the declaration must be), else UTF-8. Node's TextDecoder (full ICU) knows
- * every WHATWG encoding: windows-1252, Shift_JIS, EUC-JP, GBK, GB18030, Big5, KOI8-R …
+ * bytes (where HTML says the declaration must be). A page that declares nothing is UTF-8 when its
+ * bytes are; otherwise (an old site in Latin-1, Shift_JIS …) its charset is guessed from the bytes
+ * with chardet, as browsers guess (the HTML standard lets them; read as UTF-8 every ü came out as
+ * U+FFFD), windows-1252 when the guess is no charset TextDecoder knows. Node's TextDecoder (full ICU)
+ * knows every WHATWG encoding: windows-1252, Shift_JIS, EUC-JP, GBK, GB18030, Big5, KOI8-R …
  */
+import chardet from 'chardet';
 
 /** HTML puts the charset declaration within the first 1024 bytes; some pages are sloppy. */
 const SNIFF_BYTES = 4096;
 
 export function decodeDocument(body: Uint8Array, contentType: string): { text: string; charset: string } {
-  const charset = declaredCharset(body, contentType);
+  const charset = declaredCharset(body, contentType) ?? undeclaredCharset(body);
+  if (typeof charset !== 'string') return charset;
   try {
     const decoder = new TextDecoder(charset);
     if (decoder.encoding === 'windows-1252') return { text: decodeWindows1252(body), charset };
@@ -20,7 +25,37 @@ export function decodeDocument(body: Uint8Array, contentType: string): { text: s
   }
 }
 
-export function declaredCharset(body: Uint8Array, contentType: string): string {
+/** Bytes chardet looks at to guess a charset: enough text for its statistics, bounded work. */
+const GUESS_BYTES = 65_536;
+
+/**
+ * The text of a page that declares no charset, when its bytes are UTF-8 (decoded once, here), else
+ * the charset chardet guesses from them.
+ */
+function undeclaredCharset(body: Uint8Array): string | { text: string; charset: string } {
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  try {
+    const text = utf8.decode(body, { stream: true });
+    try {
+      utf8.decode();
+      return { text, charset: 'utf-8' };
+    } catch {
+      // Cut inside its last character (fetch_url's byte cap): still UTF-8, that character U+FFFD.
+      return { text: `${text}\uFFFD`, charset: 'utf-8' };
+    }
+  } catch {
+    // Not UTF-8.
+  }
+  const guess = chardet.detect(body.subarray(0, GUESS_BYTES));
+  try {
+    return guess ? new TextDecoder(guess.toLowerCase()).encoding : 'windows-1252';
+  } catch {
+    return 'windows-1252';
+  }
+}
+
+/** The charset the response or the page declares, if any. */
+export function declaredCharset(body: Uint8Array, contentType: string): string | undefined {
   const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
   if (fromHeader) return fromHeader.toLowerCase();
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
@@ -34,7 +69,7 @@ export function declaredCharset(body: Uint8Array, contentType: string): string {
       /<\?xml[^>]{0,100}encoding\s*=\s*["']([\w.:-]+)/i.exec(head)?.[1];
     if (meta) return meta.toLowerCase();
   }
-  return 'utf-8';
+  return undefined;
 }
 
 /**
