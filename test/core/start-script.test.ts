@@ -196,3 +196,26 @@ describe('the Docker image starts what npm start runs', () => {
     expect(beforeInstall).toMatch(/^COPY patches /m);
   });
 });
+
+describe('the postinstall', () => {
+  it('lets an install without dev dependencies go on, saying linkedom stays as published', async () => {
+    // The script alone in a tree with no node_modules: patch-package cannot be found from it.
+    const tree = mkdtempSync(join(tmpdir(), 'scout-postinstall-'));
+    try {
+      mkdirSync(join(tree, 'scripts'));
+      copyFileSync(join(repoRoot, 'scripts/postinstall.mjs'), join(tree, 'scripts/postinstall.mjs'));
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['scripts/postinstall.mjs'],
+          { cwd: tree },
+          (_e, _o, stderr) => resolve({ code: child.exitCode, stderr }),
+        );
+      });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('linkedom stays as published');
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+});
