@@ -14,13 +14,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../src/llm/create-llm-client.js';
 import type { ChatMessage } from '../../src/llm/types.js';
 import type { TurnView } from '../../src/render/view.js';
+import { freePort } from '../ops/redis-process.js';
 import { RecordingSink, startTestScout, type TestScout, testMessage } from '../helpers/scout-harness.js';
 
 const cache = process.env['SCOUT_LLAMA_CACHE'] ?? path.join(os.homedir(), '.cache', 'scout-llama');
@@ -30,17 +30,6 @@ const built = existsSync(binary) && existsSync(model);
 const inCi = process.env['CI'] === 'true';
 if (!built && !inCi) {
   console.info(`llama-server e2e skipped: no build in ${cache} (run scripts/llama/build-llama-server.sh)`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** A pass-through proxy to `target` that records the HTTP status of every answer. */
