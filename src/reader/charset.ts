@@ -13,8 +13,12 @@ import chardet from 'chardet';
 const SNIFF_BYTES = 4096;
 
 export function decodeDocument(body: Uint8Array, contentType: string): { text: string; charset: string } {
-  const charset = declaredCharset(body, contentType) ?? undeclaredCharset(body);
-  if (typeof charset !== 'string') return charset;
+  const declared = declaredCharset(body, contentType);
+  if (declared === undefined) {
+    const text = asUtf8(body);
+    if (text !== undefined) return { text, charset: 'utf-8' };
+  }
+  const charset = declared ?? guessedCharset(body);
   try {
     const decoder = new TextDecoder(charset);
     if (decoder.encoding === 'windows-1252') return { text: decodeWindows1252(body), charset };
@@ -25,27 +29,31 @@ export function decodeDocument(body: Uint8Array, contentType: string): { text: s
   }
 }
 
+/**
+ * The bytes as text when they are UTF-8 (decoded once, here); a body cut inside its last character
+ * (fetch_url's byte cap) is still UTF-8, that character U+FFFD.
+ */
+function asUtf8(body: Uint8Array): string | undefined {
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  let text: string;
+  try {
+    text = utf8.decode(body, { stream: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    utf8.decode();
+    return text;
+  } catch {
+    return `${text}\uFFFD`;
+  }
+}
+
 /** Bytes chardet looks at to guess a charset: enough text for its statistics, bounded work. */
 const GUESS_BYTES = 65_536;
 
-/**
- * The text of a page that declares no charset, when its bytes are UTF-8 (decoded once, here), else
- * the charset chardet guesses from them.
- */
-function undeclaredCharset(body: Uint8Array): string | { text: string; charset: string } {
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  try {
-    const text = utf8.decode(body, { stream: true });
-    try {
-      utf8.decode();
-      return { text, charset: 'utf-8' };
-    } catch {
-      // Cut inside its last character (fetch_url's byte cap): still UTF-8, that character U+FFFD.
-      return { text: `${text}\uFFFD`, charset: 'utf-8' };
-    }
-  } catch {
-    // Not UTF-8.
-  }
+/** The charset chardet guesses from bytes that are not UTF-8; windows-1252 when it knows none TextDecoder does. */
+function guessedCharset(body: Uint8Array): string {
   const guess = chardet.detect(body.subarray(0, GUESS_BYTES));
   try {
     return guess ? new TextDecoder(guess.toLowerCase()).encoding : 'windows-1252';
