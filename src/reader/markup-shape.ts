@@ -125,11 +125,8 @@ class ShapeCounter extends IgnoredTokens {
     this.textRuns++;
     // `&`s before this run were in tags or attributes; those in it are character references
     // (decoded, each splits the text linkedom builds) unless the run is a script's or a style's.
-    while (this.amp >= 0 && this.amp < start) this.amp = this.html.indexOf('&', this.amp + 1);
-    while (this.amp >= 0 && this.amp < end) {
-      if (this.raw === 0) this.textRuns++;
-      this.amp = this.html.indexOf('&', this.amp + 1);
-    }
+    for (; this.amp >= 0 && this.amp < end; this.amp = this.html.indexOf('&', this.amp + 1))
+      if (this.amp >= start && this.raw === 0) this.textRuns++;
     if (this.raw > 0) return;
     this.textChars += end - start;
     // The part ends at the next tag: text is not cut mid-sentence by the DOM.

@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it, vi } from 'vitest';
 import { FastReadability } from '../../src/reader/fast-readability.js';
 import { isSpace } from '../../src/reader/spaced-length.js';
-import { decodePage, loadManifest } from './page-fixtures.js';
+import { decodePage, webPageEntries } from './page-fixtures.js';
 
 type Options = ConstructorParameters<typeof Readability>[1];
 
@@ -32,9 +32,7 @@ function helpers<T>(): { plain: T; fast: T } {
 
 /** Every element of the page made for a test and of the fixture corpus's web pages. */
 function everyElement(made: string): unknown[] {
-  const pages = loadManifest()
-    .filter((page) => !page.contentType.toLowerCase().startsWith('application/pdf'))
-    .map((page) => decodePage(page));
+  const pages = webPageEntries().map((page) => decodePage(page));
   return [made, ...pages].flatMap((html) => Array.from(parseHTML(html).document.querySelectorAll('*')));
 }
 
@@ -45,9 +43,7 @@ const para = (words: string) =>
 
 describe('FastReadability', () => {
   it('reads every page of the fixture corpus as Readability does', () => {
-    const pages = loadManifest().filter(
-      (page) => !page.contentType.toLowerCase().startsWith('application/pdf'),
-    );
+    const pages = webPageEntries();
     expect(pages.length).toBeGreaterThan(20);
     for (const page of pages) {
       const html = decodePage(page);

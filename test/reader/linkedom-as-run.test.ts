@@ -10,7 +10,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { parseHTML as parsePublished } from 'linkedom-published';
 import { describe, expect, it } from 'vitest';
-import { decodePage, loadManifest } from './page-fixtures.js';
+import { decodePage, webPageEntries } from './page-fixtures.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -47,9 +47,7 @@ interface Document extends Element {
 
 /** The fixture corpus's web pages, decoded. */
 function fixturePages(): string[] {
-  return loadManifest()
-    .filter((page) => !page.contentType.toLowerCase().startsWith('application/pdf'))
-    .map((page) => decodePage(page));
+  return webPageEntries().map((page) => decodePage(page));
 }
 
 /** What a page parses to and what Readability reads from it. */

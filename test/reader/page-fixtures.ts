@@ -39,6 +39,11 @@ export function loadManifest(): PageEntry[] {
   return JSON.parse(readFileSync(path.join(PAGES_DIR, 'pages.json'), 'utf8')) as PageEntry[];
 }
 
+/** The manifest's web pages: every entry but the PDFs. */
+export function webPageEntries(): PageEntry[] {
+  return loadManifest().filter((page) => !page.contentType.toLowerCase().startsWith('application/pdf'));
+}
+
 export function pageBytes(entry: PageEntry): Uint8Array {
   return new Uint8Array(readFileSync(path.join(PAGES_DIR, entry.file)));
 }
