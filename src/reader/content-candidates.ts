@@ -30,6 +30,8 @@ const BLOCK_TAGS =
   /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|DETAILS|DIALOG|DD|DIV|DL|DT|FIELDSET|FIGCAPTION|FIGURE|FOOTER|FORM|H[1-6]|HEADER|HGROUP|HR|LI|MAIN|NAV|OL|P|PRE|SECTION|TABLE|TBODY|THEAD|TFOOT|TR|TD|TH|UL)$/;
 /** Elements whose leaf text can be a paragraph of prose. */
 const PARAGRAPH_TAGS = /^(P|DIV|SECTION|ARTICLE|TD|DD|BLOCKQUOTE)$/;
+/** A figure's caption describes its image or video: it is never the page's text on its own. */
+const CAPTION_TAGS = /^(FIGURE|FIGCAPTION)$/i;
 /** Below this much text that is not a link a leaf is a label, a teaser line or a button, not prose. */
 const MIN_PARAGRAPH_CHARS = 50;
 
@@ -69,7 +71,7 @@ export function densestBlock(
   const skipped = new Set<DomElement>();
   for (const element of Array.from(root.querySelectorAll('*'))) {
     const parent = element.parentNode;
-    if (skipped.has(parent as DomElement) || skip(element)) {
+    if (skipped.has(parent as DomElement) || skip(element) || CAPTION_TAGS.test(element.tagName)) {
       skipped.add(element);
       continue;
     }

@@ -479,7 +479,9 @@ function removeBoilerplate(root: DomElement | null): void {
       element.getAttribute('aria-modal') === 'true' ||
       element.getAttribute('hidden') !== null ||
       element.getAttribute('aria-hidden') === 'true' ||
-      ((tag === 'HEADER' || tag === 'FOOTER') && !closestFrom(element.parentNode, isContentArea))
+      isCustomNavigation(tag) ||
+      ((tag === 'HEADER' || tag === 'FOOTER' || isCustomHeaderOrFooter(tag)) &&
+        !closestFrom(element.parentNode, isContentArea))
     )
       junk.push(element);
   }
@@ -574,6 +576,22 @@ function onlyDisclosures(group: DomElement): boolean {
     else if (!/^H[1-6]$/.test(name)) return false;
   }
   return details > 0;
+}
+
+/**
+ * Custom elements are named by the site as classes are (`<pp-navigation>`, `<site-header>`): one
+ * named for a site's navigation or menu is navigation, one named for its header or footer is a
+ * header or a footer.
+ */
+const CUSTOM_NAVIGATION = /(?:^|-)(?:nav|navigation|navbar|menu)(?:-|$)/i;
+const CUSTOM_HEADER_OR_FOOTER = /(?:^|-)(?:header|footer)(?:-|$)/i;
+
+function isCustomNavigation(tag: string): boolean {
+  return tag.includes('-') && CUSTOM_NAVIGATION.test(tag);
+}
+
+function isCustomHeaderOrFooter(tag: string): boolean {
+  return tag.includes('-') && CUSTOM_HEADER_OR_FOOTER.test(tag);
 }
 
 /** Named like furniture: a consent banner, a share bar, a comments area … (in any language for comments). */

@@ -80,7 +80,7 @@ class BlockWriter {
 
   /** Ends the paragraph being collected from inline content. */
   flush(): void {
-    const text = emphasis(collapse(this.inline.join('')));
+    const text = literalNumbers(emphasis(collapse(this.inline.join(''))));
     this.inline = [];
     if (text) this.blocks.push(text);
   }
@@ -410,6 +410,19 @@ function emphasis(text: string): string {
       return whole ? `**${whole[1]}**` : line.replace(BOLD_MARKS, '');
     })
     .join('\n');
+}
+
+/** A line of text that starts like an ordered list item: `1. `, `12) `. */
+const LIST_NUMBER_START = /^(\d{1,9})([.)])(?= )/gm;
+
+/**
+ * A paragraph's line that starts with a number and a dot ("1. Eat less", "1986. A good year") is the
+ * page's text, not a list the page marked up: its dot is escaped as CommonMark (and turndown) write
+ * it, so the number stays text for whoever reads the Markdown as Markdown. Lists the page marks up
+ * are written by listLines, unescaped.
+ */
+function literalNumbers(text: string): string {
+  return text.replace(LIST_NUMBER_START, '$1\\$2');
 }
 
 /** `[text](url)` as linkMarkdown writes it (brackets in the text escaped, no spaces or parentheses in the url). */

@@ -4,8 +4,11 @@
  * column named "Kommentar" stays; where Readability's pick misses the densest block of prose (a post
  * in a container it takes for a comments area), the dense block is read instead of the sidebar.
  */
+import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { pageReader } from './read-page.js';
+import { densestBlock } from '../../src/reader/content-candidates.js';
+import type { DomElement } from '../../src/reader/dom.js';
 import { extractArticle } from '../../src/reader/extract-article.js';
 import {
   ARCHIVE_TEASERS,
@@ -108,6 +111,32 @@ describe("Readability's pick against the densest block", () => {
     const read = extractArticle(plain, 'https://buurt.example/speeltuin');
     expect(read.method).toBe('article');
     for (const paragraph of COMMUNITY_POST_NL) expect(read.blocks.join('\n')).toContain(paragraph);
+  });
+
+  it("a gallery's longest caption is not the densest block: the article around the gallery is", () => {
+    const caption = COMMUNITY_POST_NL.slice(0, 3)
+      .map((p) => `<p>${p}</p>`)
+      .join('');
+    const html = `<html><body><article><h1>Speeltuin</h1><p>${COMMUNITY_POST_NL[3]}</p><p>${ARCHIVE_TEASERS[0]}</p>
+<div class="slides"><figure><img src="a.jpg"><figcaption>${caption}</figcaption></figure></div></article></body></html>`;
+    const dense = densestBlock(parseHTML(html).document.body as unknown as DomElement, () => false);
+    expect(dense?.element.tagName).toBe('ARTICLE');
+    expect(dense?.paragraphs).toEqual([COMMUNITY_POST_NL[3], ARCHIVE_TEASERS[0]]);
+  });
+
+  it("a site's menu drawn as a custom element (<pp-navigation>) is navigation: the dense block is the article", () => {
+    // Each menu section is a paragraph of labels without links (the links come from a script): as
+    // prose they would outweigh the short press release.
+    const menu = ARCHIVE_TEASERS.concat(READER_COMMENTS)
+      .map((t) => `<div class="menu-section">Übersicht: ${t}</div>`)
+      .join('');
+    const html = `<html><body><pp-header><pp-navigation>${menu}</pp-navigation></pp-header>
+<main><div class="meldung"><h1>Speeltuin opgeknapt</h1>${COMMUNITY_POST_NL.map((p) => `<div class="community-post__alinea">${p}</div>`).join('')}</div></main>
+<site-footer><div>© Buurtblog</div></site-footer></body></html>`;
+    const text = extractArticle(html, 'https://buurt.example/speeltuin').blocks.join('\n');
+    for (const paragraph of COMMUNITY_POST_NL) expect(text).toContain(paragraph);
+    expect(text).not.toContain('Übersicht');
+    expect(text).not.toContain('Buurtblog');
   });
 
   it('bounded: a page of 3,000 comment-named boxes and 3,000 accordion controls is read in time', () => {

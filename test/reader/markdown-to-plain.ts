@@ -49,10 +49,11 @@ export function markdownToPlain(markdown: string): string {
 function plainLine(raw: string): string {
   if (RULE_RE.test(raw) || SETEXT_RE.test(raw) || TABLE_DIVIDER_RE.test(raw) || LINK_DEFINITION_RE.test(raw))
     return '';
-  let line = raw.replace(QUOTE_RE, '').replace(HEADING_RE, '');
-  // A closing run of #s on an ATX heading.
-  if (HEADING_RE.test(raw)) line = line.replace(/\s+#+\s*$/, '');
-  line = line.replace(BULLET_RE, '');
+  let line = raw.replace(QUOTE_RE, '');
+  if (HEADING_RE.test(line)) {
+    // A heading's text is text ("## 1. Eat less" is not a list item); a closing run of #s goes.
+    line = line.replace(HEADING_RE, '').replace(/\s+#+\s*$/, '');
+  } else line = line.replace(BULLET_RE, '');
   if (/^\s*\|/.test(line) || /\|\s*$/.test(line)) {
     // A table row: one cell after another, separated by spaces.
     line = line

@@ -41,6 +41,18 @@ describe('emphasis inside sentences', () => {
   });
 });
 
+describe('numbers the page writes at the start of a line', () => {
+  it('stay text (escaped, as CommonMark writes them); a list the page marks up keeps its numbers as a list', () => {
+    const html = page(
+      `<p>1. Weniger Platz, mehr Humus</p><p>${PROSE[0]}<br>2. ${PROSE[1]}</p><p>${PROSE[2]}</p><ol><li>Kiste</li><li>Würmer</li></ol>`,
+    );
+    const blocks = extractArticle(html, URL).blocks;
+    expect(blocks).toContain('1\\. Weniger Platz, mehr Humus');
+    expect(blocks).toContain(`${PROSE[0]}\n2\\. ${PROSE[1]}`);
+    expect(blocks).toContain('1. Kiste\n2. Würmer');
+  });
+});
+
 describe('table cells', () => {
   // Prose enough around the table that no cell holds half the page (such a cell is a layout's).
   const prose = Array.from(

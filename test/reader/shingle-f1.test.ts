@@ -76,6 +76,12 @@ describe('markdownToPlain', () => {
     );
   });
 
+  it("keeps a heading's number and an escaped number: they are text, not list markers", () => {
+    expect(markdownToPlain('## 1. Eat less\n\n1\\. A line the page numbered itself')).toBe(
+      '1. Eat less\n\n1. A line the page numbered itself',
+    );
+  });
+
   it('drops quote markers, bullets, numbers and table syntax', () => {
     const md = [
       '> Quoted line',
