@@ -15,7 +15,6 @@ import type { Locale } from '../../surface.js';
 import { turnToolContext } from '../turn/turn-tool-context.js';
 import { type FinishReason, TraceRecorder } from '../turn/agent-trace.js';
 import type { ResultEvaluator } from './evaluate-results.js';
-import { formatObservations } from '../turn/observations.js';
 import { languageName } from '../turn/write-answer.js';
 import { newToolPhaseState, runToolPhase } from './tool-phase.js';
 import { ANSWER_GRACE_MS, answerBudget, type DeadlineClock, WALL_CLOCK } from '../turn/answer-budget.js';
@@ -190,7 +189,8 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         prompts: ctx.prompts,
         history: ctx.history,
         question,
-        observations: formatObservations(state.observations),
+        observations: state.observations,
+        contextWindow: ctx.config.env.LLM_CONTEXT_WINDOW,
         sources: sources.all(),
         locale,
         emit,
