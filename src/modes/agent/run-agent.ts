@@ -131,6 +131,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
             maxToolCalls: options.maxToolCalls,
             minResultChars: options.minResultChars,
             ...(options.readResults ? { readResults: options.readResults } : {}),
+            contextWindow: ctx.config.env.LLM_CONTEXT_WINDOW,
             stopWhenSufficient: options.stopWhenSufficient === true,
             formatToolError: (tool, error) => toolErrorPrompt(ctx, toolLlm, tool, error),
             ...(options.evaluator ? { evaluator: options.evaluator } : {}),
