@@ -8,6 +8,7 @@ import { readTurnContext, type TurnContextMessages } from '../context/turn-conte
 import { phrase } from '../i18n/phrase.js';
 import { warnIfNearContextWindow } from '../llm/tokens.js';
 import type { Logger } from '../logger.js';
+import { RESERVED_OUTPUT_TOKENS } from '../modes/turn/context-room.js';
 import { emitNotice } from '../modes/turn/emit-notice.js';
 import { instructionsTokens } from '../prompts/operator-instructions.js';
 import type { TurnEvent } from '../render/events.js';
@@ -22,8 +23,6 @@ import type { ChannelSettings } from './settings.js';
 
 /** A message longer than this is cut (with a notice): a 100 KB paste must not blow the context window. */
 export const MAX_INPUT_CHARS = 16_000;
-/** Room kept for the answer in the context window when no max_tokens is set (the server decides). */
-const RESERVED_ANSWER_TOKENS = 2_000;
 
 /**
  * The question a mention with only files attached asks. It is not a reply to the user but the
@@ -90,7 +89,7 @@ export async function gatherTurnInput(args: {
     question,
     contextWindow: deps.config.env.LLM_CONTEXT_WINDOW,
     reserveTokens:
-      (settings.toolModel.maxTokens ?? RESERVED_ANSWER_TOKENS) +
+      (settings.toolModel.maxTokens ?? RESERVED_OUTPUT_TOKENS) +
       2_000 +
       read.tokens +
       instructionsTokens(instructions),

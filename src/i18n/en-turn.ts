@@ -77,6 +77,8 @@ export const EN_TURN = {
   'agent.partial-results': 'Sources found before the error ({count}):',
   'notice.iteration-limit': 'Reached the iteration limit ({count}); answering from what was gathered',
   'notice.timeout': 'Execution timed out after {seconds} s; answering from the intermediate results',
+  'notice.context-full':
+    'The results gathered fill the model’s context window, so the search stopped here; answering from what was gathered',
   'notice.loop-detected':
     'The agent kept repeating the same action, so it was stopped. Try rephrasing your question or switching mode (`/mode chat`).',
   'notice.partial-answer': '_(The answer was cut short.)_',

@@ -68,6 +68,7 @@ export const ZH_TURN = {
   'agent.partial-results': '出错前找到的来源（{count} 条）：',
   'notice.iteration-limit': '已达到迭代上限（{count} 次），基于已有信息生成回答',
   'notice.timeout': '执行超时（{seconds} 秒），基于已有的中间结果生成回答',
+  'notice.context-full': '已收集的结果占满了模型的上下文窗口，停止搜索；基于已有信息生成回答',
   'notice.loop-detected': '检测到重复操作，已停止执行。请重新提问或切换模式（`/mode chat`）。',
   'notice.partial-answer': '_（回答未能完整生成。）_',
   'notice.search-unavailable-agent': '未配置网络搜索，Agent 将基于模型自身的知识回答。',

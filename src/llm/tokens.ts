@@ -47,6 +47,11 @@ export async function countTokens(text: string): Promise<number> {
   return (await loadTextCounter())(text);
 }
 
+/** Loads the tokenizer and returns its synchronous text counter (for callers that cache counts). */
+export function loadTextTokenCounter(): Promise<(text: string) => number> {
+  return loadTextCounter();
+}
+
 /** Loads the tokenizer and returns a synchronous counter of messages (for counting many). */
 export async function loadMessageCounter(): Promise<(messages: ChatMessage[]) => number> {
   const count = await loadTextCounter();
@@ -68,13 +73,23 @@ export function maxMessageTokens(messages: ChatMessage[]): number {
 }
 
 function sumMessages(messages: ChatMessage[], count: (text: string) => number): number {
-  let total = TOKENS_PER_REQUEST;
-  for (const message of messages) {
-    total += TOKENS_PER_MESSAGE + count(message.content);
-    if (message.role === 'assistant') {
-      total += count(message.reasoning ?? '');
-      for (const call of message.toolCalls ?? []) total += count(call.name) + count(call.arguments);
-    }
+  let total = REQUEST_OVERHEAD_TOKENS;
+  for (const message of messages) total += messageTokens(message, count);
+  return total;
+}
+
+/** What a request adds once, whatever its messages (see TOKENS_PER_REQUEST). */
+export const REQUEST_OVERHEAD_TOKENS = TOKENS_PER_REQUEST;
+
+/**
+ * Tokens one message adds to a request, its texts counted with `count`: callers that count the same
+ * texts again and again (a conversation growing round by round) pass a counter that caches them.
+ */
+export function messageTokens(message: ChatMessage, count: (text: string) => number): number {
+  let total = TOKENS_PER_MESSAGE + count(message.content);
+  if (message.role === 'assistant') {
+    total += count(message.reasoning ?? '');
+    for (const call of message.toolCalls ?? []) total += count(call.name) + count(call.arguments);
   }
   return total;
 }

@@ -13,8 +13,8 @@ import { readThrough } from '../helpers/use-shared-fake.js';
 export interface ModeFakes {
   llm: FakeOpenAI;
   search: FakeSearchServer;
-  /** A real client for `model` on the fake LLM server. */
-  client(model: string, provider?: ProviderName): LlmClient;
+  /** A real client for `model` on the fake LLM server (max_tokens 500 unless given). */
+  client(model: string, provider?: ProviderName, maxTokens?: number): LlmClient;
   /** Environment selecting the fake Tavily. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -26,9 +26,9 @@ export async function startModeFakes(): Promise<ModeFakes> {
   return {
     llm,
     search,
-    client(model, provider = 'openai') {
+    client(model, provider = 'openai', maxTokens = 500) {
       return createLlmClient(
-        { provider, model, temperature: 0, maxTokens: 500 },
+        { provider, model, temperature: 0, maxTokens },
         {
           endpoints: { [provider]: { apiKey: 'sk-test', baseUrl: llm.baseUrl } },
           maxRetries: 0,

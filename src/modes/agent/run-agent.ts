@@ -15,7 +15,6 @@ import type { Locale } from '../../surface.js';
 import { turnToolContext } from '../turn/turn-tool-context.js';
 import { type FinishReason, TraceRecorder } from '../turn/agent-trace.js';
 import type { ResultEvaluator } from './evaluate-results.js';
-import { formatObservations } from '../turn/observations.js';
 import { languageName } from '../turn/write-answer.js';
 import { newToolPhaseState, runToolPhase } from './tool-phase.js';
 import { ANSWER_GRACE_MS, answerBudget, type DeadlineClock, WALL_CLOCK } from '../turn/answer-budget.js';
@@ -132,6 +131,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
             maxToolCalls: options.maxToolCalls,
             minResultChars: options.minResultChars,
             ...(options.readResults ? { readResults: options.readResults } : {}),
+            contextWindow: ctx.config.env.LLM_CONTEXT_WINDOW,
             stopWhenSufficient: options.stopWhenSufficient === true,
             formatToolError: (tool, error) => toolErrorPrompt(ctx, toolLlm, tool, error),
             ...(options.evaluator ? { evaluator: options.evaluator } : {}),
@@ -190,7 +190,8 @@ export function createAgentExecutor(options: AgentExecutorOptions): AgentExecuto
         prompts: ctx.prompts,
         history: ctx.history,
         question,
-        observations: formatObservations(state.observations),
+        observations: state.observations,
+        contextWindow: ctx.config.env.LLM_CONTEXT_WINDOW,
         sources: sources.all(),
         locale,
         emit,

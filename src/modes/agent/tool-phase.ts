@@ -1,7 +1,8 @@
 /**
  * The ReAct tool phase (seeds 000, 001): the function-call model reasons and calls tools, the tools
  * run, their results go back as delimited tool messages, and the loop repeats until the model needs
- * no more tools, the evaluation stops it, a loop is detected or the iteration limit is reached.
+ * no more tools, the evaluation stops it, a loop is detected, the iteration limit is reached or the
+ * results fill the context window even with the oldest pages shortened (tool-results-window.ts).
  * Aborts (Stop, time limit) and LLM errors propagate to the executor, which decides what to show.
  */
 import { type UserText, phrase } from '../../i18n/phrase.js';
@@ -12,7 +13,9 @@ import type { FinishReason } from '../turn/agent-trace.js';
 import { consumeStream } from '../turn/consume-stream.js';
 import { type ResultEvaluator, evaluateRound } from './evaluate-results.js';
 import { LoopDetector } from './loop-detector.js';
-import { type Observation, delimit } from '../turn/observations.js';
+import type { Observation } from '../turn/observations.js';
+import { promptRoom } from '../turn/context-room.js';
+import { ToolResultsWindow, toolResultContent } from './tool-results-window.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { emitNotice } from '../turn/emit-notice.js';
 import type { ToolRunEnv } from '../turn/tool-run-env.js';
@@ -39,6 +42,11 @@ export interface ToolPhaseInput extends ToolRunEnv {
   formatToolError?: (tool: string, error: string) => string;
   /** AGENT_READ_RESULTS: result pages read per search in the same round (0: snippets only). */
   readResults?: number;
+  /**
+   * LLM_CONTEXT_WINDOW: before each request the oldest pages are shortened until the conversation
+   * fits, and the loop ends when even that is not enough. Unset: the conversation is sent as it is.
+   */
+  contextWindow?: number;
 }
 
 export interface ToolPhaseState {
@@ -62,10 +70,17 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
   const definitions = input.tools.definitions();
   const detector = new LoopDetector();
   const readResults = input.readResults ? { count: input.readResults, read: new Set<string>() } : undefined;
+  const resultsWindow =
+    input.contextWindow !== undefined
+      ? new ToolResultsWindow(promptRoom(input.contextWindow, input.llm.config), definitions)
+      : undefined;
   // The last evaluation found the results sufficient: a model that then stops is stopping for that.
   let sufficient = false;
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration++) {
+    const fit = resultsWindow ? await resultsWindow.fit(input.messages) : 'fits';
+    if (fit === 'full') return stopForFullContext(input, state);
+    if (fit === 'shortened') log({ iteration }, 'agent tool results shortened to fit the context window');
     state.iterations = iteration;
     emit({ type: 'status', text: phrase('status.thinking') });
     const thinking = new ThinkingStep(`r${iteration}-thinking`, emit);
@@ -138,15 +153,19 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
     });
     for (const result of results) {
       const formatError = input.formatToolError;
-      input.messages.push({
-        role: 'tool',
+      const errorPrompt =
+        formatError && result.output.isError && !result.repeated
+          ? formatError(result.call.name, result.output.text)
+          : undefined;
+      const written = errorPrompt === undefined ? [result.observation, ...(result.pages ?? [])] : [];
+      const message = {
+        role: 'tool' as const,
         toolCallId: result.call.id,
         name: result.call.name,
-        content:
-          formatError && result.output.isError && !result.repeated
-            ? formatError(result.call.name, result.output.text)
-            : [result.observation, ...(result.pages ?? [])].map((o) => delimit(o)).join('\n\n'),
-      });
+        content: errorPrompt ?? toolResultContent(written),
+      };
+      input.messages.push(message);
+      resultsWindow?.track(message, written);
       if (!result.repeated) state.observations.push(result.observation, ...(result.pages ?? []));
     }
     state.toolCalls += fresh.length;
@@ -199,6 +218,14 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
 function appendHint(messages: ChatMessage[], hint: string): void {
   const last = messages.at(-1);
   if (last?.role === 'tool') last.content = `${last.content}\n\n${hint}`;
+}
+
+/** Even with every page shortened the conversation would not fit: answer from what was gathered. */
+function stopForFullContext(input: ToolPhaseInput, state: ToolPhaseState): void {
+  state.finishReason = 'context_full';
+  state.reason = phrase('notice.context-full');
+  input.logger.warn({ iterations: state.iterations }, 'agent tool results fill the context window');
+  emitNotice(input.emit, 'notice-context-full', state.reason, 'warning');
 }
 
 function stopForLoop(input: ToolPhaseInput, state: ToolPhaseState, thought: string): void {

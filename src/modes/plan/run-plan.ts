@@ -9,7 +9,6 @@ import { userMessage } from '../../i18n/user-message.js';
 import type { ChatMessage } from '../../llm/types.js';
 import { SourceRegistry } from '../../search/citations.js';
 import { type FinishReason, TraceRecorder } from '../turn/agent-trace.js';
-import { formatObservations } from '../turn/observations.js';
 import { emitNotice } from '../turn/emit-notice.js';
 import { emitAnswerHandOver } from '../turn/answer-hand-over.js';
 import { UsageTracker } from '../turn/usage-tracker.js';
@@ -169,7 +168,8 @@ export function createPlanRunner(options: PlanRunOptions = {}): ModeRunner {
       prompts: ctx.prompts,
       history: ctx.history,
       question: ctx.message.text,
-      observations: formatObservations(ran.observations),
+      observations: ran.observations,
+      contextWindow: env.LLM_CONTEXT_WINDOW,
       sources: sources.all(),
       locale,
       emit,

@@ -12,6 +12,7 @@ export type FinishReason =
   | 'timeout'
   | 'loop' // repeated query / call, or a round with no new source
   | 'custom' // a custom evaluator stopped the loop
+  | 'context_full' // the tool results fill the context window even with the oldest pages shortened
   | 'plan_completed'
   | 'plan_stopped'
   | 'plan_cancelled'

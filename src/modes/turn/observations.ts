@@ -24,6 +24,11 @@ export interface Observation {
   isError: boolean;
   /** A search that found nothing: its text ("No results found.") is no result at all. */
   isEmpty: boolean;
+  /**
+   * A page read (fetch_url): its text is `Source [n]`, the page's header and its passages, and may be
+   * shortened to fit the context window (shorten-page.ts); search result lists never are.
+   */
+  isPage: boolean;
   /** The sources this observation brought, with their answer-wide numbers, in order. */
   sources: Source[];
 }
@@ -41,7 +46,15 @@ export function toObservation(
   const sources = output.isError ? [] : (output.sources ?? []);
   if (sources.length === 0) {
     const isEmpty = !output.isError && (output.sources !== undefined || output.text.trim() === '');
-    return { tool, input, text: output.text, isError: output.isError === true, isEmpty, sources: [] };
+    return {
+      tool,
+      input,
+      text: output.text,
+      isError: output.isError === true,
+      isEmpty,
+      isPage: false,
+      sources: [],
+    };
   }
   const numbered = numbering.add(sources);
   return {
@@ -53,6 +66,7 @@ export function toObservation(
       : formatToolResults(numbered.map((s) => ({ ...s, snippet: s.snippet ?? '' }))),
     isError: false,
     isEmpty: false,
+    isPage: output.isPage === true,
     sources: numbered,
   };
 }
@@ -65,11 +79,24 @@ export function delimit(observation: Pick<Observation, 'tool' | 'text'>): string
   return `<tool_output name="${observation.tool}">\n${safe}\n</tool_output>`;
 }
 
+/** Between two observations in the answer model's prompt. */
+export const OBSERVATION_SEPARATOR = '\n\n';
+
+/** The observations the answer model reads: failed calls and empty texts are left out. */
+export function usefulObservations(observations: readonly Observation[]): Observation[] {
+  return observations.filter((o) => !o.isError && o.text.trim() !== '');
+}
+
+/** What introduces an observation in the answer model's prompt, before its delimited text. */
+export function observationLabel(observation: Pick<Observation, 'tool' | 'input'>): string {
+  return `${observation.tool}(${observation.input}):\n`;
+}
+
 /** All observations, numbered, for the answer model's prompt. */
-export function formatObservations(observations: Observation[]): string {
-  const useful = observations.filter((o) => !o.isError && o.text.trim() !== '');
-  if (useful.length === 0) return '';
-  return useful.map((o) => `${o.tool}(${o.input}):\n${delimit(o)}`).join('\n\n');
+export function formatObservations(observations: readonly Observation[]): string {
+  return usefulObservations(observations)
+    .map((o) => `${observationLabel(o)}${delimit(o)}`)
+    .join(OBSERVATION_SEPARATOR);
 }
 
 /** Characters of usable result text in a set of observations (for the quality evaluation). */

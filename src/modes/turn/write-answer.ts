@@ -10,7 +10,10 @@ import type { Source, TurnEvent } from '../../render/events.js';
 import { linkCitations } from '../../search/citations.js';
 import { LiveCitations } from '../../search/live-citations.js';
 import type { Locale } from '../../surface.js';
+import { observationsWithin } from './answer-observations.js';
+import { promptRoom } from './context-room.js';
 import { emitFinishNotice } from './finish-notice.js';
+import type { Observation } from './observations.js';
 import { consumeStream, emptyStreamResult } from './consume-stream.js';
 import { ThinkingStep } from './thinking-step.js';
 import type { UsageTracker } from './usage-tracker.js';
@@ -20,8 +23,10 @@ export interface AnswerInput {
   prompts: PromptLibrary;
   history: ChatMessage[];
   question: string;
-  /** Numbered observations (already delimited); empty when nothing was gathered. */
-  observations: string;
+  /** What the tools gathered, in order: numbered, delimited and fitted to the window here. */
+  observations: readonly Observation[];
+  /** LLM_CONTEXT_WINDOW: the oldest pages are shortened until the prompt fits it. */
+  contextWindow: number;
   sources: Source[];
   /** The turn's language, for the model: the prompt's `{language}` and the words around the data. */
   locale: Locale;
@@ -87,16 +92,24 @@ export function promptVariables(
 
 export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
   const { llm, locale, emit } = input;
-  const system = input.prompts.render(
-    input.promptName ?? 'answer.system',
-    { ...promptVariables(input.question, input.observations, locale), ...input.variables },
-    llm.config.provider,
-  );
-  const messages: ChatMessage[] = [
-    { role: 'system', content: system },
+  const promptWith = (observations: string): ChatMessage[] => [
+    {
+      role: 'system',
+      content: input.prompts.render(
+        input.promptName ?? 'answer.system',
+        { ...promptVariables(input.question, observations, locale), ...input.variables },
+        llm.config.provider,
+      ),
+    },
     ...input.history,
-    { role: 'user', content: answerUserMessage(input.question, input.observations, locale, input.plan) },
+    { role: 'user', content: answerUserMessage(input.question, observations, locale, input.plan) },
   ];
+  const observations = await observationsWithin(
+    input.observations,
+    promptRoom(input.contextWindow, llm.config),
+    promptWith,
+  );
+  const messages = promptWith(observations);
   const thinking = new ThinkingStep(`${input.stepId}-thinking`, emit);
   const live = new LiveCitations(input.sources);
   const result = emptyStreamResult();

@@ -1,0 +1,322 @@
+/**
+ * A turn's tool results within LLM_CONTEXT_WINDOW. Pages are read by characters, and a page of
+ * Chinese text is about three times the tokens of an English one: an agent reading the top two
+ * results of three searches passes a small window in its third round. The fake model here refuses,
+ * as OpenAI does (`context_length_exceeded`), every request whose messages and max_tokens pass the
+ * window as gpt-tokenizer counts them; the turn must still answer, with the oldest pages shortened.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
+import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
+import { createPlanRunner } from '../../src/modes/plan/run-plan.js';
+import type { Tool } from '../../src/tools/types.js';
+import { openAIErrorBody, type Script, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { warmReader } from '../reader/warm-reader.js';
+import { makeTurnContext, stepsOf } from './make-turn-context.js';
+import { agentLimits, requestedModels, useModeFakes } from './mode-fakes.js';
+import { realToolsTurn } from './real-tools-turn.js';
+
+const fakes = useModeFakes();
+
+const SUBJECTS = ['市政府', '研究团队', '港口管理局', '当地居民', '交通部门', '专家组', '工程师们', '记者'];
+const VERBS = ['公布了', '讨论了', '调查了', '记录了', '比较了', '评估了', '总结了', '回顾了'];
+const OBJECTS = [
+  '大桥的每日车流量',
+  '渡轮时刻表的变化',
+  '潮汐对航运的影响',
+  '新隧道的建设费用',
+  '过去十年的通勤数据',
+  '夜间施工的噪音问题',
+  '公共交通的票价调整',
+  '沿海公路的维修计划',
+];
+
+/** Varied sentences (no two paragraphs alike), so the reader keeps them and the tokenizer cannot fold them. */
+function chineseParagraph(page: number, index: number): string {
+  return [0, 1, 2]
+    .map((k) => {
+      const i = index * 3 + k;
+      return `${SUBJECTS[(i * 3 + page) % 8]}在${2000 + ((i * 7 + page) % 26)}年${VERBS[(i * 5 + page) % 8]}${OBJECTS[(i + page * 2) % 8]}，报告指出第${i + 1}项数据比预期高出百分之${((i * 13 + page * 7) % 90) + 5}。`;
+    })
+    .join('');
+}
+
+function englishParagraph(page: number, index: number): string {
+  return `Paragraph ${index} of report ${page}: the harbour authority met again about the crossing, and the minutes record another long debate about tolls, tides and the ferry timetable.`;
+}
+
+function article(title: string, paragraphs: string[]): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><article><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</article></body></html>`;
+}
+
+const PAGES = 6;
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  await warmReader();
+  server = createServer((req, res) => {
+    const match = /^\/(zh|en)\/(\d)$/.exec(req.url ?? '');
+    if (!match) {
+      res.writeHead(404).end();
+      return;
+    }
+    const page = Number(match[2]);
+    const paragraphs = Array.from({ length: 40 }, (_, i) =>
+      match[1] === 'zh' ? chineseParagraph(page, i) : englishParagraph(page, i),
+    );
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(article(match[1] === 'zh' ? `港口交通报告第${page}篇` : `Harbour report ${page}`, paragraphs));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+interface SentMessage {
+  role: string;
+  content: string | null;
+  tool_call_id?: string;
+  tool_calls?: Array<{ function: { name: string; arguments: string } }>;
+}
+
+/** What a request takes of the window, as a provider counts it: messages, tools and max_tokens. */
+function requestTokens(body: {
+  messages: SentMessage[];
+  tools?: unknown[];
+  max_tokens?: number;
+  max_completion_tokens?: number;
+}): number {
+  let total = 3 + (body.tools ? countTokens(JSON.stringify(body.tools)) : 0);
+  for (const m of body.messages) {
+    total += 4 + countTokens(m.content ?? '');
+    for (const call of m.tool_calls ?? [])
+      total += countTokens(call.function.name) + countTokens(call.function.arguments);
+  }
+  return total + (body.max_completion_tokens ?? body.max_tokens ?? 0);
+}
+
+/** A fake model with a window: it answers with `replies` in order, and refuses what does not fit. */
+function modelWithWindow(window: number, replies: Script[]): { sizes: number[]; refused: number[] } {
+  const sizes: number[] = [];
+  const refused: number[] = [];
+  fakes.llm.fallback = (body) => {
+    const tokens = requestTokens(body);
+    sizes.push(tokens);
+    if (tokens > window) {
+      refused.push(tokens);
+      return {
+        status: 400,
+        body: openAIErrorBody(
+          `This model's maximum context length is ${window} tokens. However, you requested ${tokens} tokens. Please reduce the length of the messages.`,
+          'invalid_request_error',
+          'context_length_exceeded',
+        ),
+      };
+    }
+    return replies.shift() ?? textReply('(no more replies)');
+  };
+  return { sizes, refused };
+}
+
+/** Three rounds, each a search whose two results (pages 2r-1 and 2r) the agent reads. */
+function threeRounds(language: 'zh' | 'en', answer: string): Script[] {
+  for (let round = 1; round <= 3; round++) {
+    fakes.search.script(`harbour traffic ${round}`, [
+      { title: `Report ${2 * round - 1}`, url: `${base}/${language}/${2 * round - 1}`, snippet: '…' },
+      { title: `Report ${2 * round}`, url: `${base}/${language}/${2 * round}`, snippet: '…' },
+    ]);
+  }
+  return [
+    ...[1, 2, 3].map((round) =>
+      toolCallReply([
+        { name: 'web_search', arguments: { query: `harbour traffic ${round}` }, id: `s${round}` },
+      ]),
+    ),
+    textReply('The reports answer it.'),
+    textReply(answer),
+  ];
+}
+
+async function runTurn(env: Record<string, string>) {
+  const { turn } = realToolsTurn(fakes, 'How busy is the harbour crossing?', {
+    AGENT_READ_RESULTS: '2',
+    ...env,
+  });
+  const result = await createAgentExecutor({
+    ...agentOptionsFromContext(turn.ctx),
+    minResultChars: 1_000_000,
+  }).run(turn.ctx);
+  return { result, events: turn.events };
+}
+
+const sent = (index: number) => (fakes.llm.requests[index]?.body.messages ?? []) as SentMessage[];
+const toolMessage = (index: number, id: string) =>
+  sent(index).find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '';
+
+/** Page `n`'s block in a tool message or prompt: from `Source [n]` to the end of its delimiters. */
+function pageBlock(text: string, n: number): string {
+  const start = text.indexOf(`Source [${n}]\n`);
+  if (start < 0) return '';
+  const end = text.indexOf('\n</tool_output>', start);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+/** The page's text before the note a shortened page ends with. */
+const beforeNote = (block: string) => block.split('\n\n[Shortened to fit the context window')[0] ?? '';
+
+describe('tool results within the context window', () => {
+  it('an agent turn on Chinese pages answers within a small window, the oldest pages shortened first', async () => {
+    // Each round brings two Chinese pages of about 2,150 tokens: the third round passes the window.
+    const WINDOW = 13_000;
+    const model = modelWithWindow(WINDOW, threeRounds('zh', 'The crossing is busy [1][5].'));
+    const { result } = await runTurn({ LLM_CONTEXT_WINDOW: String(WINDOW) });
+
+    // Every request the model saw fit its window, and the turn answered.
+    expect(model.refused).toEqual([]);
+    expect(model.sizes).toHaveLength(5);
+    expect((result.trace as AgentTrace).finishReason).toBe('answered');
+    expect(result.answer).toContain(`[[1]](${base}/zh/1)`);
+
+    // The third round's results fit only with the first round's pages shortened: the oldest page
+    // most, cut to a head of what it was, and the newest round's pages sent whole.
+    const firstRound = toolMessage(1, 's1');
+    const afterThirdRound = toolMessage(3, 's1');
+    expect(afterThirdRound.length).toBeLessThan(firstRound.length);
+    expect(afterThirdRound).toContain('[1] Report 1');
+    expect(afterThirdRound).toContain('[2] Report 2');
+    const oldest = pageBlock(afterThirdRound, 1);
+    expect(oldest).toContain(
+      'the rest of source [1] is left out. To read more of it, call fetch_url with its URL and part=1, 2, …',
+    );
+    // The next oldest keeps a head of its text, cut where a paragraph or line ends.
+    const next = beforeNote(pageBlock(afterThirdRound, 2));
+    const nextWhole = pageBlock(firstRound, 2);
+    expect(next.length).toBeGreaterThan(pageBlock(firstRound, 1).length / 3);
+    expect(nextWhole.startsWith(next)).toBe(true);
+    expect(nextWhole.length).toBeGreaterThan(next.length);
+    expect(nextWhole.slice(next.length)).toMatch(/^\n/);
+    expect(toolMessage(3, 's2')).toBe(toolMessage(2, 's2'));
+    expect(toolMessage(3, 's3')).not.toContain('[Shortened');
+
+    // The answer prompt keeps every source's number and title; its oldest page is shortened, the newest is whole.
+    const answerPrompt = sent(4)
+      .map((m) => m.content ?? '')
+      .join('\n');
+    for (let n = 1; n <= PAGES; n++) {
+      expect(answerPrompt).toContain(`[${n}] Report ${n} — ${base}/zh/${n}`);
+      expect(answerPrompt).toContain(`Source [${n}]\n港口交通报告第${n}篇`);
+    }
+    expect(pageBlock(answerPrompt, 1)).toMatch(
+      /\[Shortened to fit the context window: the rest of source \[1\] is left out\.\]$/,
+    );
+    expect(pageBlock(answerPrompt, 1)).not.toContain('fetch_url');
+    expect(pageBlock(answerPrompt, PAGES)).toBe(pageBlock(toolMessage(3, 's3'), PAGES));
+  }, 60_000);
+
+  it('English pages that fit are sent exactly as with no limit at all', async () => {
+    const unlimited = modelWithWindow(2_000_000, threeRounds('en', 'Busy [1].'));
+    await runTurn({ LLM_CONTEXT_WINDOW: '2000000' });
+    const withoutLimit = fakes.llm.requests.map((r) => r.body.messages);
+
+    fakes.llm.requests.length = 0;
+    const usual = modelWithWindow(64_000, threeRounds('en', 'Busy [1].'));
+    await runTurn({});
+    const atDefault = fakes.llm.requests.map((r) => r.body.messages);
+
+    expect(unlimited.refused).toEqual([]);
+    expect(usual.refused).toEqual([]);
+    expect(atDefault).toHaveLength(5);
+    expect(atDefault).toEqual(withoutLimit);
+    expect(JSON.stringify(atDefault)).not.toContain('[Shortened');
+  }, 60_000);
+
+  it('ends the tool phase with a notice when nothing left can be shortened, and still answers', async () => {
+    const WINDOW = 8_000;
+    // An archive lookup's output is no page: nothing in it can be shortened, and it fills half the window.
+    const lookup: Tool<{ topic: string }> = {
+      name: 'lookup',
+      description: 'Looks a topic up in the archive',
+      inputSchema: z.object({ topic: z.string() }),
+      run: async () => ({ text: Array.from({ length: 45 }, (_, i) => chineseParagraph(9, i)).join('\n\n') }),
+    };
+    const model = modelWithWindow(WINDOW, [
+      toolCallReply([{ name: 'lookup', arguments: { topic: 'harbour' }, id: 'l1' }]),
+      textReply('The archive says it is busy.'),
+    ]);
+    // The function-call model keeps 4,000 tokens for its output and the answer model 500: the lookup
+    // leaves the one no room for another request, and the other room to answer.
+    const tool = fakes.client('tool-model', 'openai', 4_000);
+    const answer = fakes.client('answer-model');
+    const turn = makeTurnContext({
+      text: 'How busy is the harbour?',
+      llm: { tool, answer },
+      tools: [lookup as Tool],
+      env: { LLM_CONTEXT_WINDOW: String(WINDOW) },
+    });
+    const result = await createAgentExecutor({
+      function_call_llm: tool,
+      answer_llm: answer,
+      ...agentLimits(),
+    }).run(turn.ctx);
+
+    expect(model.refused).toEqual([]);
+    expect(requestedModels(fakes)).toEqual(['tool-model', 'answer-model']);
+    expect((result.trace as AgentTrace).finishReason).toBe('context_full');
+    expect(stepsOf(turn.view, 'warning').map((s) => s.title)).toEqual([
+      'The results gathered fill the model’s context window, so the search stopped here; answering from what was gathered',
+    ]);
+    expect(result.answer).toBe('The archive says it is busy.');
+  });
+
+  it("plan mode's summary prompt fits the window: the oldest page is shortened, every source keeps its number", async () => {
+    const WINDOW = 8_000;
+    const readPage: Tool<{ n: number }> = {
+      name: 'read_page',
+      description: 'Reads one archived report',
+      inputSchema: z.object({ n: z.number() }),
+      run: async ({ n }) => ({
+        text: `港口交通报告第${n}篇\n\n${Array.from({ length: 30 }, (_, i) => chineseParagraph(n, i)).join('\n\n')}`,
+        sources: [{ title: `Report ${n}`, url: `https://archive.example/${n}`, snippet: '…' }],
+        isPage: true,
+      }),
+    };
+    const plan = JSON.stringify({
+      steps: [1, 2, 3].map((n) => ({
+        step: n,
+        description: `read report ${n}`,
+        tool: 'read_page',
+        parameters: { n },
+      })),
+    });
+    const model = modelWithWindow(WINDOW, [
+      textReply(plan),
+      textReply('Busy, by all three reports [1][2][3].'),
+    ]);
+    const llm = fakes.client('planner-model');
+    const turn = makeTurnContext({
+      text: 'How busy is the harbour?',
+      llm: { tool: llm },
+      tools: [readPage as Tool],
+      env: { LLM_CONTEXT_WINDOW: String(WINDOW) },
+    });
+    const result = await createPlanRunner()(turn.ctx);
+
+    expect(model.refused).toEqual([]);
+    expect(result.answer).toContain('[[3]](https://archive.example/3)');
+    const summaryPrompt = sent(1)
+      .map((m) => m.content ?? '')
+      .join('\n');
+    for (const n of [1, 2, 3]) expect(summaryPrompt).toContain(`Source [${n}]\n港口交通报告第${n}篇`);
+    expect(pageBlock(summaryPrompt, 1)).toContain(
+      '[Shortened to fit the context window: the rest of source [1] is left out.]',
+    );
+    expect(pageBlock(summaryPrompt, 3)).not.toContain('[Shortened');
+  });
+});
