@@ -451,9 +451,17 @@ function removeBoilerplate(root: DomElement | null): void {
   // One walk over the elements: the lookups below filter it (the loop changes attributes only).
   const elements = Array.from(root.querySelectorAll('*')) as Array<DomElement & MutableElement>;
   const panels = disclosedPanels(elements);
+  const fallbacks: DomElement[] = [];
+  let noscripts = 0;
   for (const element of elements) {
     const tag = element.tagName.toUpperCase();
     const role = element.getAttribute('role');
+    // What a browser without scripts shows: where a page draws its text by script, the <noscript>
+    // beside it holds that text (a Blogger theme's post, a Discourse thread's crawler view).
+    if (tag === 'NOSCRIPT' && noscripts++ < MAX_VEILS && holdsContent(element)) {
+      fallbacks.push(element);
+      continue;
+    }
     if (
       role === 'tabpanel' ||
       (element.getAttribute('hidden') !== null && closestFrom(element.parentNode, isTag('DETAILS'))) ||
@@ -485,6 +493,7 @@ function removeBoilerplate(root: DomElement | null): void {
     )
       junk.push(element);
   }
+  for (const fallback of fallbacks) unwrap(fallback);
   junk.push(...furnitureByShape(elements));
   // Hidden by an inline style (a loading veil): looked at for the paragraphs it holds, a bounded few.
   let veils = 0;
@@ -513,6 +522,16 @@ function removeBoilerplate(root: DomElement | null): void {
     } else if (isHidden(element) && checks++ < MAX_VEILS && !mostTextOutside(root, element))
       unveil(element as DomElement & MutableElement);
   }
+}
+
+/** The element's children in its place. */
+function unwrap(element: DomElement): void {
+  const parent = element.parentNode as
+    | (DomElement & { insertBefore(node: unknown, before: unknown): void })
+    | null;
+  if (!parent) return;
+  for (const child of Array.from(element.childNodes)) parent.insertBefore(child, element);
+  element.remove();
 }
 
 /**

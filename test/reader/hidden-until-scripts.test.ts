@@ -1,7 +1,8 @@
 /**
  * Text a page hides until its scripts run is read as the page shows it once they have: a loading
- * veil over the whole page, a segment React streams in hidden and moves into place. A hidden copy of
- * the article beside the article stays hidden.
+ * veil over the whole page, a segment React streams in hidden and moves into place; the <noscript>
+ * beside text a script draws is what the reader, which runs no scripts, shows. A hidden copy of the
+ * article beside the article stays hidden.
  */
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from '../../src/reader/extract-article.js';
@@ -32,6 +33,16 @@ describe('text hidden until scripts run', () => {
       shell(`<div style="visibility:hidden;min-height:100vh"><div class="content">${article}</div></div>`),
     );
     for (const p of PARAGRAPHS) expect(text).toContain(p);
+  });
+
+  it("a post a script draws is read from the <noscript> beside it (a Blogger theme's, a Discourse thread's)", () => {
+    const text = read(
+      shell(
+        `<div class="post"><h2 class="title">Query optimisation</h2><div class="post-body" itemprop="articleBody"><script type="text/template">${article}</script><noscript>${article}</noscript></div></div><noscript><p>Please turn on JavaScript to comment.</p></noscript>`,
+      ),
+    );
+    for (const p of PARAGRAPHS) expect(text.split(p).length - 1).toBe(1);
+    expect(text).not.toContain('turn on JavaScript');
   });
 
   it('a hidden copy of the article beside the article stays hidden: the text comes once', () => {
