@@ -277,6 +277,7 @@ export function pageOutput(read: ReadResult, doc: ArrivedDocument, focusFrom: 'f
       },
     ],
     isPage: true,
+    parts,
   };
 }
 

@@ -86,6 +86,8 @@ export interface ToolOutput {
    * the page's answer-wide source number.
    */
   isPage?: boolean;
+  /** fetch_url: the parts a call with `part` reads the document in (1 when it is read whole). */
+  parts?: number;
   /** web_search: the answer came from the session cache. */
   cached?: boolean;
 }

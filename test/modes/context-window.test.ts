@@ -191,9 +191,11 @@ describe('tool results within the context window', () => {
     expect(afterThirdRound.length).toBeLessThan(firstRound.length);
     expect(afterThirdRound).toContain('[1] Report 1');
     expect(afterThirdRound).toContain('[2] Report 2');
+    // Its note names the parts fetch_url reads it in: at this window's page budget, one.
     const oldest = pageBlock(afterThirdRound, 1);
+    expect(pageBlock(firstRound, 1)).toMatch(/; part=1 reads it whole\.\n/);
     expect(oldest).toContain(
-      'the rest of source [1] is left out. To read more of it, call fetch_url with its URL and part=1, 2, …',
+      'the rest of source [1] is left out. To read more of it, call fetch_url with its URL and part=1 (the whole page).',
     );
     // The next oldest keeps a head of its text, cut where a paragraph or line ends.
     const next = beforeNote(pageBlock(afterThirdRound, 2));

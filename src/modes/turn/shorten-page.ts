@@ -20,14 +20,21 @@ const BOUNDARIES = [/(?<=\n\n)/, /(?<=\n)/, /(?<=[.!?。！？；])/u];
 
 /**
  * The note ends the page's text, in English like the rest of what the tools write for the models.
- * fetch_url's `part` reads a document in order (1 = the start), in parts of its own budget: the
- * truthful way to read on from a head, whichever way the page was first read (focus or part).
+ * fetch_url's `part` reads a document in order (1 = the start), in parts of its page budget: the
+ * truthful way to read on from a head, whichever way the page was first read (focus, part or a
+ * result page's short read). `parts`, when fetch_url said, names exactly the parts there are.
  */
-export function shortenedNote(n: number | undefined, reader: ShortenedFor): string {
+export function shortenedNote(n: number | undefined, reader: ShortenedFor, parts?: number): string {
   const which = n === undefined ? 'this page' : `source [${n}]`;
-  return reader === 'function-call'
-    ? `[Shortened to fit the context window: the rest of ${which} is left out. To read more of it, call fetch_url with its URL and part=1, 2, … (the page in order).]`
-    : `[Shortened to fit the context window: the rest of ${which} is left out.]`;
+  const cut = `[Shortened to fit the context window: the rest of ${which} is left out.`;
+  return reader === 'function-call' ? `${cut} To read more of it, ${readOn(parts)}]` : `${cut}]`;
+}
+
+/** How fetch_url reads the rest of a page of `parts` parts (unknown: in order, from part 1). */
+function readOn(parts: number | undefined): string {
+  if (parts === 1) return 'call fetch_url with its URL and part=1 (the whole page).';
+  if (parts !== undefined) return `call fetch_url with its URL and part=1…${parts} (the page in order).`;
+  return 'call fetch_url with its URL and part=1, 2, … (the page in order).';
 }
 
 /** `page` (an `isPage` observation, never shortened before) with at most `maxTextTokens` of its text. */
@@ -42,7 +49,7 @@ export function shortenPage(
   const header = split < 0 ? page.text : page.text.slice(0, split);
   const text = split < 0 ? '' : page.text.slice(split + 2);
   const kept = maxTextTokens < MIN_KEPT_TOKENS ? '' : headWithin(text, maxTextTokens, count, 0).trimEnd();
-  const note = shortenedNote(page.sources[0]?.n, reader);
+  const note = shortenedNote(page.sources[0]?.n, reader, page.parts);
   return { ...page, text: [header, kept, note].filter((part) => part !== '').join('\n\n') };
 }
 
