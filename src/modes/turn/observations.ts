@@ -26,7 +26,8 @@ export interface Observation {
   isEmpty: boolean;
   /**
    * A page read (fetch_url): its text is `Source [n]`, the page's header and its passages, and may be
-   * shortened to fit the context window (shorten-page.ts); search result lists never are.
+   * shortened to fit the context window before anything else (fit-pages.ts); search result lists
+   * never are.
    */
   isPage: boolean;
   /** A page's parts as fetch_url's `part` reads them, when fetch_url said (the shortened note names them). */

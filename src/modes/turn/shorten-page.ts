@@ -5,18 +5,13 @@
  */
 import type { TextTokenCounter } from '../../llm/cached-token-counter.js';
 import type { Observation } from './observations.js';
+import { textHead } from './text-head.js';
 
 /**
  * Who reads the shortened page: the function-call model can read on with fetch_url; the answer
  * model has no tools, so its note only says that the rest is left out.
  */
 export type ShortenedFor = 'function-call' | 'answer';
-
-/** Less text than this is not worth keeping: the page is cut to its header and the note. */
-const MIN_KEPT_TOKENS = 40;
-
-/** Finer and finer places to cut: after a paragraph, after a line, after a sentence. */
-const BOUNDARIES = [/(?<=\n\n)/, /(?<=\n)/, /(?<=[.!?。！？；])/u];
 
 /**
  * The note ends the page's text, in English like the rest of what the tools write for the models.
@@ -48,41 +43,7 @@ export function shortenPage(
   const split = page.text.indexOf('\n\n');
   const header = split < 0 ? page.text : page.text.slice(0, split);
   const text = split < 0 ? '' : page.text.slice(split + 2);
-  const kept = maxTextTokens < MIN_KEPT_TOKENS ? '' : headWithin(text, maxTextTokens, count, 0).trimEnd();
+  const kept = textHead(text, maxTextTokens, count);
   const note = shortenedNote(page.sources[0]?.n, reader, page.parts);
   return { ...page, text: [header, kept, note].filter((part) => part !== '').join('\n\n') };
-}
-
-/**
- * The longest start of `text` within `maxTokens`, cut at the coarsest boundary that leaves some. The
- * pieces are counted, not the whole (whose count is about their sum): each text is tokenised once.
- */
-function headWithin(text: string, maxTokens: number, count: TextTokenCounter, level: number): string {
-  const boundary = BOUNDARIES[level];
-  if (!boundary) return cutByShare(text, maxTokens, count);
-  const pieces = text.split(boundary);
-  let kept = '';
-  let used = 0;
-  for (const piece of pieces) {
-    const tokens = count(piece);
-    if (used + tokens > maxTokens) {
-      // Nothing fits whole at this boundary: cut the first piece at a finer one.
-      return kept || headWithin(piece, maxTokens, count, level + 1);
-    }
-    kept += piece;
-    used += tokens;
-  }
-  return kept;
-}
-
-/** A text with no boundary left (one very long sentence): its share of characters, shrunk until it fits. */
-function cutByShare(text: string, maxTokens: number, count: TextTokenCounter): string {
-  let end = Math.floor((text.length * maxTokens) / Math.max(1, count(text)));
-  let head = text.slice(0, end);
-  while (end > 0 && count(head) > maxTokens) {
-    end = Math.floor(end * 0.9);
-    head = text.slice(0, end);
-  }
-  // Never half a surrogate pair: an unpaired one is not valid in a JSON body (strict-json.ts).
-  return /[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head;
 }
