@@ -24,20 +24,29 @@ export interface PassageOptions {
   maxChars: number;
   /** 1-based part to read in order, instead of the passages that match the focus. */
   part?: number;
+  /**
+   * The size of the parts `part` reads and `parts` counts (fetch_url's page budget); maxChars when
+   * not given. Larger than maxChars for a short read (a result page read within a search round): its
+   * text fits maxChars, but the parts it names are the ones a later call with `part` returns.
+   */
+  partChars?: number;
   /** The document's own address: links to it (its anchors) keep only their text. */
   pageUrl?: string;
 }
 
 export interface PassageSelection {
   text: string;
-  /** Parts the whole document has at this budget (1 when it fits). */
+  /** Parts the whole document has at `partChars` (1 when it fits). */
   parts: number;
   /** The part returned, when one was asked for or the document fits in one. */
   part?: number;
   /** Blocks left out of what the model receives. */
   skipped: number;
-  /** How the text was chosen. */
-  mode: 'whole' | 'part' | 'focus';
+  /**
+   * How the text was chosen: all of it, one part, the passages that match the focus, or (a short
+   * read with nothing to rank by) the document's start, less than its first part.
+   */
+  mode: 'whole' | 'part' | 'focus' | 'start';
   /** Link targets listed at the end of `text` (`[n]: url`), in their numbers' order. */
   links?: string[];
 }
@@ -53,6 +62,24 @@ export function skipMarker(count: number): string {
 }
 
 export function selectPassages(input: string[], options: PassageOptions): PassageSelection {
+  const { partChars, ...within } = options;
+  if (partChars === undefined || partChars <= within.maxChars) return selectWithin(input, within);
+  // A part is the same text whoever asks for it.
+  if (within.part !== undefined) return selectWithin(input, { ...within, maxChars: partChars });
+  const short = selectWithin(input, within);
+  if (short.mode === 'whole') return short;
+  // Counted as a call with `part` partitions the document, so the header can say how to read on.
+  const { parts } = selectWithin(input, {
+    maxChars: partChars,
+    part: 1,
+    ...(within.pageUrl ? { pageUrl: within.pageUrl } : {}),
+  });
+  const { part: _shorterPart, ...shortText } = short;
+  return { ...shortText, parts, mode: short.mode === 'part' ? 'start' : short.mode };
+}
+
+/** The text within `maxChars`, its parts counted at that size. */
+function selectWithin(input: string[], options: Omit<PassageOptions, 'partChars'>): PassageSelection {
   const maxChars = Math.max(200, Math.floor(options.maxChars));
   const targets: string[] = [];
   const lean = input.filter((b) => b.trim() !== '').map((b) => leanLinks(b, targets, options.pageUrl));

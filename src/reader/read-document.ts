@@ -27,6 +27,8 @@ export interface ReadOptions {
   part?: number;
   /** Characters the model receives at most; Infinity for the whole text. */
   maxChars: number;
+  /** The size of the parts `part` reads and the result counts, when not maxChars (passages.ts). */
+  partChars?: number;
   signal?: AbortSignal;
   pool?: ReaderPool;
   /** Time the reader's worker may spend on the document (reader-pool.ts's default otherwise). */
@@ -86,6 +88,7 @@ export async function readForModel(input: ReadInput, options: ReadOptions): Prom
     maxChars: options.maxChars,
     ...(options.focus ? { focus: options.focus } : {}),
     ...(options.part !== undefined ? { part: options.part } : {}),
+    ...(options.partChars !== undefined ? { partChars: options.partChars } : {}),
   };
   const run = async (job: ReadJob) => {
     let queued = options.whileQueued?.();

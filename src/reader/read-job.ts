@@ -48,6 +48,7 @@ export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
     maxChars: job.maxChars,
     ...(job.focus ? { focus: job.focus } : {}),
     ...(job.part !== undefined ? { part: job.part } : {}),
+    ...(job.partChars !== undefined ? { partChars: job.partChars } : {}),
     ...(job.kind === 'document' && job.type === 'html' ? { pageUrl: job.url } : {}),
   };
   if (job.kind === 'blocks') return { method: 'text', selection: selectPassages(job.blocks, options) };
@@ -69,9 +70,11 @@ async function readHtml(html: string, url: string, options: PassageOptions): Pro
     return { ...metadata, method, cut: true, selection: selectPassages(blocks, options) };
   }
   if (isPathological(shape)) {
-    // No DOM for this page: the linear, tag-stripping reader gives its text.
+    // No DOM for this page: the linear, tag-stripping reader gives its text. As much is collected
+    // for a short read as for a call with `part`, so both count the same parts.
+    const budget = Math.max(options.maxChars, options.partChars ?? 0);
     const flat = await htmlToText(html, {
-      maxChars: Number.isFinite(options.maxChars) ? options.maxChars * 4 : 4_000_000,
+      maxChars: Number.isFinite(budget) ? budget * 4 : 4_000_000,
       // The pool bounds this thread's CPU time; a wall-clock budget here would refuse ordinary
       // pages on a busy machine.
       budgetMs: Number.POSITIVE_INFINITY,

@@ -61,7 +61,13 @@ export interface FetchUrlOptions {
   /** Shorthand for allowing every address. Tests only. */
   allowPrivate?: boolean;
   maxBytes?: number;
+  /** The page budget: characters the model gets of a document, and the size of its parts. */
   maxChars?: number;
+  /**
+   * The size of the parts, when the text is cut to a smaller maxChars (a result page read within a
+   * search round): its header then names the parts a call with `part` returns.
+   */
+  partChars?: number;
   timeoutMs?: number;
   /** CPU time the reader may spend on one document (src/reader/reader-pool.ts); tests make it tiny. */
   readLimitMs?: number;

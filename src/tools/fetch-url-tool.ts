@@ -92,10 +92,9 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
         {
           ...options,
           // Result pages read within a search round get a smaller budget than a page asked for,
-          // and a shorter wait for the network.
-          ...(context.maxPageChars
-            ? { maxChars: Math.min(options.maxChars ?? FETCH_MAX_CHARS, context.maxPageChars) }
-            : {}),
+          // and a shorter wait for the network; the parts their header names stay the page
+          // budget's, the ones a call with `part` returns.
+          ...shortRead(options.maxChars ?? FETCH_MAX_CHARS, context.maxPageChars),
           ...(context.maxFetchMs ? { timeoutMs: Math.min(timeoutMs, context.maxFetchMs) } : {}),
           ...(context.pauseTimeLimit ? { whileQueued: context.pauseTimeLimit } : {}),
         },
@@ -103,6 +102,13 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool<FetchUrl
       );
     },
   };
+}
+
+/** The budgets of a read cut to `maxPageChars`, less than the page budget; none otherwise. */
+function shortRead(pageBudget: number, maxPageChars: number | undefined) {
+  return maxPageChars !== undefined && maxPageChars < pageBudget
+    ? { maxChars: maxPageChars, partChars: pageBudget }
+    : {};
 }
 
 /** What the model is given of a document besides its bytes: how much, and what to look for. */
@@ -209,13 +215,14 @@ function networkDeadline(ms: number): { signal: AbortSignal; clear: () => void }
 export async function documentForModel(
   doc: ArrivedDocument,
   read: DocumentReadOptions,
-  options: Pick<FetchUrlOptions, 'maxChars' | 'readLimitMs' | 'pool'> &
+  options: Pick<FetchUrlOptions, 'maxChars' | 'partChars' | 'readLimitMs' | 'pool'> &
     Pick<ReadOptions, 'signal' | 'whileQueued'> = {},
 ): Promise<ToolOutput> {
   const result = await readForModel(
     { body: doc.body, contentType: doc.contentType, url: doc.url.href },
     {
       maxChars: options.maxChars ?? FETCH_MAX_CHARS,
+      ...(options.partChars !== undefined ? { partChars: options.partChars } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.readLimitMs !== undefined ? { limitMs: options.readLimitMs } : {}),
       ...(options.pool ? { pool: options.pool } : {}),
@@ -246,10 +253,12 @@ export function pageOutput(read: ReadResult, doc: ArrivedDocument, focusFrom: 'f
   const parts = selection.parts;
   const extent = [
     selection.mode === 'focus'
-      ? `Passages most relevant to the ${focusFrom === 'focus' ? 'focus' : "user's question"}, ${selection.skipped} paragraphs skipped; part=1…${parts} reads all ${parts} parts in order.`
-      : selection.mode === 'part'
-        ? `Part ${selection.part} of ${parts}.${(selection.part ?? 1) < parts ? ` part=${(selection.part ?? 1) + 1} reads on.` : ''}`
-        : '',
+      ? `Passages most relevant to the ${focusFrom === 'focus' ? 'focus' : "user's question"}, ${selection.skipped} paragraphs skipped; ${readingOn(parts)}`
+      : selection.mode === 'start'
+        ? `The start of the page; ${readingOn(parts)}`
+        : selection.mode === 'part'
+          ? `Part ${selection.part} of ${parts}.${(selection.part ?? 1) < parts ? ` part=${(selection.part ?? 1) + 1} reads on.` : ''}`
+          : '',
     read.pages ? `PDF: ${read.pages.read} of ${read.pages.total} pages read.` : '',
     bodyCut || read.cut ? 'The page is too big to read whole: this is its first part.' : '',
     redirected(doc) ? `Redirected to ${url.href}.` : '',
@@ -268,7 +277,13 @@ export function pageOutput(read: ReadResult, doc: ArrivedDocument, focusFrom: 'f
       },
     ],
     isPage: true,
+    parts,
   };
+}
+
+/** How `part` reads a document of `parts` parts from its start (a short read's may be one). */
+function readingOn(parts: number): string {
+  return parts === 1 ? 'part=1 reads it whole.' : `part=1…${parts} reads all ${parts} parts in order.`;
 }
 
 /** Redirects led to another page than the one asked for (not merely a normalised spelling of it). */

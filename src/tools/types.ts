@@ -14,7 +14,10 @@ export interface ToolContext {
   userName?: string;
   /** The asker's message: fetch_url's default focus when a page is longer than its budget. */
   question?: string;
-  /** Characters fetch_url hands the model per page, when less than its own budget (result pages read in a round). */
+  /**
+   * Characters fetch_url hands the model per page, when less than its own budget (result pages read
+   * in a round); the parts the page's header names stay those of its own budget.
+   */
   maxPageChars?: number;
   /** Wall-clock bound on fetch_url's download, when less than its own (result pages read in a round). */
   maxFetchMs?: number;
@@ -83,6 +86,8 @@ export interface ToolOutput {
    * the page's answer-wide source number.
    */
   isPage?: boolean;
+  /** fetch_url: the parts a call with `part` reads the document in (1 when it is read whole). */
+  parts?: number;
   /** web_search: the answer came from the session cache. */
   cached?: boolean;
 }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
+import { mcpResultToOutput } from '../../src/mcp/mcp-result.js';
 import { createPlanRunner } from '../../src/modes/plan/run-plan.js';
 import type { Tool } from '../../src/tools/types.js';
 import { openAIErrorBody, type Script, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
@@ -168,6 +169,12 @@ function pageBlock(text: string, n: number): string {
   return text.slice(start, end < 0 ? undefined : end);
 }
 
+/** A tool message's delimited output, without what the agent appended after it (the evaluation's note). */
+function outputBlock(content: string): string {
+  const end = content.indexOf('\n</tool_output>');
+  return end < 0 ? content : content.slice(0, end + '\n</tool_output>'.length);
+}
+
 /** The page's text before the note a shortened page ends with. */
 const beforeNote = (block: string) => block.split('\n\n[Shortened to fit the context window')[0] ?? '';
 
@@ -191,9 +198,11 @@ describe('tool results within the context window', () => {
     expect(afterThirdRound.length).toBeLessThan(firstRound.length);
     expect(afterThirdRound).toContain('[1] Report 1');
     expect(afterThirdRound).toContain('[2] Report 2');
+    // Its note names the parts fetch_url reads it in: at this window's page budget, one.
     const oldest = pageBlock(afterThirdRound, 1);
+    expect(pageBlock(firstRound, 1)).toMatch(/; part=1 reads it whole\.\n/);
     expect(oldest).toContain(
-      'the rest of source [1] is left out. To read more of it, call fetch_url with its URL and part=1, 2, …',
+      'the rest of source [1] is left out. To read more of it, call fetch_url with its URL and part=1 (the whole page).',
     );
     // The next oldest keeps a head of its text, cut where a paragraph or line ends.
     const next = beforeNote(pageBlock(afterThirdRound, 2));
@@ -239,12 +248,20 @@ describe('tool results within the context window', () => {
 
   it('ends the tool phase with a notice when nothing left can be shortened, and still answers', async () => {
     const WINDOW = 8_000;
-    // An archive lookup's output is no page: nothing in it can be shortened, and it fills half the window.
+    // An archive search's result list is never shortened (the answer's citations point at its
+    // numbers), and this one fills half the window.
     const lookup: Tool<{ topic: string }> = {
       name: 'lookup',
-      description: 'Looks a topic up in the archive',
+      description: 'Searches the archive',
       inputSchema: z.object({ topic: z.string() }),
-      run: async () => ({ text: Array.from({ length: 45 }, (_, i) => chineseParagraph(9, i)).join('\n\n') }),
+      run: async () => ({
+        text: '',
+        sources: Array.from({ length: 45 }, (_, i) => ({
+          title: `Archive record ${i + 1}`,
+          url: `https://archive.example/${i + 1}`,
+          snippet: chineseParagraph(9, i),
+        })),
+      }),
     };
     const model = modelWithWindow(WINDOW, [
       toolCallReply([{ name: 'lookup', arguments: { topic: 'harbour' }, id: 'l1' }]),
@@ -273,6 +290,69 @@ describe('tool results within the context window', () => {
       'The results gathered fill the model’s context window, so the search stopped here; answering from what was gathered',
     ]);
     expect(result.answer).toBe('The archive says it is busy.');
+  });
+
+  it("an MCP tool's long output is shortened when the window fills; the newest result is sent whole", async () => {
+    const WINDOW = 8_000;
+    // An MCP server's text comes as mcpResultToOutput makes it: up to 20,000 characters, no page.
+    const archive: Tool<{ topic: string }> = {
+      name: 'archive__lookup',
+      description: 'Looks a topic up in the harbour archive',
+      inputSchema: z.object({ topic: z.string() }),
+      run: async ({ topic }) =>
+        mcpResultToOutput({
+          content: [
+            {
+              type: 'text',
+              text: Array.from({ length: 130 }, (_, i) => `${topic}: ${englishParagraph(9, i)}`).join('\n\n'),
+            },
+          ],
+        }),
+    };
+    const model = modelWithWindow(WINDOW, [
+      toolCallReply([{ name: 'archive__lookup', arguments: { topic: 'tolls' }, id: 'l1' }]),
+      toolCallReply([{ name: 'archive__lookup', arguments: { topic: 'tides' }, id: 'l2' }]),
+      textReply('The archive covers it.'),
+      textReply('Tolls and tides were debated for years.'),
+    ]);
+    const tool = fakes.client('tool-model');
+    const answer = fakes.client('answer-model');
+    const turn = makeTurnContext({
+      text: 'What did the harbour authority debate?',
+      llm: { tool, answer },
+      tools: [archive as Tool],
+      env: { LLM_CONTEXT_WINDOW: String(WINDOW) },
+    });
+    const result = await createAgentExecutor({
+      function_call_llm: tool,
+      answer_llm: answer,
+      ...agentLimits(),
+    }).run(turn.ctx);
+
+    // Each output is about 4,500 tokens: two do not fit the window together.
+    expect(model.refused).toEqual([]);
+    expect((result.trace as AgentTrace).finishReason).toBe('answered');
+    expect(model.sizes).toHaveLength(4);
+    expect(result.answer).toBe('Tolls and tides were debated for years.');
+
+    // The older output was cut to a head of itself, with a note; the newest went whole.
+    const whole = outputBlock(toolMessage(1, 'l1'));
+    const shortened = outputBlock(toolMessage(2, 'l1'));
+    const cutByMcp = /\[Output cut: 20000 of \d+ characters shown\.\]\n<\/tool_output>$/;
+    expect(whole).toMatch(cutByMcp);
+    expect(shortened.length).toBeLessThan(whole.length / 2);
+    const note =
+      '\n\n[Shortened to fit the context window: the rest of this output is left out.]\n</tool_output>';
+    expect(shortened.endsWith(note)).toBe(true);
+    expect(whole.startsWith(shortened.slice(0, -note.length))).toBe(true);
+    const newest = outputBlock(toolMessage(2, 'l2'));
+    expect(newest).toMatch(cutByMcp);
+    expect(newest.startsWith('<tool_output name="archive__lookup">\ntides: Paragraph 0')).toBe(true);
+    // The answer model reads the newest output whole as well.
+    const answerPrompt = sent(3)
+      .map((m) => m.content ?? '')
+      .join('\n');
+    expect(answerPrompt).toContain(newest);
   });
 
   it("plan mode's summary prompt fits the window: the oldest page is shortened, every source keeps its number", async () => {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { warmReader } from '../reader/warm-reader.js';
 import { say } from '../../src/i18n/say.js';
+import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { useModeFakes } from './mode-fakes.js';
@@ -32,6 +33,9 @@ const ARTICLE = `<!doctype html><html><head><title>The bridge at forty | Harbour
 <article><h1>The bridge at forty</h1>${filler(60)}<p>${FACT}</p>${filler(10)}</article>
 <aside class="related"><h3>Most read</h3><ul><li><a href="/x">Cat stuck in tree</a></li></ul></aside>
 <footer>© 2026 Harbour Courier. All rights reserved.</footer></body></html>`;
+/** An article of about 45,000 characters: three of fetch_url's parts, many more of a result page's budget. */
+const LONG_ARTICLE = `<!doctype html><html><head><title>The long history | Harbour Courier</title></head><body>
+<article><h1>The long history</h1>${filler(240)}</article></body></html>`;
 
 let pages: Server;
 let base: string;
@@ -42,9 +46,9 @@ beforeAll(async () => {
   await warmReader();
   pages = createServer((req, res) => {
     hits.push(req.url ?? '');
-    if (req.url === '/bridge') {
+    if (req.url === '/bridge' || req.url === '/long') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(ARTICLE);
+      res.end(req.url === '/bridge' ? ARTICLE : LONG_ARTICLE);
     } else if (req.url === '/slow') {
       // Never answers: the round must not wait for it past its budget.
     } else {
@@ -59,6 +63,10 @@ afterAll(() => {
   pages.closeAllConnections();
   return new Promise<void>((resolve) => pages.close(() => resolve()));
 });
+
+/** The paragraph numbers a text holds, in its order. */
+const paragraphsIn = (text: string) =>
+  [...text.matchAll(/Paragraph (\d+) of the history/g)].map((m) => Number(m[1]));
 
 async function runTurn(question: string, env: Record<string, string> = {}) {
   const { turn } = realToolsTurn(fakes, question, env);
@@ -138,4 +146,48 @@ describe('agent mode reads the top search results', () => {
     expect(toolMessage).toContain('Forty years of the crossing');
     expect(toolMessage).not.toContain(FACT);
   });
+
+  it("a result page's header names the parts fetch_url returns: part 2 reads on where part 1 ends", async () => {
+    fakes.search.script('harbour crossing history', [
+      { title: 'The long history', url: `${base}/long`, snippet: 'Tolls, tides and ferries…' },
+    ]);
+    fakes.llm.enqueue(
+      toolCallReply([{ name: 'web_search', arguments: { query: 'harbour crossing history' }, id: 's1' }]),
+    );
+    // The model reads on as the header tells it: the first two parts it names and the last.
+    let named = 0;
+    fakes.llm.fallback = (body) => {
+      if (named > 0) return textReply('The history, read in part [1].');
+      const messages = body.messages as Array<{ role: string; content: string }>;
+      const page = messages.find((m) => m.role === 'tool')?.content ?? '';
+      named = Number(/part=1…(\d+) reads all \1 parts in order\./.exec(page)?.[1] ?? 1);
+      return toolCallReply(
+        [...new Set([1, 2, named])].map((part) => ({
+          name: 'fetch_url',
+          arguments: { url: `${base}/long`, part },
+          id: `p${part}`,
+        })),
+      );
+    };
+    const { requests, result } = await runTurn('What happened in the history of the harbour crossing?', {
+      AGENT_READ_RESULTS: '1',
+    });
+
+    const readInRound = requests[1]?.find((m) => m.role === 'tool' && m.tool_call_id === 's1')?.content ?? '';
+    expect(readInRound).toContain('Source [1]\nThe long history');
+    expect(named).toBeGreaterThanOrEqual(3);
+    // Each part says it is that part of as many as the header named; part 2 opens with the paragraph
+    // after part 1's last, and the last part ends with the article's last paragraph.
+    // What each fetch_url call gave the model, as the turn's trace records it (a round that brings no
+    // new source ends the tool phase, so the parts reach the answer model, not another round).
+    const steps = (result.trace as AgentTrace).steps;
+    const part = (n: number) =>
+      steps.find((s) => s.action?.tool === 'fetch_url' && s.action.args?.['part'] === n)?.observation ?? '';
+    for (const n of [1, 2, named]) expect(part(n)).toContain(`Part ${n} of ${named}.`);
+    const first = paragraphsIn(part(1));
+    const second = paragraphsIn(part(2));
+    expect(first[0]).toBe(0);
+    expect(second[0]).toBe((first.at(-1) ?? 0) + 1);
+    expect(paragraphsIn(part(named)).at(-1)).toBe(239);
+  }, 30_000);
 });

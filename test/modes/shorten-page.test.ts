@@ -43,6 +43,19 @@ describe('shortenPage', () => {
     );
   });
 
+  it('names the parts fetch_url said the page has, so the function-call model asks for ones that exist', () => {
+    const note = (parts: number) =>
+      shortenPage({ ...page(sentences), parts }, 100, countTokens, 'function-call')
+        .text.split('\n\n')
+        .at(-1);
+    expect(note(3)).toBe(
+      '[Shortened to fit the context window: the rest of source [4] is left out. To read more of it, call fetch_url with its URL and part=1…3 (the page in order).]',
+    );
+    expect(note(1)).toBe(
+      '[Shortened to fit the context window: the rest of source [4] is left out. To read more of it, call fetch_url with its URL and part=1 (the whole page).]',
+    );
+  });
+
   it('never leaves half a surrogate pair where a text has no boundary at all', () => {
     const shortened = shortenPage(page('😀'.repeat(400)), 101, countTokens, 'answer');
     const kept = shortened.text.split('\n\n')[1] ?? '';

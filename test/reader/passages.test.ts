@@ -86,7 +86,7 @@ const loopbackOnly: FetchUrlOptions = {
 
 function fetchUrl(
   input: { url: string; focus?: string; part?: number },
-  options: { question?: string; tool?: FetchUrlOptions } = {},
+  options: { question?: string; maxPageChars?: number; tool?: FetchUrlOptions } = {},
 ): Promise<ToolOutput> {
   const registry = createToolRegistry([createFetchUrlTool({ ...loopbackOnly, ...options.tool }) as Tool], {
     logger: silentLogger,
@@ -95,6 +95,7 @@ function fetchUrl(
     sessionKey: 's',
     signal: new AbortController().signal,
     ...(options.question ? { question: options.question } : {}),
+    ...(options.maxPageChars ? { maxPageChars: options.maxPageChars } : {}),
   };
   return registry.execute('fetch_url', JSON.stringify(input), context);
 }
@@ -220,6 +221,44 @@ describe('a long article, past the budget', () => {
       all.push(blocksOf(withoutLinks(next.body)).filter((b) => !isMarker(b)));
     }
     expect(oneLine(all.flat().join('\n\n'))).toBe(oneLine(await wholeText(long)));
+  });
+});
+
+describe('a result page read within a search round, at a shorter budget', () => {
+  /** AGENT_READ_RESULTS reads a result page at a budget of its own, a fraction of the page budget. */
+  const SHORT = 2_000;
+
+  it('names the parts a call with `part` returns, whether it holds passages or the start', async () => {
+    const url = `${base}/${long.name}`;
+    const parts = Number(/Part 1 of (\d+)\./.exec(split(await fetchUrl({ url, part: 1 })).header)?.[1]);
+    expect(parts).toBeGreaterThanOrEqual(3);
+    const readingOn = `part=1…${parts} reads all ${parts} parts in order.`;
+
+    const passages = split(await fetchUrl({ url, focus: lastThird }, { maxPageChars: SHORT }));
+    expect(passages.header).toMatch(/\nPassages most relevant to the focus, \d+ paragraphs skipped; /);
+    expect(passages.header.endsWith(readingOn)).toBe(true);
+    expect(oneLine(passages.body)).toContain(lastThird);
+    expect(passages.body.length).toBeLessThanOrEqual(SHORT);
+
+    // Nothing to rank by: the page's start, less than its first part, and not called a part.
+    const start = split(await fetchUrl({ url }, { maxPageChars: SHORT }));
+    expect(start.header.endsWith(`\nThe start of the page; ${readingOn}`)).toBe(true);
+    expect(start.body.length).toBeLessThanOrEqual(SHORT);
+    const startBlocks = blocksOf(withoutLinks(start.body)).filter((b) => !isMarker(b));
+    const firstPart = blocksOf(withoutLinks(split(await fetchUrl({ url, part: 1 })).body));
+    expect(firstPart.slice(0, startBlocks.length)).toEqual(startBlocks);
+    expect(firstPart.length).toBeGreaterThan(startBlocks.length);
+  });
+
+  it('a page within the page budget is one part: part=1 reads it whole', async () => {
+    const whole = await wholeText(short);
+    const shorter = Math.floor(whole.length / 2);
+    const { header, body } = split(
+      await fetchUrl({ url: `${base}/${short.name}`, focus: 'ferry timetable' }, { maxPageChars: shorter }),
+    );
+    expect(header).toMatch(/; part=1 reads it whole\.$/);
+    expect(body.length).toBeLessThanOrEqual(shorter);
+    expect(split(await fetchUrl({ url: `${base}/${short.name}`, part: 1 })).body).toBe(whole.trim());
   });
 });
 

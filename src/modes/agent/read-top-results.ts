@@ -11,7 +11,10 @@ import type { ToolOutput } from '../../tools/types.js';
 import { type Observation, toObservation } from '../turn/observations.js';
 import type { ReadResultsPolicy, ToolRoundContext } from './tool-round-context.js';
 
-/** What the model gets of each page read this way: a fifth of an 8,000-character fetch each. */
+/**
+ * What the model gets of each page read this way, a fifth of the page budget (FETCH_MAX_CHARS). The
+ * page's header still counts the page budget's parts, the ones a call with `part` returns.
+ */
 export const READ_RESULT_CHARS = 3_000;
 /**
  * A result page not downloaded within this is left out, so a slow site cannot hold the round; what

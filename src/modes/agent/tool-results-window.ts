@@ -2,8 +2,9 @@
  * The function-call conversation kept within the context window round after round. Every tool
  * result goes into it whole, and pages are the bulk of it (a page of Chinese text is about three
  * times the tokens of an English one of the same length): before each request the conversation is
- * measured and, when it would not fit, the oldest pages are shortened (fit-pages.ts) in the tool
- * messages that hold them. When even that is not enough the tool phase ends (tool-phase.ts).
+ * measured and, when it would not fit, the oldest pages are shortened, then other tools' long outputs
+ * (fit-pages.ts), in the tool messages that hold them. When even that is not enough the tool phase
+ * ends (tool-phase.ts).
  */
 import { CachedTokenCounter } from '../../llm/cached-token-counter.js';
 import { loadTextTokenCounter, maxMessageTokens, REQUEST_OVERHEAD_TOKENS } from '../../llm/tokens.js';
@@ -63,7 +64,7 @@ export class ToolResultsWindow {
   }
 
   /**
-   * Before a request: whether `messages` fit, after shortening the oldest pages when they did not.
+   * Before a request: whether `messages` fit, after shortening the oldest results when they did not.
    * Before any tool result there is nothing of this turn's to shorten, and the request goes as it is.
    */
   async fit(messages: ChatMessage[]): Promise<WindowFit> {

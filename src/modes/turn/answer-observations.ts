@@ -1,8 +1,8 @@
 /**
  * The observations as the answer model's prompt holds them, within its context window: every
  * source keeps its number and title (the answer's citations and References rest on them), and when
- * the pages together do not fit, the oldest are shortened first (fit-pages.ts). Agent and plan mode
- * both answer through here (write-answer.ts).
+ * the results together do not fit, the oldest pages are shortened first, then other tools' long
+ * outputs (fit-pages.ts). Agent and plan mode both answer through here (write-answer.ts).
  */
 import { CachedTokenCounter } from '../../llm/cached-token-counter.js';
 import { loadTextTokenCounter, maxMessageTokens, REQUEST_OVERHEAD_TOKENS } from '../../llm/tokens.js';

@@ -26,9 +26,12 @@ export interface Observation {
   isEmpty: boolean;
   /**
    * A page read (fetch_url): its text is `Source [n]`, the page's header and its passages, and may be
-   * shortened to fit the context window (shorten-page.ts); search result lists never are.
+   * shortened to fit the context window before anything else (fit-pages.ts); search result lists
+   * never are.
    */
   isPage: boolean;
+  /** A page's parts as fetch_url's `part` reads them, when fetch_url said (the shortened note names them). */
+  parts?: number;
   /** The sources this observation brought, with their answer-wide numbers, in order. */
   sources: Source[];
 }
@@ -67,6 +70,7 @@ export function toObservation(
     isError: false,
     isEmpty: false,
     isPage: output.isPage === true,
+    ...(output.isPage && output.parts !== undefined ? { parts: output.parts } : {}),
     sources: numbered,
   };
 }
