@@ -94,19 +94,11 @@ function stripInline(text: string): string {
       .replace(/\[((?:[^\]\\]|\\.)*)\]\[[^\]]*\]/g, '$1')
       .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
       .replace(/<br\s*\/?>/gi, ' ')
-      // Emphasis and strikethrough markers, but not `*` or `_` inside a word (snake_case, 2*3).
-      .replace(/(\*{1,3}|~~)(?=\S)/g, (m, _g, offset: number, s: string) =>
-        isWordChar(s[offset - 1]) ? m : '',
-      )
-      .replace(/(?<=\S)(\*{1,3}|~~)/g, (m, _g, offset: number, s: string) =>
-        isWordChar(s[offset + m.length]) ? m : '',
-      )
-      .replace(/(?<![\p{L}\p{N}_])_{1,3}(?=\S)/gu, '')
-      .replace(/(?<=\S)_{1,3}(?![\p{L}\p{N}_])/gu, '')
+      // Emphasis and strikethrough markers in pairs, as CommonMark reads them: a lone `*` is the
+      // page's text ("inter* Personen", a footnote's "*Mit der Befragung"), and so is one inside a
+      // word (snake_case, 2*3).
+      .replace(/(?<![\p{L}\p{N}])(\*{1,3}|~~)(?=\S)(.*?\S)\1(?![\p{L}\p{N}])/gu, '$2')
+      .replace(/(?<![\p{L}\p{N}_])(_{1,3})(?=\S)(.*?\S)\1(?![\p{L}\p{N}_])/gu, '$2')
       .replace(/[\ue000-\ue07f]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) - PARK))
   );
-}
-
-function isWordChar(ch: string | undefined): boolean {
-  return ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
 }

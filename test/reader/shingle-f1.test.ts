@@ -76,6 +76,12 @@ describe('markdownToPlain', () => {
     );
   });
 
+  it('keeps a lone asterisk or underscore: only pairs are emphasis (CommonMark)', () => {
+    expect(
+      markdownToPlain('Für inter* Personen, 2*3 und snake_case *gilt* das.\n\n*Mit der Befragung des DGB'),
+    ).toBe('Für inter* Personen, 2*3 und snake_case gilt das.\n\n*Mit der Befragung des DGB');
+  });
+
   it("keeps a heading's number and an escaped number: they are text, not list markers", () => {
     expect(markdownToPlain('## 1. Eat less\n\n1\\. A line the page numbered itself')).toBe(
       '1. Eat less\n\n1. A line the page numbered itself',
