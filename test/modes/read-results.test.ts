@@ -178,8 +178,7 @@ describe('agent mode reads the top search results', () => {
     expect(named).toBeGreaterThanOrEqual(3);
     // Each part says it is that part of as many as the header named; part 2 opens with the paragraph
     // after part 1's last, and the last part ends with the article's last paragraph.
-    // What each fetch_url call gave the model, as the turn's trace records it (a round that brings no
-    // new source ends the tool phase, so the parts reach the answer model, not another round).
+    // What each fetch_url call gave the model, as the turn's trace records it.
     const steps = (result.trace as AgentTrace).steps;
     const part = (n: number) =>
       steps.find((s) => s.action?.tool === 'fetch_url' && s.action.args?.['part'] === n)?.observation ?? '';

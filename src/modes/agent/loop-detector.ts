@@ -1,8 +1,11 @@
 /**
  * Spots an agent going in circles (seed 000 "无限循环检测"): the same normalised query or the same
- * tool call made again, or a round whose results were all already known.
+ * tool call made again, or a round whose results were all already known (no new source and no page
+ * text not read before: reading a long page on with `part` brings no new URL, but new text).
  */
+import { createHash } from 'node:crypto';
 import type { ToolCall } from '../../llm/types.js';
+import type { Observation } from '../turn/observations.js';
 
 /** Lower-cased, whitespace-collapsed, trailing punctuation dropped: "Rust  1.80?" ≡ "rust 1.80". */
 export function normaliseQuery(query: string): string {
@@ -39,7 +42,10 @@ function canonicalArguments(raw: string): string {
 
 export class LoopDetector {
   private readonly seen = new Set<string>();
+  /** Hashes of the page texts read this turn (fetch_url results, result pages read in a round). */
+  private readonly pagesRead = new Set<string>();
 
+  /** A search by its normalised query; any other call by all its arguments (another `part` is another call). */
   private signature(call: ToolCall): string {
     const query = queryOf(call);
     return query !== undefined
@@ -63,5 +69,24 @@ export class LoopDetector {
       }
     }
     return { fresh, repeated };
+  }
+
+  /**
+   * Remembers the pages among a round's observations; true when one of them is text not read
+   * before in this turn. The text, not the URL, is what counts: part 2 of a page read before is new
+   * material, while the same text fetched again under other arguments (a focus on a page that comes
+   * whole) is not. Search result lists are not pages: a search counts by the sources it adds.
+   */
+  readNewText(observations: readonly Observation[]): boolean {
+    let fresh = false;
+    for (const observation of observations) {
+      if (!observation.isPage) continue;
+      const hash = createHash('sha256').update(observation.text).digest('base64');
+      if (!this.pagesRead.has(hash)) {
+        this.pagesRead.add(hash);
+        fresh = true;
+      }
+    }
+    return fresh;
   }
 }

@@ -171,12 +171,16 @@ export async function runToolPhase(input: ToolPhaseInput, state: ToolPhaseState)
     state.toolCalls += fresh.length;
     if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted');
 
-    const roundObservations = results.filter((r) => !r.repeated).map((r) => r.observation);
-    const broughtSources = results.some(
-      (r) => !r.repeated && !r.output.isError && r.output.sources !== undefined,
-    );
-    if (iteration > 1 && broughtSources && sizeBefore > 0 && input.sources.size === sizeBefore) {
-      log({ iteration }, 'agent loop detected: no new source');
+    const ran = results.filter((r) => !r.repeated);
+    const roundObservations = ran.map((r) => r.observation);
+    const broughtSources = ran.some((r) => !r.output.isError && r.output.sources !== undefined);
+    // A round makes progress when it brings new material: a new source, or page text not read
+    // before (reading a page on with `part` brings the same URL again). Remembered every round, so
+    // the first round's pages count as read.
+    const newText = detector.readNewText(ran.flatMap((r) => [r.observation, ...(r.pages ?? [])]));
+    const newSource = input.sources.size > sizeBefore;
+    if (iteration > 1 && broughtSources && sizeBefore > 0 && !newSource && !newText) {
+      log({ iteration }, 'agent loop detected: nothing new in the round');
       return stopForLoop(input, state, thought);
     }
 
