@@ -12,6 +12,8 @@ import type { DomElement } from './dom.js';
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
 export const CDATA_SECTION_NODE = 4;
+/** linkedom's marker for where an element's chain ends. */
+const NODE_END = -1;
 
 /**
  * linkedom keeps a document as one chain of nodes (each element's start, its attributes, its
@@ -50,6 +52,39 @@ export function walkElements(root: DomElement, visit: (element: DomElement) => b
     }
     next = next?.[NEXT];
   }
+}
+
+/**
+ * Whether elements under `root` nest more than `limit` deep, in one walk of the chain (each element
+ * opens a level, its end marker closes it), or of childNodes in another DOM.
+ */
+export function deeperThan(root: DomElement, limit: number): boolean {
+  if (!CHAIN) return deeperByChildNodes(root, limit);
+  const { next: NEXT, end: END } = CHAIN;
+  const end = (root as unknown as Chained)[END];
+  let depth = 0;
+  for (let next = (root as unknown as Chained)[NEXT]; next && next !== end; next = next[NEXT]) {
+    if (next.nodeType === ELEMENT_NODE) {
+      if (++depth > limit) return true;
+    } else if (next.nodeType === NODE_END) depth--;
+  }
+  return false;
+}
+
+/** deeperThan through childNodes, with a stack of its own (a deep tree must not overflow the call stack). */
+function deeperByChildNodes(root: DomElement, limit: number): boolean {
+  const stack: Array<[DomElement, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [element, depth] = stack.pop() as [DomElement, number];
+    const children = element.childNodes as ArrayLike<DomElement>;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (child?.nodeType !== ELEMENT_NODE) continue;
+      if (depth + 1 > limit) return true;
+      stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 /**

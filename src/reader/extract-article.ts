@@ -36,6 +36,7 @@ import { type DomNode, HIDING_STYLE, isHidden } from './dom-node.js';
 import {
   allUnder,
   closestFrom,
+  deeperThan,
   firstUnder,
   isTag,
   textLength as domTextLength,
@@ -82,8 +83,30 @@ const BOILERPLATE_ROLES = new Set([
 const BOILERPLATE_NAMES =
   /(^|[\s_-])(cookie|consent|gdpr|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box)|tags?|byline|dateline)($|[\s_-])/i;
 
-export function extractArticle(html: string, pageUrl: string): ExtractedArticle {
+/** The page's elements nest deeper than the caller allowed (`maxDepth`): nothing walked it. */
+export class TooDeepError extends Error {
+  constructor(readonly maxDepth: number) {
+    super(`elements nest more than ${maxDepth} deep`);
+    this.name = 'TooDeepError';
+  }
+}
+
+export interface ExtractOptions {
+  /**
+   * Elements may nest at most this deep, measured on the tree before anything walks it; deeper
+   * throws TooDeepError (for a caller whose pre-check left the depth unknown).
+   */
+  maxDepth?: number;
+}
+
+export function extractArticle(
+  html: string,
+  pageUrl: string,
+  options: ExtractOptions = {},
+): ExtractedArticle {
   const document = parse(html);
+  if (options.maxDepth !== undefined && deeperThan(document.documentElement as DomElement, options.maxDepth))
+    throw new TooDeepError(options.maxDepth);
   // One walk over the elements for the metadata and the structured data (both read them all).
   const elements = Array.from(document.querySelectorAll('*'));
   const metadata = readMetadata(document, pageUrl, elements);

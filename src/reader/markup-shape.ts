@@ -70,6 +70,28 @@ export function markupShape(html: string): MarkupShape {
   };
 }
 
+/**
+ * Whether the page's characters alone show it within the caps on elements and text runs and short
+ * of PART_TEXT_CHARS, so the tokenizer's pass can be skipped: every element starts with a `<`, every
+ * text run ends at one (or at the end), every character reference starts with a `&`, and there is
+ * no more text than characters. Only the depth is left unknown: it is measured on the tree
+ * (deeperThan) before anything walks it. Most article pages pass (a single native search per
+ * character), and the pass they skip was a sixth of the reader's time on them.
+ */
+export function withinCapsByCount(html: string): boolean {
+  if (html.length > PART_TEXT_CHARS) return false;
+  const tags = occurrences(html, '<', MAX_ELEMENTS + 1);
+  if (tags > MAX_ELEMENTS) return false;
+  return tags + 1 + occurrences(html, '&', MAX_TEXT_RUNS) <= MAX_TEXT_RUNS;
+}
+
+/** How often `char` occurs in `text`, counting no further than `max`. */
+function occurrences(text: string, char: string, max: number): number {
+  let count = 0;
+  for (let at = text.indexOf(char); at >= 0 && count < max; at = text.indexOf(char, at + 1)) count++;
+  return count;
+}
+
 export function isPathological(shape: MarkupShape): boolean {
   return shape.maxOpen > MAX_OPEN_ELEMENTS || shape.elements > MAX_ELEMENTS || shape.textRuns > MAX_TEXT_RUNS;
 }

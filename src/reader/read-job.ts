@@ -9,8 +9,14 @@
 import { htmlToText } from '../tools/html-to-text.js';
 import { stripControlChars } from '../tools/untrusted-text.js';
 import { decodeDocument } from './charset.js';
-import { type ExtractedArticle, extractArticle } from './extract-article.js';
-import { isPathological, markupShape, readInPart } from './markup-shape.js';
+import { type ExtractedArticle, extractArticle, TooDeepError } from './extract-article.js';
+import {
+  isPathological,
+  MAX_OPEN_ELEMENTS,
+  markupShape,
+  readInPart,
+  withinCapsByCount,
+} from './markup-shape.js';
 import { type PassageOptions, type PassageSelection, selectPassages } from './passages.js';
 
 export type ReadJob = PassageOptions &
@@ -62,32 +68,48 @@ export async function runReadJob(job: ReadJob): Promise<ReadJobResult> {
 
 /** A decoded web page: its main content, or its text where the markup is too big or too deep. */
 async function readHtml(html: string, url: string, options: PassageOptions): Promise<ReadJobResult> {
+  if (withinCapsByCount(html)) {
+    // The counts of '<' and '&' already bound the page; only its depth is measured, on the tree.
+    try {
+      return articleResult(extractArticle(html, url, { maxDepth: MAX_OPEN_ELEMENTS }), options);
+    } catch (err) {
+      if (!(err instanceof TooDeepError)) throw err;
+      return flatResult(html, options);
+    }
+  }
   const shape = markupShape(html);
   const partEnd = readInPart(shape);
   if (partEnd !== undefined) {
     // An ordinary page too big to read whole: its first part, read as a page, and said so.
-    const { blocks, method, ...metadata } = extractArticle(html.slice(0, partEnd), url);
-    return { ...metadata, method, cut: true, selection: selectPassages(blocks, options) };
+    return { ...articleResult(extractArticle(html.slice(0, partEnd), url), options), cut: true };
   }
-  if (isPathological(shape)) {
-    // No DOM for this page: the linear, tag-stripping reader gives its text. As much is collected
-    // for a short read as for a call with `part`, so both count the same parts.
-    const budget = Math.max(options.maxChars, options.partChars ?? 0);
-    const flat = await htmlToText(html, {
-      maxChars: Number.isFinite(budget) ? budget * 4 : 4_000_000,
-      // The pool bounds this thread's CPU time; a wall-clock budget here would refuse ordinary
-      // pages on a busy machine.
-      budgetMs: Number.POSITIVE_INFINITY,
-    });
-    // A tag cut off at the end of the download reads as a stray '<': lines with no word are dropped.
-    const blocks = flat.text.split(/\n+/).filter((line) => /[\p{L}\p{N}]/u.test(line));
-    return {
-      ...(flat.title ? { title: flat.title } : {}),
-      ...(flat.cut ? { cut: true } : {}),
-      method: 'flat',
-      selection: selectPassages(blocks, options),
-    };
-  }
-  const { blocks, method, ...metadata } = extractArticle(html, url);
+  if (isPathological(shape)) return flatResult(html, options);
+  return articleResult(extractArticle(html, url), options);
+}
+
+function articleResult(article: ExtractedArticle, options: PassageOptions): ReadJobResult {
+  const { blocks, method, ...metadata } = article;
   return { ...metadata, method, selection: selectPassages(blocks, options) };
+}
+
+/**
+ * No DOM for this page: the linear, tag-stripping reader gives its text. As much is collected for a
+ * short read as for a call with `part`, so both count the same parts.
+ */
+async function flatResult(html: string, options: PassageOptions): Promise<ReadJobResult> {
+  const budget = Math.max(options.maxChars, options.partChars ?? 0);
+  const flat = await htmlToText(html, {
+    maxChars: Number.isFinite(budget) ? budget * 4 : 4_000_000,
+    // The pool bounds this thread's CPU time; a wall-clock budget here would refuse ordinary
+    // pages on a busy machine.
+    budgetMs: Number.POSITIVE_INFINITY,
+  });
+  // A tag cut off at the end of the download reads as a stray '<': lines with no word are dropped.
+  const blocks = flat.text.split(/\n+/).filter((line) => /[\p{L}\p{N}]/u.test(line));
+  return {
+    ...(flat.title ? { title: flat.title } : {}),
+    ...(flat.cut ? { cut: true } : {}),
+    method: 'flat',
+    selection: selectPassages(blocks, options),
+  };
 }

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from '../../src/reader/extract-article.js';
-import { isPathological, MAX_OPEN_ELEMENTS, markupShape } from '../../src/reader/markup-shape.js';
+import {
+  isPathological,
+  MAX_OPEN_ELEMENTS,
+  markupShape,
+  withinCapsByCount,
+} from '../../src/reader/markup-shape.js';
 import { runReadJob } from '../../src/reader/read-job.js';
 
 // A few words a level, no commas: Readability judges a div with ten commas or more without measuring it.
@@ -40,6 +45,8 @@ describe('a deeply nested page', () => {
       `${Array.from({ length: n }, (_, i) => `<div>${step(i)}`).join('')}${'</div>'.repeat(n)}`,
     );
     expect(isPathological(markupShape(html))).toBe(true);
+    // Few enough '<' and '&' to skip the tokenizer's pass: the depth is measured on the tree.
+    expect(withinCapsByCount(html)).toBe(true);
     const read = await runReadJob({
       kind: 'document',
       type: 'html',
@@ -50,5 +57,12 @@ describe('a deeply nested page', () => {
     });
     expect(read.method).toBe('flat');
     for (const i of [0, 600, n - 1]) expect(read.selection.text).toContain(step(i).trim());
+  });
+
+  it("the characters' count skips the tokenizer's pass only where it proves the caps: never for a page of '<' or of entities", () => {
+    expect(withinCapsByCount(page('<p>Ordinary &amp; short.</p>'.repeat(100)))).toBe(true);
+    expect(withinCapsByCount('<'.repeat(512 * 1024))).toBe(false);
+    expect(withinCapsByCount(page('&amp;'.repeat(100_000)))).toBe(false);
+    expect(withinCapsByCount(page('x'.repeat(1_000_001)))).toBe(false);
   });
 });
