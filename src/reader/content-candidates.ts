@@ -289,6 +289,10 @@ export function shownStandfirst(description: string | undefined, root: DomElemen
   if (!description || description.length < MIN_STANDFIRST_CHARS || /(\.\.\.|…)$/.test(description))
     return undefined;
   const wanted = description.slice(0, 60);
-  const parts = textsUnder(root, (element) => UNSEEN_TAGS.test(element.nodeName.toUpperCase()));
-  return parts.join('').replace(/\s+/g, ' ').includes(wanted) ? description : undefined;
+  const text = textsUnder(root, (element) => UNSEEN_TAGS.test(element.nodeName.toUpperCase())).join('');
+  // Spacing aside, the page's text holds each word of the description as written: where it lacks
+  // the longest, the whole text need not be respaced to know (the usual case).
+  const longest = wanted.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+  if (!text.includes(longest)) return undefined;
+  return text.replace(/\s+/g, ' ').includes(wanted) ? description : undefined;
 }

@@ -437,14 +437,16 @@ const MAX_DENSE_PARAGRAPHS = 50;
 function missesDenseBlock(blocks: string[], dense: DenseBlock): boolean {
   const paragraphs = dense.paragraphs.slice(0, MAX_DENSE_PARAGRAPHS);
   if (paragraphs.length === 0) return false;
-  const text = comparableReading(blocks);
-  const found = paragraphs.filter((p) => text.includes(comparable(p).slice(0, 60))).length;
-  if (found >= paragraphs.length * 0.5) return false;
+  // The lengths first: on most pages the reading holds more prose than the dense block, and the
+  // paragraphs need not be looked for in it.
   let denseChars = 0;
   for (const p of dense.paragraphs) denseChars += p.length;
   let prose = 0;
   for (const block of blocks) prose += withoutLinkTargets(block).length - linkTextChars(block);
-  return denseChars > prose;
+  if (denseChars <= prose) return false;
+  const text = comparableReading(blocks);
+  const found = paragraphs.filter((p) => text.includes(comparable(p).slice(0, 60))).length;
+  return found < paragraphs.length * 0.5;
 }
 
 function mainArea(document: DomDocument): DomElement | null {
