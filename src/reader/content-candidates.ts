@@ -17,6 +17,7 @@ import type { DomElement } from './dom.js';
 import { type DomNode, ELEMENT, TEXT } from './dom-node.js';
 import {
   allUnder,
+  anyElement,
   closestFrom,
   firstUnder,
   isTag,
@@ -69,7 +70,7 @@ export function densestBlock(
   const scores = new Map<DomElement, number>();
   const texts = new Map<DomElement, string[]>();
   const skipped = new Set<DomElement>();
-  for (const element of Array.from(root.querySelectorAll('*'))) {
+  for (const element of allUnder(root, anyElement)) {
     const parent = element.parentNode;
     if (skipped.has(parent as DomElement) || skip(element) || CAPTION_TAGS.test(element.tagName)) {
       skipped.add(element);
@@ -142,6 +143,7 @@ const isHeader = isTag('HEADER');
 const isArticle = isTag('ARTICLE');
 const isH1 = isTag('H1');
 const isLeadBlock = isTag('P', 'DIV');
+const isParagraph = isTag('P');
 
 /** nav, form, button, [role="navigation"], [hidden]: a lead is never inside one. */
 function outsideLead(element: DomElement): boolean {
@@ -234,7 +236,7 @@ export interface BodyPart {
  */
 export function bodyParts(root: DomElement): Map<string, BodyPart[]> {
   const byContainer = new Map<DomElement, BodyPart>();
-  const paragraphs = root.querySelectorAll('p');
+  const paragraphs = allUnder(root, isParagraph);
   for (let i = 0; i < Math.min(paragraphs.length, MAX_PART_PARAGRAPHS); i++) {
     const p = paragraphs[i] as DomElement;
     const container = p.parentNode as DomElement | null;

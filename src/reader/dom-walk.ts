@@ -170,6 +170,9 @@ export function firstUnder(root: DomElement, test: (element: DomElement) => bool
   return found;
 }
 
+/** Every element: `allUnder(root, anyElement)` is `querySelectorAll('*')` without a selector. */
+export const anyElement = (): boolean => true;
+
 /** The elements under `root` that pass `test`, in document order (querySelectorAll). */
 export function allUnder(root: DomElement, test: (element: DomElement) => boolean): DomElement[] {
   const found: DomElement[] = [];

@@ -35,6 +35,7 @@ import {
 import { type DomNode, HIDING_STYLE, isHidden } from './dom-node.js';
 import {
   allUnder,
+  anyElement,
   closestFrom,
   deeperThan,
   firstUnder,
@@ -108,7 +109,8 @@ export function extractArticle(
   if (options.maxDepth !== undefined && deeperThan(document.documentElement as DomElement, options.maxDepth))
     throw new TooDeepError(options.maxDepth);
   // One walk over the elements for the metadata and the structured data (both read them all).
-  const elements = Array.from(document.querySelectorAll('*'));
+  // The document's chain holds every element, those a page writes outside its <html> too.
+  const elements = allUnder(document as unknown as DomElement, anyElement);
   const metadata = readMetadata(document, pageUrl, elements);
   // Read before the furniture goes: a recipe card may sit in what looks like a sidebar.
   const structured = structuredContent(document, elements);
@@ -334,10 +336,16 @@ const DECLARED_GAIN = 1.3;
  * before Readability moves its nodes; only where the page marks exactly one.
  */
 function declaredBody(document: DomDocument): DomElement | undefined {
-  const marked = document.querySelectorAll('[itemprop~="articleBody"]');
+  const marked = allUnder(document as unknown as DomElement, marksArticleBody);
   if (marked.length !== 1) return undefined;
   const element = marked[0] as DomElement & { cloneNode(deep: boolean): unknown };
   return element.cloneNode(true) as DomElement;
+}
+
+/** `[itemprop~="articleBody"]`. */
+function marksArticleBody(element: DomElement): boolean {
+  const itemprop = element.getAttribute('itemprop');
+  return itemprop?.split(/\s+/).includes('articleBody') === true;
 }
 
 /**
@@ -474,7 +482,7 @@ function removeBoilerplate(root: DomElement | null): void {
   if (!root) return;
   const junk: DomElement[] = [];
   // One walk over the elements: the lookups below filter it (the loop changes attributes only).
-  const elements = Array.from(root.querySelectorAll('*')) as Array<DomElement & MutableElement>;
+  const elements = allUnder(root, anyElement) as Array<DomElement & MutableElement>;
   const panels = disclosedPanels(elements);
   const fallbacks: DomElement[] = [];
   let noscripts = 0;
