@@ -82,7 +82,7 @@ const BOILERPLATE_ROLES = new Set([
 ]);
 /** Consent banners, share bars, newsletter boxes: by the names sites give them. */
 const BOILERPLATE_NAMES =
-  /(^|[\s_-])(cookie|consent|gdpr|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box)|tags?|byline|dateline)($|[\s_-])/i;
+  /(^|[\s_-])(cookie|consent|gdpr|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box|info|description|details|about)|tags?|byline|dateline)($|[\s_-])/i;
 
 /** The page's elements nest deeper than the caller allowed (`maxDepth`): nothing walked it. */
 export class TooDeepError extends Error {

@@ -139,6 +139,17 @@ describe("Readability's pick against the densest block", () => {
     expect(text).not.toContain('Buurtblog');
   });
 
+  it("a short post of links above a longer author box (WordPress's #author-info): the post is read, not the bio alone", () => {
+    // A podcast episode's note: one sentence, most of it links (its guests, the event), then the player.
+    const post = `<p>Auch auf dem <a href="https://camp.example/2019">KnowledgeCamp 2019 in Berlin</a> haben wir live gepodcastet. Zu Gast waren <a href="https://people.example/heisig">Prof. Peter Heisig</a> und <a href="https://people.example/bornemann">Dr. Manfred Bornemann</a>.</p>`;
+    const bio = READER_COMMENTS.slice(0, 2).join(' ');
+    const html = `<html><body><div id="content"><article class="post"><h1>Live vom Camp</h1>
+<div class="entry-content">${post}<audio src="folge.mp3"></audio></div>
+<div id="author-info"><div class="author-description"><h2>Über Simon</h2><p>${bio}</p></div></div></article></div></body></html>`;
+    const text = extractArticle(html, 'https://podcast.example/folge-39').blocks.join('\n');
+    expect(text).toContain('haben wir live gepodcastet');
+  });
+
   it('bounded: a page of 3,000 comment-named boxes and 3,000 accordion controls is read in time', () => {
     const boxes = Array.from(
       { length: 3_000 },
