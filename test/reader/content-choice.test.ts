@@ -150,6 +150,17 @@ describe("Readability's pick against the densest block", () => {
     expect(text).toContain('haben wir live gepodcastet');
   });
 
+  it("an image's caption, named so, is not read with the article; the article's paragraphs are", () => {
+    const html = `<html><body><article><h1>Speeltuin opgeknapt</h1><p>${COMMUNITY_POST_NL[0]}</p>
+<div class="wp-caption"><img src="schommel.jpg"><p class="wp-caption-text">De oude schommel, vlak voor de sloop. Foto: Buurtblog Oost</p></div>
+${COMMUNITY_POST_NL.slice(1)
+  .map((p) => `<p>${p}</p>`)
+  .join('')}</article></body></html>`;
+    const text = extractArticle(html, 'https://buurt.example/speeltuin').blocks.join('\n');
+    for (const paragraph of COMMUNITY_POST_NL) expect(text).toContain(paragraph);
+    expect(text).not.toContain('Foto: Buurtblog');
+  });
+
   it('bounded: a page of 3,000 comment-named boxes and 3,000 accordion controls is read in time', () => {
     const boxes = Array.from(
       { length: 3_000 },
