@@ -86,7 +86,7 @@ const BOILERPLATE_ROLES = new Set([
  * caption is a credit ("Foto: dpa") or a line repeated from the text.
  */
 const BOILERPLATE_NAMES =
-  /(^|[\s_-])(cookie|consent|gdpr|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|caption|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box|info|description|details|about)|tags?|byline|dateline)($|[\s_-])/i;
+  /(^|[\s_-])(cookie|consent|gdpr|onetrust|newsletter|subscribe|signup|share|sharing|social-(share|links?|icons?|buttons?|follow|bar|media-links)|breadcrumbs?|skip-link|sr-only|visually-hidden|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|most-(read|popular)|about-(the-)?author|author-(card|profile)|affiliate|disclosure|trending|paywall|popup|modal|caption|toolbar|menu|sidebar|site-(header|footer)|comments?|comment-(list|section|form)|reactions|disqus|author-(bio|box|info|description|details|about)|post-author|entry-meta|post-?meta(data)?|date|teasers|tags?|byline|dateline)($|[\s_-])/i;
 
 /** The page's elements nest deeper than the caller allowed (`maxDepth`): nothing walked it. */
 export class TooDeepError extends Error {

@@ -161,6 +161,17 @@ ${COMMUNITY_POST_NL.slice(1)
     expect(text).not.toContain('Foto: Buurtblog');
   });
 
+  it("a post's date and author box, named so, are not read as its text", () => {
+    const html = `<html><body><article><h1><span class="date">12.05.2024</span> Speeltuin opgeknapt</h1>
+${COMMUNITY_POST_NL.map((p) => `<p>${p}</p>`).join('')}
+<div class="post-author"><img src="anja.jpg"><div><h4>Anja</h4><span>Anja schrijft sinds 2015 over de buurt, de tuin en alles wat er in de wijk gebeurt.</span></div></div></article></body></html>`;
+    const text = extractArticle(html, 'https://buurt.example/speeltuin').blocks.join('\n');
+    for (const paragraph of COMMUNITY_POST_NL) expect(text).toContain(paragraph);
+    expect(text).toContain('Speeltuin opgeknapt');
+    expect(text).not.toContain('12.05.2024');
+    expect(text).not.toContain('schrijft sinds 2015');
+  });
+
   it('bounded: a page of 3,000 comment-named boxes and 3,000 accordion controls is read in time', () => {
     const boxes = Array.from(
       { length: 3_000 },
