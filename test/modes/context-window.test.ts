@@ -14,6 +14,7 @@ import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/ag
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { mcpResultToOutput } from '../../src/mcp/mcp-result.js';
 import { createPlanRunner } from '../../src/modes/plan/run-plan.js';
+import type { LlmClient } from '../../src/llm/types.js';
 import type { Tool } from '../../src/tools/types.js';
 import { openAIErrorBody, type Script, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { warmReader } from '../reader/warm-reader.js';
@@ -157,6 +158,23 @@ async function runTurn(env: Record<string, string>) {
   return { result, events: turn.events };
 }
 
+/** An agent turn with one tool, a function-call model and an answer model, in a window of `window` tokens. */
+async function runWithTool(text: string, tool: LlmClient, only: Tool, window: number) {
+  const answer = fakes.client('answer-model');
+  const turn = makeTurnContext({
+    text,
+    llm: { tool, answer },
+    tools: [only],
+    env: { LLM_CONTEXT_WINDOW: String(window) },
+  });
+  const result = await createAgentExecutor({
+    function_call_llm: tool,
+    answer_llm: answer,
+    ...agentLimits(),
+  }).run(turn.ctx);
+  return { result, turn };
+}
+
 const sent = (index: number) => (fakes.llm.requests[index]?.body.messages ?? []) as SentMessage[];
 const toolMessage = (index: number, id: string) =>
   sent(index).find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '';
@@ -270,18 +288,7 @@ describe('tool results within the context window', () => {
     // The function-call model keeps 4,000 tokens for its output and the answer model 500: the lookup
     // leaves the one no room for another request, and the other room to answer.
     const tool = fakes.client('tool-model', 'openai', 4_000);
-    const answer = fakes.client('answer-model');
-    const turn = makeTurnContext({
-      text: 'How busy is the harbour?',
-      llm: { tool, answer },
-      tools: [lookup as Tool],
-      env: { LLM_CONTEXT_WINDOW: String(WINDOW) },
-    });
-    const result = await createAgentExecutor({
-      function_call_llm: tool,
-      answer_llm: answer,
-      ...agentLimits(),
-    }).run(turn.ctx);
+    const { result, turn } = await runWithTool('How busy is the harbour?', tool, lookup as Tool, WINDOW);
 
     expect(model.refused).toEqual([]);
     expect(requestedModels(fakes)).toEqual(['tool-model', 'answer-model']);
@@ -315,19 +322,12 @@ describe('tool results within the context window', () => {
       textReply('The archive covers it.'),
       textReply('Tolls and tides were debated for years.'),
     ]);
-    const tool = fakes.client('tool-model');
-    const answer = fakes.client('answer-model');
-    const turn = makeTurnContext({
-      text: 'What did the harbour authority debate?',
-      llm: { tool, answer },
-      tools: [archive as Tool],
-      env: { LLM_CONTEXT_WINDOW: String(WINDOW) },
-    });
-    const result = await createAgentExecutor({
-      function_call_llm: tool,
-      answer_llm: answer,
-      ...agentLimits(),
-    }).run(turn.ctx);
+    const { result } = await runWithTool(
+      'What did the harbour authority debate?',
+      fakes.client('tool-model'),
+      archive as Tool,
+      WINDOW,
+    );
 
     // Each output is about 4,500 tokens: two do not fit the window together.
     expect(model.refused).toEqual([]);

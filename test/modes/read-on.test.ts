@@ -6,50 +6,22 @@
  * Real tools (web_search on the fake search API, fetch_url on a loopback page, the real reader) and
  * the fake tool model, as an agent turn runs them.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
-import { warmReader } from '../reader/warm-reader.js';
 import { stepsOf } from './make-turn-context.js';
+import { historyParagraphs, LONG_HISTORY, useLoopbackPages } from './harbour-pages.js';
 import { agentLimits, useModeFakes } from './mode-fakes.js';
 import { realToolsTurn } from './real-tools-turn.js';
 
 const fakes = useModeFakes();
 
-const filler = (n: number) =>
-  Array.from(
-    { length: n },
-    (_, i) =>
-      `<p>Paragraph ${i} of the history: the harbour authority met again about the crossing, and the minutes record another long debate about tolls, tides and the ferry timetable that nobody wanted to change.</p>`,
-  ).join('\n');
-/** About 45,000 characters: three of fetch_url's parts. */
-const LONG_ARTICLE = `<!doctype html><html><head><title>The long history | Harbour Courier</title></head><body>
-<article><h1>The long history</h1>${filler(240)}</article></body></html>`;
 /** Short enough to come whole, whatever the focus. */
 const SHORT_ARTICLE = `<!doctype html><html><head><title>The ferry | Harbour Courier</title></head><body>
-<article><h1>The ferry</h1>${filler(3)}</article></body></html>`;
+<article><h1>The ferry</h1>${historyParagraphs(3)}</article></body></html>`;
 
-let pages: Server;
-let base: string;
-const hits: string[] = [];
-beforeAll(async () => {
-  await warmReader();
-  pages = createServer((req, res) => {
-    hits.push(req.url ?? '');
-    const body = req.url === '/long' ? LONG_ARTICLE : req.url === '/short' ? SHORT_ARTICLE : undefined;
-    if (body === undefined) res.writeHead(404).end();
-    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-});
-afterAll(() => {
-  pages.closeAllConnections();
-  return new Promise<void>((resolve) => pages.close(() => resolve()));
-});
+const pages = useLoopbackPages({ '/long': LONG_HISTORY, '/short': SHORT_ARTICLE });
 
 const read = (url: string, args: { part?: number; focus?: string } = {}, id?: string) => ({
   name: 'fetch_url',
@@ -59,8 +31,8 @@ const read = (url: string, args: { part?: number; focus?: string } = {}, id?: st
 
 /** Runs one agent turn whose question names `path` (so fetch_url may open it). */
 async function runTurn(path: string) {
-  hits.length = 0;
-  const { llm, turn } = realToolsTurn(fakes, `What does ${base}${path} say about the crossing?`);
+  pages.hits.length = 0;
+  const { llm, turn } = realToolsTurn(fakes, `What does ${pages.base}${path} say about the crossing?`);
   const result = await createAgentExecutor({
     function_call_llm: llm,
     ...agentLimits({ maxExecutionMs: 60_000 }),
@@ -76,9 +48,9 @@ async function runTurn(path: string) {
 describe('agent mode reading a long page on', () => {
   it('reads part 1, then 2, then 3 in later rounds, and answers with no loop notice', async () => {
     fakes.llm.enqueue(
-      toolCallReply([read(`${base}/long`, { part: 1 })]),
-      toolCallReply([read(`${base}/long`, { part: 2 })]),
-      toolCallReply([read(`${base}/long`, { part: 3 })]),
+      toolCallReply([read(`${pages.base}/long`, { part: 1 })]),
+      toolCallReply([read(`${pages.base}/long`, { part: 2 })]),
+      toolCallReply([read(`${pages.base}/long`, { part: 3 })]),
       textReply('I have read the whole page.'),
       textReply('The history, read whole [1].'),
     );
@@ -86,7 +58,7 @@ describe('agent mode reading a long page on', () => {
 
     for (const n of [1, 2, 3]) expect(part(n)).toContain(`Part ${n} of 3.`);
     expect(part(3)).toContain('Paragraph 239 of the history');
-    expect(hits.filter((h) => h === '/long')).toHaveLength(3);
+    expect(pages.hits.filter((h) => h === '/long')).toHaveLength(3);
     expect(warnings).toHaveLength(0);
     expect(trace.finishReason).toBe('answered');
     // The answer model reads the last part too.
@@ -97,21 +69,21 @@ describe('agent mode reading a long page on', () => {
 
   it('still stops a model that asks for the same part twice', async () => {
     fakes.llm.enqueue(
-      toolCallReply([read(`${base}/long`, { part: 1 })]),
-      toolCallReply([read(`${base}/long`, { part: 2 })]),
-      toolCallReply([read(`${base}/long`, { part: 2 })]),
+      toolCallReply([read(`${pages.base}/long`, { part: 1 })]),
+      toolCallReply([read(`${pages.base}/long`, { part: 2 })]),
+      toolCallReply([read(`${pages.base}/long`, { part: 2 })]),
       textReply('From parts 1 and 2 [1].'),
     );
     const { result, trace, warnings } = await runTurn('/long');
 
-    expect(hits.filter((h) => h === '/long')).toHaveLength(2);
+    expect(pages.hits.filter((h) => h === '/long')).toHaveLength(2);
     expect(trace.finishReason).toBe('loop');
     expect(warnings[0]?.title).toContain('rephrasing');
     expect(result.answer).toContain('From parts 1 and 2');
   }, 60_000);
 
   it('still stops a round that brings only known sources and text already read', async () => {
-    const short = `${base}/short`;
+    const short = `${pages.base}/short`;
     fakes.search.script('harbour ferry', [{ title: 'The ferry', url: short, snippet: 'The ferry…' }]);
     fakes.search.script('harbour ferry timetable', [
       { title: 'The ferry', url: short, snippet: 'The ferry…' },
@@ -127,7 +99,7 @@ describe('agent mode reading a long page on', () => {
     );
     const { trace, warnings } = await runTurn('/short');
 
-    expect(hits.filter((h) => h === '/short')).toHaveLength(2);
+    expect(pages.hits.filter((h) => h === '/short')).toHaveLength(2);
     expect(trace.finishReason).toBe('loop');
     expect(warnings[0]?.title).toContain('rephrasing');
   }, 60_000);

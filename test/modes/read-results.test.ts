@@ -4,14 +4,12 @@
  * 200-character snippets, under the results' numbers; the answer cites them and its References carry
  * the site and date the page gave.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { warmReader } from '../reader/warm-reader.js';
+import { describe, expect, it } from 'vitest';
 import { say } from '../../src/i18n/say.js';
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
 import { textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { historyParagraphs, LONG_HISTORY, useLoopbackPages } from './harbour-pages.js';
 import { useModeFakes } from './mode-fakes.js';
 import { realToolsTurn } from './real-tools-turn.js';
 
@@ -19,50 +17,16 @@ const fakes = useModeFakes();
 
 /** The fact the question needs sits deep in a long article, far past any snippet. */
 const FACT = 'The Lindqvist span carries 41,200 vehicles a day, twice the figure planned in 1998.';
-const filler = (n: number) =>
-  Array.from(
-    { length: n },
-    (_, i) =>
-      `<p>Paragraph ${i} of the history: the harbour authority met again about the crossing, and the minutes record another long debate about tolls, tides and the ferry timetable that nobody wanted to change.</p>`,
-  ).join('\n');
 const ARTICLE = `<!doctype html><html><head><title>The bridge at forty | Harbour Courier</title>
 <meta property="og:site_name" content="Harbour Courier">
 <meta property="article:published_time" content="2026-03-14T08:00:00Z">
 <script>fetch('/ran-script')</script></head><body>
 <header><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav></header>
-<article><h1>The bridge at forty</h1>${filler(60)}<p>${FACT}</p>${filler(10)}</article>
+<article><h1>The bridge at forty</h1>${historyParagraphs(60)}<p>${FACT}</p>${historyParagraphs(10)}</article>
 <aside class="related"><h3>Most read</h3><ul><li><a href="/x">Cat stuck in tree</a></li></ul></aside>
 <footer>© 2026 Harbour Courier. All rights reserved.</footer></body></html>`;
-/** An article of about 45,000 characters: three of fetch_url's parts, many more of a result page's budget. */
-const LONG_ARTICLE = `<!doctype html><html><head><title>The long history | Harbour Courier</title></head><body>
-<article><h1>The long history</h1>${filler(240)}</article></body></html>`;
 
-let pages: Server;
-let base: string;
-const hits: string[] = [];
-beforeAll(async () => {
-  // The reader's worker starts before the first fetch (under tsx on a busy machine its start can
-  // take a good part of fetch_url's 10 s).
-  await warmReader();
-  pages = createServer((req, res) => {
-    hits.push(req.url ?? '');
-    if (req.url === '/bridge' || req.url === '/long') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(req.url === '/bridge' ? ARTICLE : LONG_ARTICLE);
-    } else if (req.url === '/slow') {
-      // Never answers: the round must not wait for it past its budget.
-    } else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-});
-afterAll(() => {
-  pages.closeAllConnections();
-  return new Promise<void>((resolve) => pages.close(() => resolve()));
-});
+const pages = useLoopbackPages({ '/bridge': ARTICLE, '/long': LONG_HISTORY, '/slow': 'hang' });
 
 /** The paragraph numbers a text holds, in its order. */
 const paragraphsIn = (text: string) =>
@@ -83,10 +47,10 @@ async function runTurn(question: string, env: Record<string, string> = {}) {
 
 describe('agent mode reads the top search results', () => {
   it('sends the models the page passages under the result numbers, and the answer cites them', async () => {
-    hits.length = 0;
+    pages.hits.length = 0;
     fakes.search.script('lindqvist bridge traffic', [
-      { title: 'The bridge at forty', url: `${base}/bridge`, snippet: 'Forty years of the crossing…' },
-      { title: 'Slow page', url: `${base}/slow`, snippet: 'never loads' },
+      { title: 'The bridge at forty', url: `${pages.base}/bridge`, snippet: 'Forty years of the crossing…' },
+      { title: 'Slow page', url: `${pages.base}/slow`, snippet: 'never loads' },
     ]);
     fakes.llm.enqueue(
       toolCallReply([{ name: 'web_search', arguments: { query: 'lindqvist bridge traffic' }, id: 's1' }]),
@@ -100,8 +64,8 @@ describe('agent mode reads the top search results', () => {
       },
     );
 
-    expect(hits).toContain('/bridge');
-    expect(hits).not.toContain('/ran-script');
+    expect(pages.hits).toContain('/bridge');
+    expect(pages.hits).not.toContain('/ran-script');
     // The function-call model's next request: the search results, then the page's passages.
     const toolMessage = requests[1]?.find((m) => m.role === 'tool' && m.tool_call_id === 's1')?.content ?? '';
     expect(toolMessage).toContain('[1] The bridge at forty');
@@ -120,7 +84,7 @@ describe('agent mode reads the top search results', () => {
         .join('\n') ?? '';
     expect(answerPrompt).toContain(FACT);
     // The answer cites [1], and its References show the page's site and date.
-    expect(result.answer).toContain(`[[1]](${base}/bridge)`);
+    expect(result.answer).toContain(`[[1]](${pages.base}/bridge)`);
     expect(result.answer).toMatch(/1\. \[The bridge at forty\]\([^)]+\) — Harbour Courier, 2026-03-14/);
     // Each page read is a step the user sees; the page that never answered failed without holding the turn.
     const titles = events.flatMap((e) => ('title' in e && e.title !== undefined ? [say('en', e.title)] : []));
@@ -129,9 +93,9 @@ describe('agent mode reads the top search results', () => {
   }, 30_000);
 
   it('AGENT_READ_RESULTS=0 leaves the model with the snippets only', async () => {
-    hits.length = 0;
+    pages.hits.length = 0;
     fakes.search.script('lindqvist bridge traffic', [
-      { title: 'The bridge at forty', url: `${base}/bridge`, snippet: 'Forty years of the crossing…' },
+      { title: 'The bridge at forty', url: `${pages.base}/bridge`, snippet: 'Forty years of the crossing…' },
     ]);
     fakes.llm.enqueue(
       toolCallReply([{ name: 'web_search', arguments: { query: 'lindqvist bridge traffic' }, id: 's1' }]),
@@ -141,7 +105,7 @@ describe('agent mode reads the top search results', () => {
     const { requests } = await runTurn('How many vehicles use the Lindqvist bridge per day?', {
       AGENT_READ_RESULTS: '0',
     });
-    expect(hits).not.toContain('/bridge');
+    expect(pages.hits).not.toContain('/bridge');
     const toolMessage = requests[1]?.find((m) => m.role === 'tool')?.content ?? '';
     expect(toolMessage).toContain('Forty years of the crossing');
     expect(toolMessage).not.toContain(FACT);
@@ -149,7 +113,7 @@ describe('agent mode reads the top search results', () => {
 
   it("a result page's header names the parts fetch_url returns: part 2 reads on where part 1 ends", async () => {
     fakes.search.script('harbour crossing history', [
-      { title: 'The long history', url: `${base}/long`, snippet: 'Tolls, tides and ferries…' },
+      { title: 'The long history', url: `${pages.base}/long`, snippet: 'Tolls, tides and ferries…' },
     ]);
     fakes.llm.enqueue(
       toolCallReply([{ name: 'web_search', arguments: { query: 'harbour crossing history' }, id: 's1' }]),
@@ -164,7 +128,7 @@ describe('agent mode reads the top search results', () => {
       return toolCallReply(
         [...new Set([1, 2, named])].map((part) => ({
           name: 'fetch_url',
-          arguments: { url: `${base}/long`, part },
+          arguments: { url: `${pages.base}/long`, part },
           id: `p${part}`,
         })),
       );
