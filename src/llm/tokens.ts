@@ -10,7 +10,7 @@ import type { ChatMessage } from './types.js';
 /** Role markers and separators the chat format adds around each message (OpenAI's documented ~3–4). */
 const TOKENS_PER_MESSAGE = 4;
 /** The reply primer the API appends once per request. */
-const TOKENS_PER_REQUEST = 3;
+export const TOKENS_PER_REQUEST = 3;
 /** Warn when a prompt passes this share of the context window (spec: 80 %). */
 export const CONTEXT_WARNING_RATIO = 0.8;
 
@@ -22,8 +22,11 @@ const CHARS_PER_TOKEN = 4;
 type TextCounter = (text: string) => number;
 let loading: Promise<TextCounter> | undefined;
 
-/** The o200k counter, loaded once; a tokenizer that fails to load falls back to the average. */
-function loadTextCounter(): Promise<TextCounter> {
+/**
+ * The o200k counter, loaded once; a tokenizer that fails to load falls back to the average. Its
+ * counter is synchronous, for callers that count many texts or cache counts.
+ */
+export function loadTextCounter(): Promise<TextCounter> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then(
     ({ countTokens: countO200k }): TextCounter =>
       (text) => {
@@ -47,11 +50,6 @@ export async function countTokens(text: string): Promise<number> {
   return (await loadTextCounter())(text);
 }
 
-/** Loads the tokenizer and returns its synchronous text counter (for callers that cache counts). */
-export function loadTextTokenCounter(): Promise<(text: string) => number> {
-  return loadTextCounter();
-}
-
 /** Loads the tokenizer and returns a synchronous counter of messages (for counting many). */
 export async function loadMessageCounter(): Promise<(messages: ChatMessage[]) => number> {
   const count = await loadTextCounter();
@@ -73,13 +71,10 @@ export function maxMessageTokens(messages: ChatMessage[]): number {
 }
 
 function sumMessages(messages: ChatMessage[], count: (text: string) => number): number {
-  let total = REQUEST_OVERHEAD_TOKENS;
+  let total = TOKENS_PER_REQUEST;
   for (const message of messages) total += messageTokens(message, count);
   return total;
 }
-
-/** What a request adds once, whatever its messages (see TOKENS_PER_REQUEST). */
-export const REQUEST_OVERHEAD_TOKENS = TOKENS_PER_REQUEST;
 
 /**
  * Tokens one message adds to a request, its texts counted with `count`: callers that count the same

@@ -7,21 +7,16 @@
  * ends (tool-phase.ts).
  */
 import { CachedTokenCounter } from '../../llm/cached-token-counter.js';
-import { loadTextTokenCounter, maxMessageTokens, REQUEST_OVERHEAD_TOKENS } from '../../llm/tokens.js';
+import { loadTextCounter, maxMessageTokens, TOKENS_PER_REQUEST } from '../../llm/tokens.js';
 import type { ChatMessage, ToolDefinition } from '../../llm/types.js';
 import { PageFitter, type PageSlot, pageSlot } from '../turn/fit-pages.js';
-import { delimit, type Observation } from '../turn/observations.js';
+import { delimit, type Observation, OBSERVATION_SEPARATOR } from '../turn/observations.js';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
-/** Between two observations in one tool message (a search's results and the pages read from it). */
-const SEPARATOR = '\n\n';
-/** Fits twice more at most: the counts of a cut page's pieces add up to about, not exactly, its count. */
-const FIT_ATTEMPTS = 3;
-
 /** A tool message's content for the observations it holds. */
 export function toolResultContent(observations: readonly Observation[]): string {
-  return observations.map((o) => delimit(o)).join(SEPARATOR);
+  return observations.map((o) => delimit(o)).join(OBSERVATION_SEPARATOR);
 }
 
 interface TrackedResult {
@@ -71,17 +66,13 @@ export class ToolResultsWindow {
     if (this.tracked.size === 0) return 'fits';
     // The usual case is decided without the tokenizer: bytes bound tokens from above.
     if (maxMessageTokens(messages) + Buffer.byteLength(this.definitions) <= this.room) return 'fits';
-    this.counter ??= new CachedTokenCounter(await loadTextTokenCounter());
+    this.counter ??= new CachedTokenCounter(await loadTextCounter());
     this.fitter ??= new PageFitter(this.counter.text, 'function-call');
-    let over = this.tokens(messages) - this.room;
-    if (over <= 0) return 'fits';
+    if (this.tokens(messages) <= this.room) return 'fits';
     const slots = [...this.tracked.values()].flatMap((result) => result.slots);
-    for (let attempt = 0; attempt < FIT_ATTEMPTS && over > 0; attempt++) {
-      const left = this.fitter.shortenOldest(slots, over);
-      this.rewrite();
-      over = this.tokens(messages) - this.room;
-      if (left > 0) break;
-    }
+    // The count reads the slots, not the messages: the messages are written once, after the fit.
+    const over = this.fitter.fit(slots, () => this.tokens(messages) - this.room);
+    this.rewrite();
     return over <= 0 ? 'shortened' : 'full';
   }
 
@@ -89,7 +80,7 @@ export class ToolResultsWindow {
   private tokens(messages: ChatMessage[]): number {
     const counter = this.counter as CachedTokenCounter;
     const fitter = this.fitter as PageFitter;
-    let total = REQUEST_OVERHEAD_TOKENS + counter.text(this.definitions);
+    let total = TOKENS_PER_REQUEST + counter.text(this.definitions);
     for (const message of messages) {
       const result = this.tracked.get(message);
       if (!result) {
@@ -99,7 +90,7 @@ export class ToolResultsWindow {
       const rest = message.content.slice(result.writtenLength);
       total += counter.message({ ...message, content: rest });
       for (const slot of result.slots) total += fitter.tokens(slot.current);
-      total += Math.max(0, result.slots.length - 1) * counter.text(SEPARATOR);
+      total += Math.max(0, result.slots.length - 1) * counter.text(OBSERVATION_SEPARATOR);
     }
     return total;
   }

@@ -5,7 +5,7 @@
  * outputs (fit-pages.ts). Agent and plan mode both answer through here (write-answer.ts).
  */
 import { CachedTokenCounter } from '../../llm/cached-token-counter.js';
-import { loadTextTokenCounter, maxMessageTokens, REQUEST_OVERHEAD_TOKENS } from '../../llm/tokens.js';
+import { loadTextCounter, maxMessageTokens, TOKENS_PER_REQUEST } from '../../llm/tokens.js';
 import type { ChatMessage } from '../../llm/types.js';
 import { PageFitter, pageSlot } from './fit-pages.js';
 import {
@@ -15,12 +15,6 @@ import {
   observationLabel,
   usefulObservations,
 } from './observations.js';
-
-/**
- * Fits twice more at most: a fit frees what the counts say, and the counts of the pieces a page is
- * cut into add up to a little more or less than the text they make.
- */
-const FIT_ATTEMPTS = 3;
 
 /**
  * The formatted observations for a prompt of `room` tokens; `promptWith` builds the whole prompt
@@ -36,20 +30,17 @@ export async function observationsWithin(
   // The usual case is decided without the tokenizer: bytes bound tokens from above.
   if (maxMessageTokens(promptWith(whole)) <= room) return whole;
 
-  const counter = new CachedTokenCounter(await loadTextTokenCounter());
+  const counter = new CachedTokenCounter(await loadTextCounter());
   const fitter = new PageFitter(counter.text, 'answer');
   // Everything but the observations' own texts is counted once: the prompt around them (a
   // one-space stand-in keeps its heading), each one's label and the separators between them.
-  let fixed = REQUEST_OVERHEAD_TOKENS;
+  let fixed = TOKENS_PER_REQUEST;
   for (const message of promptWith(' ')) fixed += counter.message(message);
   for (const observation of useful) fixed += counter.text(observationLabel(observation));
   fixed += Math.max(0, useful.length - 1) * counter.text(OBSERVATION_SEPARATOR);
 
   const slots = useful.map(pageSlot);
   const total = () => slots.reduce((sum, slot) => sum + fitter.tokens(slot.current), fixed);
-  for (let attempt = 0; attempt < FIT_ATTEMPTS; attempt++) {
-    const over = total() - room;
-    if (over <= 0 || fitter.shortenOldest(slots, over) > 0) break;
-  }
+  fitter.fit(slots, () => total() - room);
   return formatObservations(slots.map((slot) => slot.current));
 }

@@ -15,6 +15,11 @@ import { type ShortenedFor, shortenPage } from './shorten-page.js';
 
 /** A tool output (not a page or result list) shorter than this is left whole. */
 const LONG_OUTPUT_TOKENS = 500;
+/**
+ * Shortening rounds in one fit, at most: a round frees what the counts say, and the counts of the
+ * pieces a text is cut into add up to a little more or less than the text they make.
+ */
+const FIT_ATTEMPTS = 3;
 
 /** A tool result as gathered, and as the model is sent it now. */
 export interface PageSlot {
@@ -43,6 +48,21 @@ export class PageFitter {
       this.sizes.set(observation, tokens);
     }
     return tokens;
+  }
+
+  /**
+   * Shortens `slots` (shortenOldest) until `overBy` — the tokens a request built from their current
+   * observations is over its room — is no longer positive, or nothing more can be freed; returns the
+   * last `overBy` (0 or less: it fits).
+   */
+  fit(slots: readonly PageSlot[], overBy: () => number): number {
+    let over = overBy();
+    for (let attempt = 0; attempt < FIT_ATTEMPTS && over > 0; attempt++) {
+      const left = this.shortenOldest(slots, over);
+      over = overBy();
+      if (left > 0) break;
+    }
+    return over;
   }
 
   /**

@@ -83,7 +83,7 @@ export function delimit(observation: Pick<Observation, 'tool' | 'text'>): string
   return `<tool_output name="${observation.tool}">\n${safe}\n</tool_output>`;
 }
 
-/** Between two observations in the answer model's prompt. */
+/** Between two observations, in the answer model's prompt and in one tool message (a search and its pages). */
 export const OBSERVATION_SEPARATOR = '\n\n';
 
 /** The observations the answer model reads: failed calls and empty texts are left out. */
