@@ -189,6 +189,39 @@ describe('ThrottledEditor', () => {
     expect(platform.messages.get(1)).toBe('b');
   });
 
+  it('waits out a Retry-After too long for a timer without spinning (30 days: no call, no busy loop)', async () => {
+    const DAYS_30 = 30 * 24 * 3600 * 1000;
+    const platform = fakePlatform({
+      failCall: (i) =>
+        i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: DAYS_30 }) : undefined,
+    });
+    const editor = new ThrottledEditor({
+      post: platform.post,
+      edit: platform.edit,
+      intervalMs: INTERVAL,
+      onError: () => {},
+    });
+    editor.set('a');
+    await vi.advanceTimersByTimeAsync(INTERVAL);
+    editor.set('b'); // rate-limited for 30 days
+    await vi.advanceTimersByTimeAsync(10);
+    editor.set('c');
+    // A timer cannot hold 30 days: uncut, it fires after 1 ms and the editor re-arms it forever.
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    let timersArmed: number;
+    try {
+      await vi.advanceTimersByTimeAsync(60_000);
+      timersArmed = armed.mock.calls.length;
+    } finally {
+      // Restored before the fake timers are: files share this process (vitest.config.ts).
+      armed.mockRestore();
+    }
+    expect(timersArmed).toBeLessThanOrEqual(2);
+    expect(platform.calls).toHaveLength(2);
+    expect(platform.messages.get(1)).toBe('a');
+    editor.dispose();
+  });
+
   it('re-posts on the next set when the first post failed', async () => {
     const platform = fakePlatform({ failCall: (i) => (i === 0 ? new Error('down') : undefined) });
     const editor = new ThrottledEditor({

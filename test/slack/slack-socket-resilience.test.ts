@@ -139,6 +139,16 @@ describe('Socket Mode without gaps', () => {
     await s.socket.waitForConnection(2, 10_000);
     expect(s.slack.callsTo('apps.connections.open').filter((c) => c.status === 500)).toHaveLength(30);
   });
+
+  it('a Retry-After too long for a timer (35 days) is waited out, not retried every millisecond', async () => {
+    const s = await start({ env: { SLACK_SOCKET_CONNECTIONS: '1' } });
+    s.slack.rateLimit('apps.connections.open', 10_000, 35 * 24 * 3600);
+    s.socket.drop();
+    await poll(() => s.slack.callsTo('apps.connections.open').some((c) => c.status === 429));
+    await sleep(500);
+    // Uncut, Node fires the 35-day timer after 1 ms: hundreds of opens, each answered 429.
+    expect(s.slack.callsTo('apps.connections.open').filter((c) => c.status === 429)).toHaveLength(1);
+  });
 });
 
 describe('readiness follows the Slack connection', () => {

@@ -1,3 +1,5 @@
+import { timerDelay } from '../../../src/timer-delay.js';
+
 /** Sleeps that stop() can cut short, leaving no timer behind. */
 export class Sleeper {
   readonly #wakers = new Set<() => void>();
@@ -8,7 +10,8 @@ export class Sleeper {
         this.#wakers.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
+      // Slack's Retry-After can exceed what a timer holds: cut, it would fire at once.
+      const timer = setTimeout(wake, timerDelay(ms));
       this.#wakers.add(wake);
     });
   }
