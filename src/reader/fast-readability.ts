@@ -27,8 +27,13 @@
  *   whole page (`page.innerHTML`) to parse it back for a retry (on about one page in five): a copy
  *   of the page's nodes is kept instead, and a retry puts a copy of that copy in place — no string
  *   built, no second parse.
+ * - `_fixRelativeUris`: Readability resolves the article's links and images against the page's base
+ *   (linkedom finds `<base>` with a selector run over the page); Scout resolves links itself as it
+ *   writes Markdown and reads no image's source, so only what its resolution would not do the same is
+ *   kept (a `javascript:` link becomes its contents; under a `<base href>` a `#` link points there).
  *
- * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages.
+ * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages
+ * (and the Markdown Scout writes with either link resolution).
  */
 import { Readability } from '@mozilla/readability';
 import { CDATA_SECTION_NODE, CHAIN, ELEMENT_NODE, TEXT_NODE } from './dom-walk.js';
@@ -55,7 +60,8 @@ interface Node {
 interface ReadabilityHelpers {
   REGEXPS: { byline: RegExp; hashUrl: RegExp };
   _debug: boolean;
-  _doc: { body: Node | null };
+  _doc: { body: Node | null; createTextNode(text: string): Node; createElement(name: string): Node };
+  _fixRelativeUris(articleContent: Node): void;
   _grabArticle(page?: Node | null): Node | null;
   _getLinkDensity(element: Node): number;
   _getTextDensity(element: Node, tags: string[]): number;
@@ -70,6 +76,13 @@ interface ReadabilityHelpers {
     nodes: ArrayLike<Node>,
     filter?: (node: Node, index: number, nodes: ArrayLike<Node>) => boolean,
   ): void;
+}
+
+/** The DOM changes _fixRelativeUris makes. */
+interface MutableNode extends Node {
+  setAttribute(name: string, value: string): void;
+  appendChild(node: Node): Node;
+  replaceChild(node: Node, old: Node): Node;
 }
 
 type ReadabilityOptions = ConstructorParameters<typeof Readability>[1];
@@ -150,6 +163,38 @@ export class FastReadability extends Base {
       next = (next as Chained)[NEXT];
     }
     return found;
+  }
+
+  /**
+   * Readability resolves every link and image of the article against linkedom's `baseURI` (the
+   * `<base href>`, found by a selector run over the page, or null). Scout resolves links itself as it
+   * writes Markdown (html-to-markdown.ts, against the same base) and reads no image's source, so what
+   * stays of it is what Scout's resolution would not do the same: a `javascript:` link becomes its
+   * contents, and under a `<base href>` an in-page `#` link points at the base (Readability leaves
+   * it alone only where there is no base).
+   */
+  override _fixRelativeUris(articleContent: Node): void {
+    let base: string | null | undefined;
+    for (const link of this._getAllNodesWithTag(articleContent, ['a'])) {
+      const href = link.getAttribute?.('href');
+      if (!href) continue;
+      if (href.startsWith('#')) {
+        base ??=
+          this._getAllNodesWithTag(this._doc as unknown as Node, ['base'])[0]?.getAttribute?.('href') ?? null;
+        const resolved = base === null ? undefined : URL.parse(href, base)?.href;
+        if (resolved !== undefined) (link as MutableNode).setAttribute('href', resolved);
+        continue;
+      }
+      if (!href.startsWith('javascript:')) continue;
+      const only = link.childNodes.length === 1 ? link.childNodes[0] : undefined;
+      const replacement =
+        only?.nodeType === TEXT_NODE
+          ? this._doc.createTextNode(link.textContent ?? '')
+          : this._doc.createElement('span');
+      if (only?.nodeType !== TEXT_NODE)
+        while (link.firstChild) (replacement as MutableNode).appendChild(link.firstChild);
+      (link.parentNode as MutableNode | null)?.replaceChild(replacement, link);
+    }
   }
 
   override _grabArticle(page?: Node | null): Node | null {

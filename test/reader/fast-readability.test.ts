@@ -6,6 +6,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it, vi } from 'vitest';
+import { extractArticle } from '../../src/reader/extract-article.js';
 import { FastReadability } from '../../src/reader/fast-readability.js';
 import { isSpace } from '../../src/reader/spaced-length.js';
 import { decodePage, webPageEntries } from './page-fixtures.js';
@@ -52,6 +53,41 @@ describe('FastReadability', () => {
         expect(fast, `${page.file} ${JSON.stringify(options)}`).toEqual(plain);
       }
     }
+  });
+
+  it("leaves links to Scout's own resolution and writes the same Markdown as with Readability's", () => {
+    const article = (links: string) =>
+      `<article><h1>Links</h1>${para('first')}<p>See <a href="/docs/a b">the docs</a>, <a href="HTTPS://Example.COM">the site</a>, <a href="#part-2">part two</a>, <a href="javascript:void(0)">a script</a>, <a href="javascript:go()"><b>bold</b> script</a> and <a href="?page=2">page two</a>. ${links}</p>${para('second')}${para('third')}</article>`;
+    const pages = [
+      `<html><head><title>Links</title></head><body>${article('')}</body></html>`,
+      `<html><head><base href="https://cdn.example/mirror/"><title>Links</title></head><body>${article('')}</body></html>`,
+      `<html><head><base href="/relative/"><title>Links</title></head><body>${article('<a href="#top">top</a>')}</body></html>`,
+    ];
+    const markdown = () =>
+      pages.map((html) => extractArticle(html, 'https://news.example/story').blocks.join('\n\n'));
+    const ours = markdown();
+    const own = vi
+      .spyOn(
+        FastReadability.prototype as unknown as { _fixRelativeUris(node: unknown): void },
+        '_fixRelativeUris',
+      )
+      .mockImplementation(function (this: unknown, node: unknown) {
+        (Readability.prototype as unknown as { _fixRelativeUris(node: unknown): void })._fixRelativeUris.call(
+          this,
+          node,
+        );
+      });
+    let readabilitys: string[];
+    try {
+      readabilitys = markdown();
+      expect(own).toHaveBeenCalledTimes(pages.length);
+    } finally {
+      own.mockRestore();
+    }
+    expect(ours).toEqual(readabilitys);
+    expect(ours[1]).toContain('(https://cdn.example/mirror/#part-2)');
+    expect(ours[0]).toContain('a script');
+    expect(ours[0]).not.toContain('javascript:');
   });
 
   it('keeps and drops the same hidden, empty and byline elements', () => {
