@@ -62,6 +62,7 @@ interface ReadabilityHelpers {
   _debug: boolean;
   _doc: { body: Node | null; createTextNode(text: string): Node; createElement(name: string): Node };
   _fixRelativeUris(articleContent: Node): void;
+  _unwrapNoscriptImages(doc: Node): void;
   _grabArticle(page?: Node | null): Node | null;
   _getLinkDensity(element: Node): number;
   _getTextDensity(element: Node, tags: string[]): number;
@@ -78,9 +79,10 @@ interface ReadabilityHelpers {
   ): void;
 }
 
-/** The DOM changes _fixRelativeUris makes. */
+/** The DOM changes the overrides below make. */
 interface MutableNode extends Node {
   setAttribute(name: string, value: string): void;
+  remove(): void;
   appendChild(node: Node): Node;
   replaceChild(node: Node, old: Node): Node;
 }
@@ -195,6 +197,34 @@ export class FastReadability extends Base {
         while (link.firstChild) (replacement as MutableNode).appendChild(link.firstChild);
       (link.parentNode as MutableNode | null)?.replaceChild(replacement, link);
     }
+  }
+
+  /**
+   * Readability's first step here removes every `<img>` with nothing that names an image (a
+   * placeholder a script would fill): it lists the page's images, then builds each one's attribute
+   * map (a Proxy per image). The same test reads the attributes where linkedom keeps them, right
+   * after the element on its chain. Its second step (a `<noscript>` holding one image replaces the
+   * placeholder before it) is Readability's own, run only where the page still has a `<noscript>`
+   * (Scout's boilerplate pass took out or opened those in the body); by then no placeholder is left
+   * for its first step to remove.
+   */
+  override _unwrapNoscriptImages(doc: Node): void {
+    if (!CHAIN) {
+      super._unwrapNoscriptImages(doc);
+      return;
+    }
+    const { next: NEXT, end: END } = CHAIN;
+    const placeholders: Node[] = [];
+    let noscripts = false;
+    const end = (doc as Chained)[END];
+    for (let next = (doc as Chained)[NEXT]; next && next !== end; next = (next as Chained)[NEXT]) {
+      if (next.nodeType !== ELEMENT_NODE) continue;
+      // getElementsByTagName('img') in an HTML document: the local name.
+      if (next.localName === 'noscript') noscripts = true;
+      else if (next.localName === 'img' && !namesAnImage(next)) placeholders.push(next);
+    }
+    for (const img of placeholders) (img as MutableNode).remove();
+    if (noscripts) super._unwrapNoscriptImages(doc);
   }
 
   override _grabArticle(page?: Node | null): Node | null {
@@ -364,6 +394,20 @@ function skipNextInnerHtml(element: Node): void {
       (this as { innerHTML?: unknown }).innerHTML = html;
     },
   });
+}
+
+/** linkedom's node type of an attribute (its attributes follow their element on the chain). */
+const ATTRIBUTE_NODE = 2;
+const IMAGE_ATTRIBUTES = new Set(['src', 'srcset', 'data-src', 'data-srcset']);
+
+/** Readability's test for an `<img>` to keep: an attribute named for a source, or a value naming an image file. */
+function namesAnImage(img: Node): boolean {
+  const { next: NEXT } = CHAIN as { next: symbol };
+  for (let attr = (img as Chained)[NEXT]; attr?.nodeType === ATTRIBUTE_NODE; attr = (attr as Chained)[NEXT]) {
+    const { name, value } = attr as unknown as { name: string; value: string };
+    if (IMAGE_ATTRIBUTES.has(name) || /\.(jpg|jpeg|png|webp)/i.test(value)) return true;
+  }
+  return false;
 }
 
 /** Whether any text under `node` is more than whitespace (`textContent.trim()` is not empty). */

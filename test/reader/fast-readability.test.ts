@@ -90,6 +90,25 @@ describe('FastReadability', () => {
     expect(ours[0]).not.toContain('javascript:');
   });
 
+  it('removes the same placeholder images and unwraps the same <noscript> images', () => {
+    const figure = (img: string) => `<p>${'words of the story, '.repeat(12)}${img}</p>`;
+    const images = [
+      '<img class="lazy" alt="a placeholder">',
+      '<img data-src="/a.jpg">',
+      '<img alt="photo.JPG">',
+      '<img srcset="/b.webp 2x" width="10">',
+      '<img data-lazy="/c.png">',
+      '<img>',
+    ];
+    for (const noscript of ['', '<img data-x="y"><noscript><img src="/real.jpg" alt="real"></noscript>']) {
+      const html = `<html><head><title>Images</title></head><body><article>${images.map(figure).join('')}${figure(noscript)}</article></body></html>`;
+      const { plain, fast } = both(html);
+      expect(fast).toEqual(plain);
+      expect(fast?.content).not.toContain('a placeholder');
+      expect(fast?.content).toContain('photo.JPG');
+    }
+  });
+
   it('keeps and drops the same hidden, empty and byline elements', () => {
     const html = `<html><head><title>A title here</title></head><body>
       <div class="byline">By Ann Author</div>
