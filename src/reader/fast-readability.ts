@@ -158,7 +158,7 @@ export class FastReadability extends Base {
     let next = (node as Chained)[NEXT];
     while (next && next !== end) {
       if (next.nodeType === ELEMENT_NODE) {
-        const name = (next.localName ?? '').toLowerCase();
+        const name = lowerName(next.localName ?? '');
         if (wanted.has(name)) found.push(next);
         next = name === 'template' ? (next as Chained)[END] : next;
       }
@@ -394,6 +394,21 @@ function skipNextInnerHtml(element: Node): void {
       (this as { innerHTML?: unknown }).innerHTML = html;
     },
   });
+}
+
+/**
+ * Lower-case names, each made once: the tag walks compare every element's name case-insensitively,
+ * and Readability's own elements are created with upper-case names. A page names a few dozen tags;
+ * past 1,000 names each is lower-cased where it is read.
+ */
+const lowerNames = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerNames.size < 1_000) lowerNames.set(name, lower);
+  }
+  return lower;
 }
 
 /** linkedom's node type of an attribute (its attributes follow their element on the chain). */
