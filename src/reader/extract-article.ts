@@ -48,6 +48,7 @@ import { domToMarkdownBlocks } from './html-to-markdown.js';
 import { type PageMetadata, readMetadata } from './page-metadata.js';
 import { shownArea } from './shown-structured.js';
 import { type StructuredContent, structuredContent } from './structured-data.js';
+import { type ChainNode, spacedTextLength } from './spaced-length.js';
 
 export interface ExtractedArticle
   extends Omit<PageMetadata, 'articleBody' | 'baseUrl' | 'declaresArticle' | 'description'> {
@@ -241,7 +242,7 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   // Only a page that does not call itself an article may read as its main area (measured before
   // Readability changes the document).
   const main = declaresArticle ? null : mainArea(document);
-  const mainChars = main ? textOf(main).length : 0;
+  const mainChars = main ? textChars(main) : 0;
   const mainLinkShare = main && mainChars > 0 ? linkTextLength(main) / mainChars : 1;
   // Measured before Readability changes the document, too.
   const dense = densestBlock(document.body ?? (document.documentElement as DomElement), namedFurniture);
@@ -470,7 +471,7 @@ function mainArea(document: DomDocument): DomElement | null {
 
 function linkTextLength(element: DomElement): number {
   let length = 0;
-  for (const link of allUnder(element, isTag('A'))) length += textOf(link).length;
+  for (const link of allUnder(element, isTag('A'))) length += textChars(link);
   return length;
 }
 
@@ -847,7 +848,7 @@ function removeNamedBoilerplate(root: DomElement): void {
  * single cell of theirs holds half the text.
  */
 function pruneLayoutCells(root: DomElement): void {
-  const total = textOf(root).length;
+  const total = textChars(root);
   if (total === 0) return;
   // Readability may hand back a bare row of the layout table (its best candidate), so rows are read.
   for (const row of allUnder(root, isTag('TR'))) {
@@ -855,7 +856,7 @@ function pruneLayoutCells(root: DomElement): void {
       /^T[DH]$/i.test(c.nodeName),
     );
     if (cells.length < 2 || cells.length > 12) continue;
-    const lengths = cells.map((cell) => textOf(cell).length);
+    const lengths = cells.map(textChars);
     const longest = Math.max(...lengths);
     if (longest < total * 0.5) continue;
     cells.forEach((cell, i) => {
@@ -866,6 +867,11 @@ function pruneLayoutCells(root: DomElement): void {
 
 function textOf(element: DomElement): string {
   return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** `textOf(element).length`, measured without making the text. */
+function textChars(element: DomElement): number {
+  return spacedTextLength(element as unknown as ChainNode);
 }
 
 /**
@@ -880,8 +886,8 @@ function isContentTag(element: DomElement): boolean {
   if (!paragraph || !/^P$/i.test(paragraph.nodeName)) return false;
   // A few words and less than half the paragraph: a part of a sentence, not a line of its own
   // (Readability turns a <div> of promo <span>s, or of a lone <span class="affiliate">, into a <p>).
-  const words = textOf(element).length;
-  return words <= MAX_INLINE_PART_CHARS && words * 2 < textOf(paragraph).length;
+  const words = textChars(element);
+  return words <= MAX_INLINE_PART_CHARS && words * 2 < textChars(paragraph);
 }
 
 /** An agency's dateline ("WASHINGTON (Reuters) –") is this long at most. */

@@ -117,6 +117,21 @@ export function taggedTextLength(element: ChainNode, tagNames: string[], lengths
   return sum;
 }
 
+/**
+ * `element.textContent.replace(/\s+/g, ' ').trim().length` without joining the text or running the
+ * regex over it: for checks that only weigh an area's text (the main area's, a table cell's).
+ */
+export function spacedTextLength(element: ChainNode): number {
+  if (!CHAIN) return (element.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+  const { next: NEXT, end: END } = CHAIN;
+  const length = new SpacedLength();
+  const end = element[END];
+  for (let next = element[NEXT]; next && next !== end; next = next[NEXT])
+    if (next.nodeType === TEXT_NODE || next.nodeType === CDATA_SECTION_NODE)
+      length.add(next.textContent ?? '');
+  return length.length;
+}
+
 /** The characters `\s` matches and `trim` removes (ECMAScript's WhiteSpace and LineTerminator). */
 export function isSpace(code: number): boolean {
   return (

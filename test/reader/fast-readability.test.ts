@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it, vi } from 'vitest';
 import { extractArticle } from '../../src/reader/extract-article.js';
 import { FastReadability } from '../../src/reader/fast-readability.js';
-import { isSpace } from '../../src/reader/spaced-length.js';
+import { isSpace, spacedTextLength } from '../../src/reader/spaced-length.js';
 import { decodePage, webPageEntries } from './page-fixtures.js';
 
 type Options = ConstructorParameters<typeof Readability>[1];
@@ -205,6 +205,12 @@ describe('FastReadability', () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(5_000);
+  });
+
+  it("measures an element's collapsed, trimmed text as the regex does, without making it", () => {
+    const made = `<div>  lead\u00a0 space <b> bold </b>\n\n<i></i> tail\t</div><p> </p><section><![CDATA[ data ]]> x </section>`;
+    for (const element of everyElement(made) as Parameters<typeof spacedTextLength>[0][])
+      expect(spacedTextLength(element)).toBe((element.textContent ?? '').replace(/\s+/g, ' ').trim().length);
   });
 
   it('counts as whitespace exactly what \\s matches', () => {
