@@ -5,6 +5,7 @@
  * article's own title again. Judged per Markdown block by the shapes sites use everywhere; a block
  * long enough to be prose is kept.
  */
+import { isSpace } from './spaced-length.js';
 
 /** Whole blocks that are only a label. */
 const LABEL =
@@ -117,7 +118,7 @@ export function isBoilerplateBlock(block: string): boolean {
   const text = plain(block);
   if (!/[\p{L}\p{N}]/u.test(text)) return true;
   if (/^https?:\/\/\S+$/.test(text)) return true;
-  const label = text.replace(/^[-•*\s]+|[\s:.!…|]+$/g, '');
+  const label = labelOf(text);
   if (label.length <= 60 && LABEL.test(label)) return true;
   if (text.length < 400 && COOKIE.test(text) && CONSENT.test(text)) return true;
   if (text.length < 300 && COPYRIGHT.test(text)) return true;
@@ -131,6 +132,22 @@ export function isBoilerplateBlock(block: string): boolean {
   // A heading that links is a section title (product round-ups), not a teaser.
   return !block.startsWith('#') && (isLinkList(block, text) || isLabelledTeaser(block));
 }
+
+/**
+ * `text` less a leading run of list marks and spaces and a trailing run of punctuation and spaces
+ * (`/^[-•*\s]+|[\s:.!…|]+$/g` replaced by nothing), looking only at the characters it drops.
+ */
+function labelOf(text: string): string {
+  let start = 0;
+  while (start < text.length && LEAD_MARKS.has(text.charCodeAt(start))) start++;
+  let end = text.length;
+  while (end > start && TRAIL_MARKS.has(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+const SPACES = Array.from({ length: 0x10000 }, (_, code) => code).filter(isSpace);
+const LEAD_MARKS = new Set([...SPACES, ...[...'-•*'].map((c) => c.charCodeAt(0))]);
+const TRAIL_MARKS = new Set([...SPACES, ...[...':.!…|'].map((c) => c.charCodeAt(0))]);
 
 /**
  * "Read also: <a link to another article>" in any language: a short label that ends in a colon, then
@@ -174,8 +191,10 @@ function isLinkList(block: string, text: string): boolean {
   // Characters other than spaces: the gaps between a list's items are nobody's text.
   let linked = 0;
   for (const match of block.matchAll(LINK)) linked += (match[1] ?? '').replace(/\s+/g, '').length;
+  // Most blocks link nothing: their letters need not be counted.
+  if (linked === 0) return false;
   const letters = text.replace(/^[-*\d.\s]+/gm, '').replace(/\s+/g, '').length;
-  return linked > 0 && letters > 0 && linked / letters >= 0.9;
+  return letters > 0 && linked / letters >= 0.9;
 }
 
 /** Characters of link text in a Markdown block (`[text](url)` counts `text`). */

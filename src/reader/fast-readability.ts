@@ -30,7 +30,10 @@
  * - `_fixRelativeUris`: Readability resolves the article's links and images against the page's base
  *   (linkedom finds `<base>` with a selector run over the page); Scout resolves links itself as it
  *   writes Markdown and reads no image's source, so only what its resolution would not do the same is
- *   kept (a `javascript:` link becomes its contents; under a `<base href>` a `#` link points there).
+ *   kept (a `javascript:` link becomes its contents; under a `<base href>` a `#` link points there);
+ * - `_unwrapNoscriptImages`: the placeholder images it removes are found in one walk that reads their
+ *   attributes off linkedom's chain, not through an attribute map (a Proxy) built per image;
+ * - `_getAllNodesWithTag` lower-cases each tag name once, not once per element on every walk.
  *
  * What Readability chooses is unchanged; test/reader/fast-readability.test.ts compares both on pages
  * (and the Markdown Scout writes with either link resolution).

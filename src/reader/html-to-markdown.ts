@@ -482,6 +482,8 @@ function spaced(text: string | null): string {
 
 /** Whitespace runs become one space; line breaks from `<br>` survive, trimmed. */
 function collapse(text: string): string {
+  // Most blocks hold no <br>: one line, no arrays.
+  if (!text.includes(LINE_BREAK)) return text.replace(/\s+/g, ' ').trim();
   return text
     .split(LINE_BREAK)
     .map((line) => line.replace(/\s+/g, ' ').trim())

@@ -143,6 +143,26 @@ describe('a teaser inside the text: a short label, a colon and a link to another
   });
 });
 
+describe('a label set between list marks and punctuation', () => {
+  const prose =
+    'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.';
+  it('goes, however many marks surround it, and a sentence that starts with a label word stays', () => {
+    const labels = [
+      '- Share this:',
+      '• • Related posts…',
+      '*\u00a0Advertisement |',
+      'Read more!!',
+      '-•* Tags :|',
+      '...',
+    ];
+    const kept = [
+      '- Share this story with a friend who rides to work along the river.',
+      '* 3 comments on the plan:',
+    ];
+    expect(dropBoilerplateBlocks([prose, ...labels, ...kept])).toEqual([prose, ...kept]);
+  });
+});
+
 describe('lines set wholly in bold after the text', () => {
   const prose = [
     'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.',
