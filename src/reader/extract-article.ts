@@ -248,7 +248,13 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   const dense = densestBlock(document.body ?? (document.documentElement as DomElement), namedFurniture);
   const declared = declaredBody(document);
   const parts = bodyParts(document.body ?? (document.documentElement as DomElement));
-  const article = readabilityBlocks(document, baseUrl);
+  // A retry of Readability's search (6 % of article pages) starts from the page parsed and cleaned
+  // again, so no copy of the page is kept for the searches that never retry.
+  const article = readabilityBlocks(document, baseUrl, () => {
+    const copy = parse(html);
+    removeBoilerplate(copy.body ?? copy.documentElement);
+    return copy;
+  });
   const articleChars = textLength(article?.blocks);
   if (
     article &&
@@ -614,11 +620,17 @@ function disclosedPanels(elements: DomElement[]): Set<string> {
       continue;
     if (++looked > MAX_DISCLOSURE_CONTROLS) break;
     if (control.getAttribute('aria-haspopup') !== null) continue;
-    if (control.closest('nav, header, [role="navigation"], [role="banner"], [role="menubar"], [role="menu"]'))
-      continue;
+    if (closestFrom(control, isSiteMenu)) continue;
     for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
   }
   return ids;
+}
+
+const MENU_ROLES = new Set(['navigation', 'banner', 'menubar', 'menu']);
+const isNavOrHeader = isTag('NAV', 'HEADER');
+/** `nav, header, [role="navigation"], [role="banner"], [role="menubar"], [role="menu"]` as a test. */
+function isSiteMenu(element: DomElement): boolean {
+  return isNavOrHeader(element) || MENU_ROLES.has(element.getAttribute('role') ?? '');
 }
 
 /** A group of `<details>` and nothing else (headings aside): an accordion. */
@@ -774,15 +786,20 @@ interface MutableNode {
 function readabilityBlocks(
   document: DomDocument,
   baseUrl: string,
+  rebuild: () => DomDocument,
 ): { blocks: string[]; title?: string; byline?: string } | undefined {
   try {
-    const reader = new FastReadability(document, {
-      // Hand back the element itself: serialising to HTML only to parse it again costs time.
-      serializer: (node: unknown) => node,
-      charThreshold: 400,
-      // Class names survive, so the furniture filter below can still read them.
-      keepClasses: true,
-    });
+    const reader = new FastReadability(
+      document,
+      {
+        // Hand back the element itself: serialising to HTML only to parse it again costs time.
+        serializer: (node: unknown) => node,
+        charThreshold: 400,
+        // Class names survive, so the furniture filter below can still read them.
+        keepClasses: true,
+      },
+      rebuild,
+    );
     const result = reader.parse();
     if (!result?.content) return undefined;
     const root = result.content as unknown as DomElement;

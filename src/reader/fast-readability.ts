@@ -24,9 +24,11 @@
  *   element around it;
  * - `_grabArticle`: Readability serialises the article it found into a log line even when it does
  *   not log; without `debug` that line's HTML is not built. And before its search it serialises the
- *   whole page (`page.innerHTML`) to parse it back for a retry (on about one page in five): a copy
- *   of the page's nodes is kept instead, and a retry puts a copy of that copy in place — no string
- *   built, no second parse.
+ *   whole page (`page.innerHTML`) to parse it back for a retry (6 % of article pages, 18 % of
+ *   WCXB's): a retry puts a copy of the page's nodes in place instead — no string built. The copy
+ *   is of the page as the search found it, or, where the caller can rebuild the document (Scout
+ *   parses and cleans it again), made from that only when a retry comes: the searches that never
+ *   retry copy nothing.
  * - `_fixRelativeUris`: Readability resolves the article's links and images against the page's base
  *   (linkedom finds `<base>` with a selector run over the page); Scout resolves links itself as it
  *   writes Markdown and reads no image's source, so only what its resolution would not do the same is
@@ -66,6 +68,8 @@ interface ReadabilityHelpers {
   _doc: { body: Node | null; createTextNode(text: string): Node; createElement(name: string): Node };
   _fixRelativeUris(articleContent: Node): void;
   _unwrapNoscriptImages(doc: Node): void;
+  _removeScripts(doc: Node): void;
+  _prepDocument(): void;
   _grabArticle(page?: Node | null): Node | null;
   _getLinkDensity(element: Node): number;
   _getTextDensity(element: Node, tags: string[]): number;
@@ -102,6 +106,40 @@ const Base = Readability as unknown as new (
 ) => ReadabilityHelpers & { parse(): ReadabilityResult };
 
 export class FastReadability extends Base {
+  /**
+   * `rebuild`, where given, makes a new copy of the document as it was handed to this reader (parsed
+   * and cleaned the same way): a retry of the search starts from it, instead of a copy of the page
+   * kept for every search.
+   */
+  constructor(
+    document: unknown,
+    private readonly options?: ReadabilityOptions,
+    private readonly rebuild?: () => unknown,
+  ) {
+    super(document, options);
+  }
+
+  /**
+   * The body of a rebuilt document, brought to where this reader's page stood when its search began
+   * (Readability's own steps before the search, run by a reader of its own), its nodes adopted here.
+   */
+  private preparedBody(rebuild: () => unknown): Node {
+    const document = rebuild() as Node & { body: Node | null };
+    const reader = new FastReadability(document, this.options);
+    reader._unwrapNoscriptImages(document);
+    reader._removeScripts(document);
+    reader._prepDocument();
+    const body = document.body;
+    if (!body || !CHAIN) throw new Error('the rebuilt page has no body to search');
+    const { next: NEXT, end: END } = CHAIN;
+    const owner = this._doc as unknown;
+    (body as Adoptable).ownerDocument = owner;
+    const end = (body as Chained)[END];
+    for (let next = (body as Chained)[NEXT]; next && next !== end; next = (next as Chained)[NEXT])
+      (next as Adoptable).ownerDocument = owner;
+    return body;
+  }
+
   /** The lengths of the page's texts, for _getLinkDensity and _getTextDensity. */
   private readonly lengths = new TextLengths();
 
@@ -232,7 +270,9 @@ export class FastReadability extends Base {
 
   override _grabArticle(page?: Node | null): Node | null {
     const searched = page ?? this._doc.body;
-    const snapshot = searched && CHAIN ? new RetrySnapshot(searched) : undefined;
+    const rebuild = this.rebuild;
+    const source = rebuild && searched === this._doc.body ? () => this.preparedBody(rebuild) : undefined;
+    const snapshot = searched && CHAIN ? new RetrySnapshot(searched, source) : undefined;
     let article: Node | null;
     try {
       article = super._grabArticle(page);
@@ -333,30 +373,38 @@ const SNAPSHOT = '\u0000scout-retry-snapshot';
 
 /**
  * Readability's snapshot of the page it searches, as a copy of its nodes. Readability reads
- * `page.innerHTML` once before its search and, for each retry, sets it back: here the read copies
- * the page's nodes (cheaper than serialising them) and gives a token, and setting the token puts a
- * copy of that copy in place of the page's children (instead of parsing the HTML again). Any other
- * read or write of `innerHTML` is linkedom's own.
+ * `page.innerHTML` once before its search and, for each retry, sets it back: here the read gives a
+ * token, and setting the token puts a copy of the page as it was in place of the page's children
+ * (instead of serialising the page and parsing it again). The copy is taken when the token is read,
+ * or, given a `source` of the page as it was, made from it only when a retry needs it (most searches
+ * never retry: 94 % of article pages). Any other read or write of `innerHTML` is linkedom's own.
  */
 class RetrySnapshot {
   private copy: Node | undefined;
+  private taken = false;
 
-  constructor(private readonly page: Node) {
+  constructor(
+    private readonly page: Node,
+    source?: () => Node,
+  ) {
     const linkedom = ownerDescriptor(page, 'innerHTML');
     if (!linkedom?.get || !linkedom.set) return;
     const snapshot = this;
     Object.defineProperty(page, 'innerHTML', {
       configurable: true,
       get(this: Node) {
-        if (snapshot.copy !== undefined) return linkedom.get?.call(this);
-        snapshot.copy = (this as Copyable).cloneNode(true);
+        if (snapshot.taken) return linkedom.get?.call(this);
+        snapshot.taken = true;
+        if (!source) snapshot.copy = (this as Copyable).cloneNode(true);
         return SNAPSHOT;
       },
       set(this: Node, html: string) {
-        if (html !== SNAPSHOT || snapshot.copy === undefined) {
+        if (html !== SNAPSHOT || !snapshot.taken) {
           linkedom.set?.call(this, html);
           return;
         }
+        snapshot.copy ??= source?.();
+        if (!snapshot.copy) throw new Error('no copy of the page to retry the search on');
         const fresh = (snapshot.copy as Copyable).cloneNode(true);
         (this as Copyable).replaceChildren(...Array.from(fresh.childNodes));
       },
@@ -368,6 +416,11 @@ class RetrySnapshot {
     delete (this.page as { innerHTML?: unknown }).innerHTML;
     this.copy = undefined;
   }
+}
+
+/** A node whose document linkedom reads from a plain property. */
+interface Adoptable extends Node {
+  ownerDocument: unknown;
 }
 
 interface Copyable extends Node {

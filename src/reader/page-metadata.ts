@@ -5,6 +5,10 @@
  * drawn by script, a paywall teaser).
  */
 import type { DomDocument, DomElement } from './dom.js';
+import { closestFrom, isTag } from './dom-walk.js';
+
+/** `closest('article, main')` without compiling the selector for each heading. */
+const isArticleOrMain = isTag('ARTICLE', 'MAIN');
 
 export interface PageMetadata {
   title?: string;
@@ -76,7 +80,7 @@ export function readMetadata(
         break;
       default:
         // The article's own h1 over the site's logo heading.
-        if (!headingInArticle && tag.closest('article, main')) {
+        if (!headingInArticle && closestFrom(tag, isArticleOrMain)) {
           heading = tag;
           headingInArticle = true;
         } else heading ??= tag;

@@ -157,6 +157,36 @@ describe('FastReadability', () => {
     }
   });
 
+  it('copies the page for a retry only when the search retries, from the document rebuilt', () => {
+    const article = `<html><head><title>Story</title></head><body><div class="sidebar">${para('aside')}</div>
+      <div class="content">${para('first')}${para('second')}<p>Short, <b>bold</b> &amp; plain.</p>
+      <script>var x = 1;</script><style>p {}</style></div></body></html>`;
+    for (const charThreshold of [100, 100_000]) {
+      const { document } = parseHTML(article);
+      const clones = vi.spyOn(
+        Object.getPrototypeOf(document.body) as { cloneNode(deep?: boolean): unknown },
+        'cloneNode',
+      );
+      let rebuilt = 0;
+      const rebuild = () => {
+        rebuilt++;
+        return parseHTML(article).document;
+      };
+      try {
+        const fast = new FastReadability(document as never, { charThreshold }, rebuild).parse();
+        const plain = new Readability(parseHTML(article).document as never, { charThreshold }).parse();
+        expect(fast).toEqual(plain);
+        // 100 characters: found at the first search, nothing copied or rebuilt. 100,000: four
+        // searches fall short, and after each the page is restored from a copy of the one rebuilt
+        // document (taking a copy up front, as without `rebuild`, would make five).
+        expect(rebuilt).toBe(charThreshold === 100 ? 0 : 1);
+        expect(clones.mock.calls.length).toBe(charThreshold === 100 ? 0 : 4);
+      } finally {
+        clones.mockRestore();
+      }
+    }
+  });
+
   it('finds the same elements by tag, outside <template> contents', () => {
     const reader = new FastReadability(
       parseHTML('<html><body></body></html>').document as never,
