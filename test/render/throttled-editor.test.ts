@@ -29,6 +29,26 @@ async function settle<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+/**
+ * An editor that posted 'a' and then sent 'b', which the platform refused with a rate limit of
+ * `retryAfterMs` (its second call).
+ */
+async function rateLimitedAtSecondCall(retryAfterMs: number) {
+  const platform = fakePlatform({
+    failCall: (i) => (i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs }) : undefined),
+  });
+  const editor = new ThrottledEditor({
+    post: platform.post,
+    edit: platform.edit,
+    intervalMs: INTERVAL,
+    onError: () => {},
+  });
+  editor.set('a');
+  await vi.advanceTimersByTimeAsync(INTERVAL);
+  editor.set('b');
+  return { platform, editor };
+}
+
 describe('ThrottledEditor', () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 1_000_000 });
@@ -173,14 +193,7 @@ describe('ThrottledEditor', () => {
   });
 
   it('honours retryAfterMs from a rate-limit error and retries the same payload', async () => {
-    const platform = fakePlatform({
-      failCall: (i) =>
-        i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: 5000 }) : undefined,
-    });
-    const editor = new ThrottledEditor({ post: platform.post, edit: platform.edit, intervalMs: INTERVAL });
-    editor.set('a');
-    await vi.advanceTimersByTimeAsync(INTERVAL);
-    editor.set('b'); // sent now, rate-limited
+    const { platform } = await rateLimitedAtSecondCall(5000); // 'b' sent now, rate-limited
     await vi.advanceTimersByTimeAsync(4000);
     expect(platform.calls).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1100);
@@ -191,19 +204,7 @@ describe('ThrottledEditor', () => {
 
   it('waits out a Retry-After too long for a timer without spinning (30 days: no call, no busy loop)', async () => {
     const DAYS_30 = 30 * 24 * 3600 * 1000;
-    const platform = fakePlatform({
-      failCall: (i) =>
-        i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: DAYS_30 }) : undefined,
-    });
-    const editor = new ThrottledEditor({
-      post: platform.post,
-      edit: platform.edit,
-      intervalMs: INTERVAL,
-      onError: () => {},
-    });
-    editor.set('a');
-    await vi.advanceTimersByTimeAsync(INTERVAL);
-    editor.set('b'); // rate-limited for 30 days
+    const { platform, editor } = await rateLimitedAtSecondCall(DAYS_30); // 'b' rate-limited for 30 days
     await vi.advanceTimersByTimeAsync(10);
     editor.set('c');
     // A timer cannot hold 30 days: uncut, it fires after 1 ms and the editor re-arms it forever.
@@ -340,19 +341,7 @@ describe('ThrottledEditor', () => {
     });
 
     it('never skips a server-requested rate-limit delay', async () => {
-      const platform = fakePlatform({
-        failCall: (i) =>
-          i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: 3000 }) : undefined,
-      });
-      const editor = new ThrottledEditor({
-        post: platform.post,
-        edit: platform.edit,
-        intervalMs: INTERVAL,
-        onError: () => {},
-      });
-      editor.set('a');
-      await vi.advanceTimersByTimeAsync(INTERVAL);
-      editor.set('b'); // rate-limited for 3 s
+      const { platform, editor } = await rateLimitedAtSecondCall(3000); // 'b' rate-limited for 3 s
       await vi.advanceTimersByTimeAsync(1);
       editor.setNow('c');
       await vi.advanceTimersByTimeAsync(2000);
@@ -383,19 +372,7 @@ describe('ThrottledEditor', () => {
     });
 
     it('flush still waits for a server-requested rate-limit delay', async () => {
-      const platform = fakePlatform({
-        failCall: (i) =>
-          i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs: 3000 }) : undefined,
-      });
-      const editor = new ThrottledEditor({
-        post: platform.post,
-        edit: platform.edit,
-        intervalMs: INTERVAL,
-        onError: () => {},
-      });
-      editor.set('a');
-      await vi.advanceTimersByTimeAsync(INTERVAL);
-      editor.set('b'); // rate-limited for 3 s
+      const { platform, editor } = await rateLimitedAtSecondCall(3000); // 'b' rate-limited for 3 s
       await vi.advanceTimersByTimeAsync(1);
       editor.set('final');
       await settle(editor.flush());
