@@ -139,15 +139,15 @@ export function isBoilerplateBlock(block: string): boolean {
  */
 function labelOf(text: string): string {
   let start = 0;
-  while (start < text.length && LEAD_MARKS.has(text.charCodeAt(start))) start++;
+  while (start < text.length && isMarkOrSpace(text.charCodeAt(start), LEAD_MARKS)) start++;
   let end = text.length;
-  while (end > start && TRAIL_MARKS.has(text.charCodeAt(end - 1))) end--;
+  while (end > start && isMarkOrSpace(text.charCodeAt(end - 1), TRAIL_MARKS)) end--;
   return text.slice(start, end);
 }
 
-const SPACES = Array.from({ length: 0x10000 }, (_, code) => code).filter(isSpace);
-const LEAD_MARKS = new Set([...SPACES, ...[...'-•*'].map((c) => c.charCodeAt(0))]);
-const TRAIL_MARKS = new Set([...SPACES, ...[...':.!…|'].map((c) => c.charCodeAt(0))]);
+const LEAD_MARKS = new Set([...'-•*'].map((c) => c.charCodeAt(0)));
+const TRAIL_MARKS = new Set([...':.!…|'].map((c) => c.charCodeAt(0)));
+const isMarkOrSpace = (code: number, marks: Set<number>) => marks.has(code) || isSpace(code);
 
 /**
  * "Read also: <a link to another article>" in any language: a short label that ends in a colon, then

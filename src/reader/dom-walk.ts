@@ -210,3 +210,18 @@ export const isTag = (...names: string[]) => {
     return false;
   };
 };
+
+/**
+ * Lower-case names, each made once: the tag walks compare every element's name case-insensitively
+ * (FastReadability's, taggedTextLength), and Readability's own elements are created with upper-case
+ * names. A page names a few dozen tags; past 1,000 names each is lower-cased where it is read.
+ */
+const lowerNames = new Map<string, string>();
+export function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerNames.size < 1_000) lowerNames.set(name, lower);
+  }
+  return lower;
+}

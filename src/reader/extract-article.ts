@@ -238,7 +238,7 @@ function comparable(text: string): string {
 function chooseReading(document: DomDocument, html: string, metadata: PageMetadata): ExtractedArticle {
   const { articleBody, baseUrl, declaresArticle, description: _description, ...fields } = metadata;
   // What is never content goes before Readability looks: it scores less noise, and faster.
-  removeBoilerplate(document.body ?? document.documentElement);
+  withoutBoilerplate(document);
   // Only a page that does not call itself an article may read as its main area (measured before
   // Readability changes the document).
   const main = declaresArticle ? null : mainArea(document);
@@ -250,11 +250,7 @@ function chooseReading(document: DomDocument, html: string, metadata: PageMetada
   const parts = bodyParts(document.body ?? (document.documentElement as DomElement));
   // A retry of Readability's search (6 % of article pages) starts from the page parsed and cleaned
   // again, so no copy of the page is kept for the searches that never retry.
-  const article = readabilityBlocks(document, baseUrl, () => {
-    const copy = parse(html);
-    removeBoilerplate(copy.body ?? copy.documentElement);
-    return copy;
-  });
+  const article = readabilityBlocks(document, baseUrl, () => withoutBoilerplate(parse(html)));
   const articleChars = textLength(article?.blocks);
   if (
     article &&
@@ -376,10 +372,14 @@ function readingOf(elements: DomElement[], baseUrl: string, title: string | unde
 
 /** The page parsed again and cleaned (Readability changed the first copy): its body. */
 function cleanedCopy(html: string): DomElement | null {
-  const document = parse(html);
-  const body = document.body ?? document.documentElement;
-  if (body) removeBoilerplate(body);
-  return body;
+  const document = withoutBoilerplate(parse(html));
+  return document.body ?? document.documentElement;
+}
+
+/** `document` with what is never content removed from its body (removeBoilerplate), for chaining. */
+function withoutBoilerplate(document: DomDocument): DomDocument {
+  removeBoilerplate(document.body ?? document.documentElement);
+  return document;
 }
 
 /**
@@ -822,7 +822,7 @@ function readabilityBlocks(
 
 /** The page minus what is never content, scoped to its `<main>` (or sole `<article>`) when it has one. */
 function cleanedPage(document: DomDocument): DomElement | null {
-  removeBoilerplate(document.body ?? document.documentElement);
+  withoutBoilerplate(document);
   return mainArea(document) ?? document.body ?? document.documentElement;
 }
 

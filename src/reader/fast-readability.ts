@@ -41,7 +41,16 @@
  * (and the Markdown Scout writes with either link resolution).
  */
 import { Readability } from '@mozilla/readability';
-import { CDATA_SECTION_NODE, CHAIN, ELEMENT_NODE, TEXT_NODE } from './dom-walk.js';
+import type { DomElement } from './dom.js';
+import {
+  CDATA_SECTION_NODE,
+  CHAIN,
+  ELEMENT_NODE,
+  firstUnder,
+  isTag,
+  lowerName,
+  TEXT_NODE,
+} from './dom-walk.js';
 import { type ChainNode, SpacedLength, TextLengths, taggedTextLength } from './spaced-length.js';
 
 /** The members of a linkedom node these helpers read. */
@@ -222,8 +231,7 @@ export class FastReadability extends Base {
       const href = link.getAttribute?.('href');
       if (!href) continue;
       if (href.startsWith('#')) {
-        base ??=
-          this._getAllNodesWithTag(this._doc as unknown as Node, ['base'])[0]?.getAttribute?.('href') ?? null;
+        base ??= firstUnder(this._doc as unknown as DomElement, isBase)?.getAttribute('href') ?? null;
         const resolved = base === null ? undefined : URL.parse(href, base)?.href;
         if (resolved !== undefined) (link as MutableNode).setAttribute('href', resolved);
         continue;
@@ -368,6 +376,9 @@ export class FastReadability extends Base {
   }
 }
 
+/** linkedom's `querySelector('base')`, the element its `baseURI` reads. */
+const isBase = isTag('BASE');
+
 /** The token `page.innerHTML` reads while a snapshot stands for it. */
 const SNAPSHOT = '\u0000scout-retry-snapshot';
 
@@ -450,21 +461,6 @@ function skipNextInnerHtml(element: Node): void {
       (this as { innerHTML?: unknown }).innerHTML = html;
     },
   });
-}
-
-/**
- * Lower-case names, each made once: the tag walks compare every element's name case-insensitively,
- * and Readability's own elements are created with upper-case names. A page names a few dozen tags;
- * past 1,000 names each is lower-cased where it is read.
- */
-const lowerNames = new Map<string, string>();
-function lowerName(name: string): string {
-  let lower = lowerNames.get(name);
-  if (lower === undefined) {
-    lower = name.toLowerCase();
-    if (lowerNames.size < 1_000) lowerNames.set(name, lower);
-  }
-  return lower;
 }
 
 /** linkedom's node type of an attribute (its attributes follow their element on the chain). */

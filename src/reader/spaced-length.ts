@@ -2,7 +2,7 @@
  * Lengths of Readability's inner text (`textContent.trim().replace(/\s{2,}/g, ' ')`) measured on
  * linkedom's chain of nodes without joining the text, for FastReadability's helpers.
  */
-import { CDATA_SECTION_NODE, CHAIN, ELEMENT_NODE, TEXT_NODE } from './dom-walk.js';
+import { CDATA_SECTION_NODE, CHAIN, ELEMENT_NODE, lowerName, TEXT_NODE } from './dom-walk.js';
 
 /** The members of a linkedom node read here. */
 export interface ChainNode {
@@ -107,7 +107,7 @@ export function taggedTextLength(element: ChainNode, tagNames: string[], lengths
     if (next === templateEnd) templateEnd = undefined;
     if (next.nodeType === ELEMENT_NODE) {
       if (templateEnd !== undefined) continue;
-      const name = (next.localName ?? '').toLowerCase();
+      const name = lowerName(next.localName ?? '');
       if (wanted.has(name)) open.push({ end: next[END], text: new SpacedLength() });
       if (name === 'template') templateEnd = next[END];
     } else if (next.nodeType === TEXT_NODE || next.nodeType === CDATA_SECTION_NODE)
