@@ -31,6 +31,13 @@ function articlePage(header: string): string {
 </article></main><footer><p>Impressum · Datenschutz</p></footer></body></html>`;
 }
 
+/** A local news story's opening sentence, and the two sentences furniture is judged beside. */
+const OPENING =
+  'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.';
+const PROSE = [
+  OPENING,
+  'Er verbindet die Altstadt mit dem Hafen und ist nachts beleuchtet, damit auch Pendler ihn im Winter nutzen.',
+];
 describe("the page's own summary where it shows it (its standfirst)", () => {
   const withDescription = (description: string, shown: string) =>
     articlePage(`<h1>Absatz von Wärmepumpen auf Rekordhoch</h1>${shown}`).replace(
@@ -119,8 +126,7 @@ describe("Readability's guess at a byline", () => {
 });
 
 describe('a teaser inside the text: a short label, a colon and a link to another article', () => {
-  const prose =
-    'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.';
+  const prose = OPENING;
   it('goes, whatever the language of the label', () => {
     const teasers = [
       'Lesen Sie auch: [Neue Brücke über die Ems kostet mehr als geplant](https://zeitung.example/bruecke)',
@@ -144,8 +150,7 @@ describe('a teaser inside the text: a short label, a colon and a link to another
 });
 
 describe('a label set between list marks and punctuation', () => {
-  const prose =
-    'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.';
+  const prose = OPENING;
   it('goes, however many marks surround it, and a sentence that starts with a label word stays', () => {
     const labels = [
       '- Share this:',
@@ -164,10 +169,7 @@ describe('a label set between list marks and punctuation', () => {
 });
 
 describe('lines set wholly in bold after the text', () => {
-  const prose = [
-    'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.',
-    'Er verbindet die Altstadt mit dem Hafen und ist nachts beleuchtet, damit auch Pendler ihn im Winter nutzen.',
-  ];
+  const prose = PROSE;
   it('go: they are calls to action, in whatever language', () => {
     const tail = ['**¡Mira lo que tiene nuestro canal de YouTube!**', '**Folgen Sie uns auf Mastodon!**'];
     expect(dropBoilerplateBlocks([...prose, ...tail])).toEqual(prose);
@@ -182,10 +184,7 @@ describe('lines set wholly in bold after the text', () => {
 });
 
 describe('short lines after the last paragraph of prose', () => {
-  const prose = [
-    'Die Stadt hat den Radweg am Fluss nach zwei Jahren Bauzeit eröffnet, sagte die Bürgermeisterin am Montag.',
-    'Er verbindet die Altstadt mit dem Hafen und ist nachts beleuchtet, damit auch Pendler ihn im Winter nutzen.',
-  ];
+  const prose = PROSE;
   it('go when they are not sentences: labels, credits, names, prompts, in any language', () => {
     const tail = [
       'Kontakt:',

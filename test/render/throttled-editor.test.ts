@@ -37,16 +37,21 @@ async function rateLimitedAtSecondCall(retryAfterMs: number) {
   const platform = fakePlatform({
     failCall: (i) => (i === 1 ? Object.assign(new Error('ratelimited'), { retryAfterMs }) : undefined),
   });
-  const editor = new ThrottledEditor({
+  const editor = quietEditor(platform);
+  editor.set('a');
+  await vi.advanceTimersByTimeAsync(INTERVAL);
+  editor.set('b');
+  return { platform, editor };
+}
+
+/** An editor on `platform` at the test interval whose failures are expected (reported nowhere). */
+function quietEditor(platform: ReturnType<typeof fakePlatform>): ThrottledEditor<string, number> {
+  return new ThrottledEditor({
     post: platform.post,
     edit: platform.edit,
     intervalMs: INTERVAL,
     onError: () => {},
   });
-  editor.set('a');
-  await vi.advanceTimersByTimeAsync(INTERVAL);
-  editor.set('b');
-  return { platform, editor };
 }
 
 describe('ThrottledEditor', () => {
@@ -224,12 +229,7 @@ describe('ThrottledEditor', () => {
 
   it('re-posts on the next set when the first post failed', async () => {
     const platform = fakePlatform({ failCall: (i) => (i === 0 ? new Error('down') : undefined) });
-    const editor = new ThrottledEditor({
-      post: platform.post,
-      edit: platform.edit,
-      intervalMs: INTERVAL,
-      onError: () => {},
-    });
+    const editor = quietEditor(platform);
     editor.set('a');
     await vi.advanceTimersByTimeAsync(10);
     expect(editor.ref).toBeUndefined();
