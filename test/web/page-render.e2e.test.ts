@@ -252,6 +252,8 @@ describeBrowser('web page rendering', () => {
       .getByLabel('Attach file')
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await page.getByRole('button', { name: 'Remove notes.txt' }).waitFor();
+    // The chip shows while the upload is under way: wait for the upload itself to arrive.
+    await expect.poll(() => calls.some((c) => c.path === '/api/uploads')).toBe(true);
     const upload = calls.find((c) => c.path === '/api/uploads')!;
     expect(upload.headers['x-file-name']).toBe('notes.txt');
     expect(upload.headers['content-type']).toBe('text/plain');
