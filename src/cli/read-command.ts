@@ -27,6 +27,14 @@ export interface ReadArguments {
  */
 export const READ_IN_FLIGHT = 16;
 
+/**
+ * Documents opened past the last one printed. Output keeps the order given, so a slow document (a
+ * big PDF, a URL near its 10 s) holds back what follows it: without this bound the documents behind
+ * it were all read and held, done, until it was printed — a thousand outputs for one slow first URL.
+ * Four windows' worth keeps both readers busy behind a slow one.
+ */
+export const READ_AHEAD = 4 * READ_IN_FLIGHT;
+
 /** process.stdout and process.stderr: `done` is called once the text has been handed to the system. */
 interface Output {
   write(text: string, done?: (err?: Error | null) => void): unknown;
@@ -56,12 +64,11 @@ async function readAll(args: ReadArguments, stdout: Output, stderr: Output): Pro
     ...(args.part !== undefined ? { part: Number(args.part) } : {}),
   };
   // READ_IN_FLIGHT at a time, in the order given (URLs wait on the network), printed in that order.
-  const reads = limited(args.targets, READ_IN_FLIGHT, (target) => readTarget(target, read));
+  const outputs = inOrder(args.targets, READ_IN_FLIGHT, READ_AHEAD, (target) => readTarget(target, read));
   const several = args.targets.length > 1;
   let printed = 0;
   let failed = 0;
-  for (const [index, target] of args.targets.entries()) {
-    const output = await reads[index]!;
+  for await (const [target, output] of outputs) {
     if (output.isError) {
       failed++;
       stderr.write(`${output.text.replace(/\s+/g, ' ').trim()}\n`);
@@ -75,8 +82,16 @@ async function readAll(args: ReadArguments, stdout: Output, stderr: Output): Pro
   return failed > 0 ? 1 : 0;
 }
 
-/** `step` for each item, at most `limit` unfinished at once, started in order: the promises, in order. */
-function limited<T, R>(items: readonly T[], limit: number, step: (item: T) => Promise<R>): Promise<R>[] {
+/**
+ * `step` for each item, in order: at most `limit` unfinished at once, and none started `ahead` or more
+ * items past the one its caller asks for next. Each result is let go once handed over.
+ */
+async function* inOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  ahead: number,
+  step: (item: T) => Promise<R>,
+): AsyncGenerator<[T, R], void, undefined> {
   let running = 0;
   const waiting: Array<() => void> = [];
   const release = () => {
@@ -84,7 +99,7 @@ function limited<T, R>(items: readonly T[], limit: number, step: (item: T) => Pr
     if (next) next();
     else running--;
   };
-  return items.map(async (item) => {
+  const run = async (item: T): Promise<R> => {
     if (running < limit) running++;
     else await new Promise<void>((resolve) => waiting.push(resolve));
     try {
@@ -92,7 +107,15 @@ function limited<T, R>(items: readonly T[], limit: number, step: (item: T) => Pr
     } finally {
       release();
     }
-  });
+  };
+  const started = new Map<number, Promise<R>>();
+  let next = 0;
+  for (let index = 0; index < items.length; index++) {
+    for (; next < items.length && next < index + ahead; next++) started.set(next, run(items[next]!));
+    const result = started.get(index)!;
+    started.delete(index);
+    yield [items[index]!, await result];
+  }
 }
 
 function argumentProblem(args: ReadArguments): string | undefined {
