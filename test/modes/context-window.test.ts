@@ -7,7 +7,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/agent/run-agent.js';
@@ -16,36 +15,15 @@ import { mcpResultToOutput } from '../../src/mcp/mcp-result.js';
 import { createPlanRunner } from '../../src/modes/plan/run-plan.js';
 import type { LlmClient } from '../../src/llm/types.js';
 import type { Tool } from '../../src/tools/types.js';
-import { openAIErrorBody, type Script, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { type Script, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
+import { type SentMessage, modelWithWindow as windowedModel } from '../helpers/windowed-model.js';
+import { chineseParagraph } from '../helpers/chinese-text.js';
 import { warmReader } from '../reader/warm-reader.js';
 import { makeTurnContext, stepsOf } from './make-turn-context.js';
 import { agentLimits, requestedModels, useModeFakes } from './mode-fakes.js';
 import { realToolsTurn } from './real-tools-turn.js';
 
 const fakes = useModeFakes();
-
-const SUBJECTS = ['市政府', '研究团队', '港口管理局', '当地居民', '交通部门', '专家组', '工程师们', '记者'];
-const VERBS = ['公布了', '讨论了', '调查了', '记录了', '比较了', '评估了', '总结了', '回顾了'];
-const OBJECTS = [
-  '大桥的每日车流量',
-  '渡轮时刻表的变化',
-  '潮汐对航运的影响',
-  '新隧道的建设费用',
-  '过去十年的通勤数据',
-  '夜间施工的噪音问题',
-  '公共交通的票价调整',
-  '沿海公路的维修计划',
-];
-
-/** Varied sentences (no two paragraphs alike), so the reader keeps them and the tokenizer cannot fold them. */
-function chineseParagraph(page: number, index: number): string {
-  return [0, 1, 2]
-    .map((k) => {
-      const i = index * 3 + k;
-      return `${SUBJECTS[(i * 3 + page) % 8]}在${2000 + ((i * 7 + page) % 26)}年${VERBS[(i * 5 + page) % 8]}${OBJECTS[(i + page * 2) % 8]}，报告指出第${i + 1}项数据比预期高出百分之${((i * 13 + page * 7) % 90) + 5}。`;
-    })
-    .join('');
-}
 
 function englishParagraph(page: number, index: number): string {
   return `Paragraph ${index} of report ${page}: the harbour authority met again about the crossing, and the minutes record another long debate about tolls, tides and the ferry timetable.`;
@@ -81,50 +59,9 @@ afterAll(() => {
   return new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-interface SentMessage {
-  role: string;
-  content: string | null;
-  tool_call_id?: string;
-  tool_calls?: Array<{ function: { name: string; arguments: string } }>;
-}
-
-/** What a request takes of the window, as a provider counts it: messages, tools and max_tokens. */
-function requestTokens(body: {
-  messages: SentMessage[];
-  tools?: unknown[];
-  max_tokens?: number;
-  max_completion_tokens?: number;
-}): number {
-  let total = 3 + (body.tools ? countTokens(JSON.stringify(body.tools)) : 0);
-  for (const m of body.messages) {
-    total += 4 + countTokens(m.content ?? '');
-    for (const call of m.tool_calls ?? [])
-      total += countTokens(call.function.name) + countTokens(call.function.arguments);
-  }
-  return total + (body.max_completion_tokens ?? body.max_tokens ?? 0);
-}
-
 /** A fake model with a window: it answers with `replies` in order, and refuses what does not fit. */
 function modelWithWindow(window: number, replies: Script[]): { sizes: number[]; refused: number[] } {
-  const sizes: number[] = [];
-  const refused: number[] = [];
-  fakes.llm.fallback = (body) => {
-    const tokens = requestTokens(body);
-    sizes.push(tokens);
-    if (tokens > window) {
-      refused.push(tokens);
-      return {
-        status: 400,
-        body: openAIErrorBody(
-          `This model's maximum context length is ${window} tokens. However, you requested ${tokens} tokens. Please reduce the length of the messages.`,
-          'invalid_request_error',
-          'context_length_exceeded',
-        ),
-      };
-    }
-    return replies.shift() ?? textReply('(no more replies)');
-  };
-  return { sizes, refused };
+  return windowedModel(fakes.llm, window, () => replies.shift() ?? textReply('(no more replies)'));
 }
 
 /** Three rounds, each a search whose two results (pages 2r-1 and 2r) the agent reads. */

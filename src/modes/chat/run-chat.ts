@@ -20,6 +20,8 @@ import type { ModeRunner, TurnContext } from '../types.js';
 import { escapeDelimiters } from '../../tools/untrusted-text.js';
 import { WORKSPACE_SEARCH_TOOL_NAME } from '../../tools/workspace-search-tool.js';
 import { turnToolContext } from '../turn/turn-tool-context.js';
+import { promptRoom } from '../turn/context-room.js';
+import { searchContextWithin } from './search-context-within.js';
 
 /** Results shown in the collapsed results step (the rest are in the prompt). */
 const PREVIEW_RESULTS = 3;
@@ -27,7 +29,7 @@ const PREVIEW_RESULTS = 3;
 export const runChat: ModeRunner = async (ctx) => {
   const usage = new UsageTracker();
   const registry = new SourceRegistry();
-  const sources = ctx.settings.search
+  const found = ctx.settings.search
     ? [
         ...(await searchForChat(ctx, usage, registry)),
         ...(await searchWorkspaceForChat(ctx, usage, registry)),
@@ -38,14 +40,28 @@ export const runChat: ModeRunner = async (ctx) => {
     { date: new Date().toISOString().slice(0, 10), locale: ctx.locale },
     ctx.llm.tool.config.provider,
   );
-  const user: ChatMessage = {
-    role: 'user',
-    content:
-      sources.length > 0
-        ? `${ctx.message.text}\n\n<search_results>\n${escapeDelimiters(formatSearchContext(sources, { query: ctx.message.text }))}\n</search_results>`
-        : ctx.message.text,
-  };
-  const messages: ChatMessage[] = [{ role: 'system', content: system }, ...ctx.history, user];
+  const requestWith = (sources: readonly Source[]): ChatMessage[] => [
+    { role: 'system', content: system },
+    ...ctx.history,
+    {
+      role: 'user',
+      content:
+        sources.length > 0
+          ? `${ctx.message.text}\n\n<search_results>\n${escapeDelimiters(formatSearchContext([...sources], { query: ctx.message.text }))}\n</search_results>`
+          : ctx.message.text,
+    },
+  ];
+  const sources = await searchContextWithin(
+    found,
+    promptRoom(ctx.config.env.LLM_CONTEXT_WINDOW, ctx.llm.tool.config),
+    requestWith,
+  );
+  if (sources.length < found.length)
+    ctx.logger.info(
+      { found: found.length, sent: sources.length },
+      'chat search results cut to fit the context window',
+    );
+  const messages = requestWith(sources);
   const started = Date.now();
   ctx.emit({ type: 'phase', role: 'chat', label: ctx.llm.tool.label });
   const thinking = new ThinkingStep('chat-thinking', ctx.emit);
