@@ -257,7 +257,7 @@ export function pageOutput(read: ReadResult, doc: ArrivedDocument, focusFrom: 'f
       : selection.mode === 'start'
         ? `The start of the page; ${readingOn(parts)}`
         : selection.mode === 'part'
-          ? `Part ${selection.part} of ${parts}.${(selection.part ?? 1) < parts ? ` part=${(selection.part ?? 1) + 1} reads on.` : ''}`
+          ? `Part ${selection.part} of ${parts}.${partOn(selection.part ?? 1, parts)}`
           : '',
     read.pages ? `PDF: ${read.pages.read} of ${read.pages.total} pages read.` : '',
     bodyCut || read.cut ? 'The page is too big to read whole: this is its first part.' : '',
@@ -281,9 +281,22 @@ export function pageOutput(read: ReadResult, doc: ArrivedDocument, focusFrom: 'f
   };
 }
 
-/** How `part` reads a document of `parts` parts from its start (a short read's may be one). */
+/**
+ * How `part` reads a document of `parts` parts from its start (a short read's may be one). `part`
+ * goes up to MAX_PARTS: past that (a long PDF, or any long document at a small window's budget) the
+ * header names the parts it can reach, never one the call would refuse.
+ */
 function readingOn(parts: number): string {
-  return parts === 1 ? 'part=1 reads it whole.' : `part=1…${parts} reads all ${parts} parts in order.`;
+  if (parts === 1) return 'part=1 reads it whole.';
+  if (parts > MAX_PARTS)
+    return `part=1…${MAX_PARTS} reads the first ${MAX_PARTS} of its ${parts} parts in order.`;
+  return `part=1…${parts} reads all ${parts} parts in order.`;
+}
+
+/** What follows part `part` of `parts`: the next part, or nothing (the last, or the last `part` reaches). */
+function partOn(part: number, parts: number): string {
+  if (part >= parts) return '';
+  return part < MAX_PARTS ? ` part=${part + 1} reads on.` : ` part goes no further than ${MAX_PARTS}.`;
 }
 
 /** Redirects led to another page than the one asked for (not merely a normalised spelling of it). */

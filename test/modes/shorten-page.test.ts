@@ -54,6 +54,10 @@ describe('shortenPage', () => {
     expect(note(1)).toBe(
       '[Shortened to fit the context window: the rest of source [4] is left out. To read more of it, call fetch_url with its URL and part=1 (the whole page).]',
     );
+    // `part` reaches 50: a page of more parts is named as far as a call can read it.
+    expect(note(120)).toBe(
+      '[Shortened to fit the context window: the rest of source [4] is left out. To read more of it, call fetch_url with its URL and part=1…50 (the first 50 of its 120 parts, in order).]',
+    );
   });
 
   it('never leaves half a surrogate pair where a text has no boundary at all', () => {

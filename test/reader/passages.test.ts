@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { readDocument } from '../../src/reader/read-document.js';
-import { FETCH_MAX_CHARS, type FetchUrlOptions } from '../../src/tools/fetch-policy.js';
+import { FETCH_MAX_CHARS, type FetchUrlOptions, MAX_PARTS } from '../../src/tools/fetch-policy.js';
 import { createDefaultTools } from '../../src/tools/default-tools.js';
 import { createFetchUrlTool } from '../../src/tools/fetch-url-tool.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
@@ -259,6 +259,25 @@ describe('a result page read within a search round, at a shorter budget', () => 
     expect(header).toMatch(/; part=1 reads it whole\.$/);
     expect(body.length).toBeLessThanOrEqual(shorter);
     expect(split(await fetchUrl({ url: `${base}/${short.name}`, part: 1 })).body).toBe(whole.trim());
+  });
+});
+
+describe('a document of more parts than `part` reaches', () => {
+  it(`names only the parts a call can read: the first ${MAX_PARTS}, and none after the ${MAX_PARTS}th`, async () => {
+    const url = `${base}/${long.name}`;
+    const tiny = { tool: { maxChars: 200 } };
+    const parts = Number(/Part 1 of (\d+)\./.exec(split(await fetchUrl({ url, part: 1 }, tiny)).header)?.[1]);
+    expect(parts).toBeGreaterThan(MAX_PARTS);
+    const passages = split(await fetchUrl({ url, focus: lastThird }, tiny));
+    expect(passages.header).toMatch(
+      new RegExp(`; part=1…${MAX_PARTS} reads the first ${MAX_PARTS} of its ${parts} parts in order\\.$`),
+    );
+    const before = split(await fetchUrl({ url, part: MAX_PARTS - 1 }, tiny));
+    expect(before.header).toContain(`Part ${MAX_PARTS - 1} of ${parts}. part=${MAX_PARTS} reads on.`);
+    const last = split(await fetchUrl({ url, part: MAX_PARTS }, tiny));
+    expect(last.header).toContain(`Part ${MAX_PARTS} of ${parts}. part goes no further than ${MAX_PARTS}.`);
+    // The part after it is one the call refuses: no header names it.
+    expect((await fetchUrl({ url, part: MAX_PARTS + 1 }, tiny)).isError).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { TextTokenCounter } from '../../llm/cached-token-counter.js';
 import type { Observation } from './observations.js';
+import { MAX_PARTS } from '../../tools/fetch-policy.js';
 import { textHead } from './text-head.js';
 
 /**
@@ -28,6 +29,8 @@ export function shortenedNote(n: number | undefined, reader: ShortenedFor, parts
 /** How fetch_url reads the rest of a page of `parts` parts (unknown: in order, from part 1). */
 function readOn(parts: number | undefined): string {
   if (parts === 1) return 'call fetch_url with its URL and part=1 (the whole page).';
+  if (parts !== undefined && parts > MAX_PARTS)
+    return `call fetch_url with its URL and part=1…${MAX_PARTS} (the first ${MAX_PARTS} of its ${parts} parts, in order).`;
   if (parts !== undefined) return `call fetch_url with its URL and part=1…${parts} (the page in order).`;
   return 'call fetch_url with its URL and part=1, 2, … (the page in order).';
 }
