@@ -37,6 +37,19 @@ export async function fitHistory(
   const sizes = history.map((message) => count([message]));
   const questionTokens = count([{ role: 'user', content: question }]);
   const budget = options.contextWindow - options.reserveTokens - questionTokens;
+  const { start, total } = newestTurnsWithin(history, sizes, budget);
+  return { messages: history.slice(start), trimmed: start > 0, tokens: total + questionTokens };
+}
+
+/**
+ * Where the newest whole turns of `history` begin whose `sizes` (one per message) add up to at most
+ * `budget`, and their total: the oldest turn goes first, each with the replies after it.
+ */
+export function newestTurnsWithin(
+  history: readonly ChatMessage[],
+  sizes: readonly number[],
+  budget: number,
+): { start: number; total: number } {
   let total = sizes.reduce((sum, size) => sum + size, 0);
   let start = 0;
   const drop = () => {
@@ -47,7 +60,7 @@ export async function fitHistory(
     drop();
     while (start < history.length && history[start]?.role !== 'user') drop();
   }
-  return { messages: history.slice(start), trimmed: start > 0, tokens: total + questionTokens };
+  return { start, total };
 }
 
 /** Counted the same way as below (each message on its own), so it bounds the exact figure. */

@@ -13,7 +13,7 @@ import { agentOptionsFromContext, createAgentExecutor } from '../../src/modes/ag
 import type { AgentTrace } from '../../src/modes/turn/agent-trace.js';
 import { mcpResultToOutput } from '../../src/mcp/mcp-result.js';
 import { createPlanRunner } from '../../src/modes/plan/run-plan.js';
-import type { LlmClient } from '../../src/llm/types.js';
+import type { ChatMessage, LlmClient } from '../../src/llm/types.js';
 import type { Tool } from '../../src/tools/types.js';
 import { type Script, textReply, toolCallReply } from '../helpers/fake-openai-server.js';
 import { type SentMessage, modelWithWindow as windowedModel } from '../helpers/windowed-model.js';
@@ -96,7 +96,13 @@ async function runTurn(env: Record<string, string>) {
 }
 
 /** An agent turn with one tool, a function-call model and an answer model, in a window of `window` tokens. */
-async function runWithTool(text: string, tool: LlmClient, only: Tool, window: number) {
+async function runWithTool(
+  text: string,
+  tool: LlmClient,
+  only: Tool,
+  window: number,
+  history: ChatMessage[] = [],
+) {
   const answer = fakes.client('answer-model');
   const turn = makeTurnContext({
     text,
@@ -104,12 +110,34 @@ async function runWithTool(text: string, tool: LlmClient, only: Tool, window: nu
     tools: [only],
     env: { LLM_CONTEXT_WINDOW: String(window) },
   });
+  turn.ctx.history = history;
   const result = await createAgentExecutor({
     function_call_llm: tool,
     answer_llm: answer,
     ...agentLimits(),
   }).run(turn.ctx);
   return { result, turn };
+}
+
+/**
+ * An archive search whose result list (never shortened: the answer's citations point at its
+ * numbers) holds `records` records with a Chinese paragraph each: 45 fill half of an 8,000 window.
+ */
+function archiveLookup(records: number): Tool {
+  const lookup: Tool<{ topic: string }> = {
+    name: 'lookup',
+    description: 'Searches the archive',
+    inputSchema: z.object({ topic: z.string() }),
+    run: async () => ({
+      text: '',
+      sources: Array.from({ length: records }, (_, i) => ({
+        title: `Archive record ${i + 1}`,
+        url: `https://archive.example/${i + 1}`,
+        snippet: chineseParagraph(9, i),
+      })),
+    }),
+  };
+  return lookup as Tool;
 }
 
 const sent = (index: number) => (fakes.llm.requests[index]?.body.messages ?? []) as SentMessage[];
@@ -203,21 +231,8 @@ describe('tool results within the context window', () => {
 
   it('ends the tool phase with a notice when nothing left can be shortened, and still answers', async () => {
     const WINDOW = 8_000;
-    // An archive search's result list is never shortened (the answer's citations point at its
-    // numbers), and this one fills half the window.
-    const lookup: Tool<{ topic: string }> = {
-      name: 'lookup',
-      description: 'Searches the archive',
-      inputSchema: z.object({ topic: z.string() }),
-      run: async () => ({
-        text: '',
-        sources: Array.from({ length: 45 }, (_, i) => ({
-          title: `Archive record ${i + 1}`,
-          url: `https://archive.example/${i + 1}`,
-          snippet: chineseParagraph(9, i),
-        })),
-      }),
-    };
+    // The lookup's list fills half the window.
+    const lookup = archiveLookup(45);
     const model = modelWithWindow(WINDOW, [
       toolCallReply([{ name: 'lookup', arguments: { topic: 'harbour' }, id: 'l1' }]),
       textReply('The archive says it is busy.'),
@@ -225,7 +240,7 @@ describe('tool results within the context window', () => {
     // The function-call model keeps 4,000 tokens for its output and the answer model 500: the lookup
     // leaves the one no room for another request, and the other room to answer.
     const tool = fakes.client('tool-model', 'openai', 4_000);
-    const { result, turn } = await runWithTool('How busy is the harbour?', tool, lookup as Tool, WINDOW);
+    const { result, turn } = await runWithTool('How busy is the harbour?', tool, lookup, WINDOW);
 
     expect(model.refused).toEqual([]);
     expect(requestedModels(fakes)).toEqual(['tool-model', 'answer-model']);
@@ -234,6 +249,46 @@ describe('tool results within the context window', () => {
       'The results gathered fill the model’s context window, so the search stopped here; answering from what was gathered',
     ]);
     expect(result.answer).toBe('The archive says it is busy.');
+  });
+
+  it('the answer prompt leaves out the oldest turns when the results, cut as far as they go, still do not fit', async () => {
+    const WINDOW = 8_000;
+    const lookup = archiveLookup(45);
+    // Three earlier turns, about 4,300 tokens: within what the turn's start lets the history take
+    // (the window less 2,000, the tool model's 500 of output and the question), not beside the lookup.
+    const history: ChatMessage[] = [1, 2, 3].flatMap((turn) => [
+      { role: 'user' as const, content: `第${turn}个问题：港口的情况如何？` },
+      {
+        role: 'assistant' as const,
+        content: Array.from({ length: 12 }, (_, i) => chineseParagraph(turn, i)).join(''),
+      },
+    ]);
+    const model = modelWithWindow(WINDOW, [
+      toolCallReply([{ name: 'lookup', arguments: { topic: 'harbour' }, id: 'l1' }]),
+      textReply('The archive says it is busy [1].'),
+    ]);
+    const { result } = await runWithTool(
+      'How busy is the harbour?',
+      fakes.client('tool-model'),
+      lookup,
+      WINDOW,
+      history,
+    );
+
+    expect(model.refused).toEqual([]);
+    expect(result.answer).toContain('The archive says it is busy');
+    // The function-call model had the whole history; the answer model the newest turns that fit,
+    // whole, and every archive record's number and title.
+    expect(sent(0).filter((m) => m.role === 'assistant')).toHaveLength(3);
+    const answerHistory = sent(1).slice(1, -1);
+    expect(answerHistory.length).toBeGreaterThan(0);
+    expect(answerHistory.length).toBeLessThan(history.length);
+    expect(answerHistory).toEqual(
+      history.slice(-answerHistory.length).map((m) => ({ role: m.role, content: m.content })),
+    );
+    expect(answerHistory[0]?.role).toBe('user');
+    const prompt = sent(1).at(-1)?.content ?? '';
+    for (let n = 1; n <= 45; n++) expect(prompt).toContain(`[${n}] Archive record ${n}`);
   });
 
   it("an MCP tool's long output is shortened when the window fills; the newest result is sent whole", async () => {

@@ -10,6 +10,7 @@ import type { Source, TurnEvent } from '../../render/events.js';
 import { linkCitations } from '../../search/citations.js';
 import { LiveCitations } from '../../search/live-citations.js';
 import type { Locale } from '../../surface.js';
+import { historyWithin } from './answer-history.js';
 import { observationsWithin } from './answer-observations.js';
 import { promptRoom } from './context-room.js';
 import { emitFinishNotice } from './finish-notice.js';
@@ -92,7 +93,7 @@ export function promptVariables(
 
 export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
   const { llm, locale, emit } = input;
-  const promptWith = (observations: string): ChatMessage[] => [
+  const promptWith = (observations: string, history: readonly ChatMessage[]): ChatMessage[] => [
     {
       role: 'system',
       content: input.prompts.render(
@@ -101,15 +102,17 @@ export async function writeAnswer(input: AnswerInput): Promise<AnswerOutput> {
         llm.config.provider,
       ),
     },
-    ...input.history,
+    ...history,
     { role: 'user', content: answerUserMessage(input.question, observations, locale, input.plan) },
   ];
-  const observations = await observationsWithin(
-    input.observations,
-    promptRoom(input.contextWindow, llm.config),
-    promptWith,
+  const room = promptRoom(input.contextWindow, llm.config);
+  const observations = await observationsWithin(input.observations, room, (text) =>
+    promptWith(text, input.history),
   );
-  const messages = promptWith(observations);
+  // Pages are cut first, so a follow-up keeps its conversation; older turns go only when the results,
+  // cut as far as they go, still do not fit.
+  const history = await historyWithin(input.history, room, promptWith(observations, []));
+  const messages = promptWith(observations, history);
   const thinking = new ThinkingStep(`${input.stepId}-thinking`, emit);
   const live = new LiveCitations(input.sources);
   const result = emptyStreamResult();
