@@ -189,8 +189,11 @@ describe('agent mode details', () => {
     fakes.llm.enqueue(toolCallReply([{ name: 'web_search', arguments: { query: 'x' } }], { delayMs: 2_000 }));
     const llm = fakes.client('tool-model');
     const turn = makeTurnContext({ text: 'Q', llm: { tool: llm }, env: fakes.env });
-    setTimeout(() => turn.abort.abort(), 100);
-    const result = await createAgentExecutor({ function_call_llm: llm, ...limits }).run(turn.ctx);
+    const running = createAgentExecutor({ function_call_llm: llm, ...limits }).run(turn.ctx);
+    // Stop pressed while the model is thinking: once its request has arrived, not at a set time.
+    await expect.poll(() => fakes.llm.requests.length).toBe(1);
+    turn.abort.abort();
+    const result = await running;
     expect(result.answer).toBe('');
     expect(turn.view.error).toBeUndefined();
     expect((result.trace as AgentTrace).finishReason).toBe('cancelled');

@@ -11,7 +11,6 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
@@ -24,10 +23,17 @@ import { createToolRegistry } from '../../src/tools/registry.js';
 import type { Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
 import { makeEncryptedPdf, makeGigabytePdfBomb, makePdf } from '../context/context-kit.js';
 import { HOSTILE_PAGES } from '../helpers/hostile-pages.js';
+import { startStallMeter } from '../helpers/stall-meter.js';
+import { startWorkClock } from '../helpers/work-clock.js';
 import { warmReader } from './warm-reader.js';
 
-/** Wall time for one HTML page, fetch included (the issue's target is 1 s; see the bench). */
-const HTML_WALL_MS = 1_500;
+/**
+ * One HTML page's read, fetch included, as its work: wall time, or the CPU time the process used if
+ * less (the issue's target is 1 s; see the bench).
+ */
+const HTML_WORK_MS = 1_500;
+/** A PDF refused for its size: the download stops there and no reader starts (wall time). */
+const SIZE_REFUSAL_MS = 1_500;
 /** A PDF is read by a node process started for it; the bomb runs until its memory watchdog fires. */
 const PDF_WALL_MS = 5_000;
 /** A hostile PDF's notice comes within this many times an ordinary PDF's read in the same run. */
@@ -147,29 +153,31 @@ function fetchUrl(input: { url: string; focus?: string }): Promise<ToolOutput> {
   return registry.execute('fetch_url', JSON.stringify(input), context());
 }
 
-/** A fetch_url call with its wall time and the longest this thread's event loop waited meanwhile. */
-async function timed(url: string): Promise<{ out: ToolOutput; ms: number; stallMs: number }> {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
+/**
+ * A fetch_url call with its wall time, its work (work-clock.ts: the reader's worker threads are this
+ * process's) and the longest this thread's event loop was held meanwhile (stall-meter.ts).
+ */
+async function timed(url: string): Promise<{ out: ToolOutput; ms: number; workMs: number; stallMs: number }> {
+  const meter = startStallMeter();
+  const work = startWorkClock();
   const started = performance.now();
   const out = await fetchUrl({ url });
-  const ms = performance.now() - started;
-  delay.disable();
-  return { out, ms, stallMs: delay.max / 1e6 };
+  return { out, ms: performance.now() - started, workMs: work(), stallMs: meter.stop() };
 }
 
 describe('the stall meter', () => {
-  it('sees a main-thread stall the size of a DOM parse', async () => {
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
+  it('sees a main-thread stall the size of a DOM parse, and not a wait', async () => {
+    const meter = startStallMeter();
+    await sleep(STALL_MS + 100);
+    expect(meter.stop()).toBeLessThan(STALL_MS);
+    const busy = startStallMeter();
     await sleep(20);
     const until = performance.now() + STALL_MS + 100;
     while (performance.now() < until) {
       // Busy, as a parse on this thread would be.
     }
     await sleep(20);
-    delay.disable();
-    expect(delay.max / 1e6).toBeGreaterThan(STALL_MS);
+    expect(busy.stop()).toBeGreaterThan(STALL_MS);
   });
 });
 
@@ -183,13 +191,15 @@ describe('hostile HTML through fetch_url', () => {
   ];
   for (const [name, path] of pages) {
     it(`${name}: read in time, off the main thread`, async () => {
-      const { out, ms, stallMs } = await timed(`${base}${path}`);
+      const { out, workMs, stallMs } = await timed(`${base}${path}`);
       // Read, not refused at the reader's time limit (that would be the worker giving up after
       // READ_TIME_LIMIT_MS, twice the issue's budget).
       expect(out.isError, out.text).toBeUndefined();
       // The header line, then the text (no markup leaking into the header).
       expect(out.text).toMatch(/^[^\n<]+\n/);
-      expect(ms, `${name}: ${ms.toFixed(0)} ms`).toBeLessThan(Math.min(HTML_WALL_MS, READ_TIME_LIMIT_MS));
+      expect(workMs, `${name}: ${workMs.toFixed(0)} ms`).toBeLessThan(
+        Math.min(HTML_WORK_MS, READ_TIME_LIMIT_MS),
+      );
       expect(stallMs, `${name}: event loop stalled ${stallMs.toFixed(0)} ms`).toBeLessThan(STALL_MS);
     });
   }
@@ -226,13 +236,13 @@ describe('hostile PDFs through fetch_url', () => {
       'a 50 MB PDF with its Content-Length',
       '/big-declared.pdf',
       /the PDF is 50 MB, more than the 16 MB Scout reads/,
-      HTML_WALL_MS,
+      SIZE_REFUSAL_MS,
     ],
     [
       'a 50 MB PDF streamed without a length',
       '/big-chunked.pdf',
       /the PDF is more than the 16 MB Scout reads/,
-      HTML_WALL_MS,
+      SIZE_REFUSAL_MS,
     ],
   ];
   // Each PDF is read by a node process started for it: on a machine busy with other work that start
@@ -256,7 +266,8 @@ describe('hostile PDFs through fetch_url', () => {
         bound,
       );
       expect(stallMs, `${name}: event loop stalled ${stallMs.toFixed(0)} ms`).toBeLessThan(STALL_MS);
-    });
+      // The bound above stretches with the machine's load; the test's own time limit must not cut it short.
+    }, 120_000);
   }
 
   it('the 50 MB PDFs are not downloaded whole', () => {

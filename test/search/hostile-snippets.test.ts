@@ -4,9 +4,9 @@
  * through the real service and a real provider client on loopback, the results must still read
  * right and the event loop must stay free for the other conversations.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { SNIPPET_MAX_CHARS } from '../../src/search/clean-results.js';
+import { startStallMeter } from '../helpers/stall-meter.js';
 import { searchServiceWith, useFakeSearch } from './search-kit.js';
 
 const fake = useFakeSearch();
@@ -40,14 +40,9 @@ describe('search snippets and titles that are 64 KB of hostile markup', () => {
       // The first request loads fetch's internals and the parser's code gets compiled (stalls of their
       // own, far worse on a busy machine): the same answer once first, then the measured one.
       await search.search('warm-up', { sessionKey: 's' });
-      const delay = monitorEventLoopDelay({ resolution: 10 });
-      const cpuBefore = process.cpuUsage();
-      delay.enable();
+      const meter = startStallMeter();
       const { results } = await search.search('hostile', { sessionKey: 's' });
-      // The histogram records a stall when its timer fires late: give it the chance to fire.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      delay.disable();
-      const cpu = process.cpuUsage(cpuBefore);
+      const stallMs = meter.stop();
       expect(results).toHaveLength(kinds.length);
       for (const [i, [name]] of kinds.entries()) {
         const r = results[i]!;
@@ -56,10 +51,7 @@ describe('search snippets and titles that are 64 KB of hostile markup', () => {
         expect(r.snippet.startsWith(`The useful part about ${name}.`)).toBe(true);
         expect(r.snippet.length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS);
       }
-      // A loose bound (the quadratic version blocked for tens of seconds); the speed is in bench/. A
-      // stall counts as at most the CPU time this process used meanwhile, so a busy machine that
-      // deschedules the whole process is not taken for our stall (as in html-to-text.test.ts).
-      const stallMs = Math.min(delay.max / 1e6, (cpu.user + cpu.system) / 1000);
+      // A loose bound (the quadratic version blocked for tens of seconds); the speed is in bench/.
       expect(stallMs).toBeLessThan(500);
     }, 120_000);
   }

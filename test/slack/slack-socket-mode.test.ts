@@ -44,11 +44,28 @@ const timerHook = createHook({
   },
 });
 
-/** Waits (briefly: closed sockets take a few ticks to go) until nothing keeps the process alive. */
-async function keepAliveHandlesAfterSettling(timeoutMs = 2000): Promise<string[]> {
+/** How many of each kind that keeps a process alive there are now. */
+function keepAliveCounts(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo())
+    if (KEEP_ALIVE_KINDS.has(kind)) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Waits (briefly: closed sockets take a few ticks to go) until no more handles keep the process alive
+ * than `before` counted. Unit files share a process, so an earlier file's handle may still be there,
+ * before and after; only what this test added counts.
+ */
+async function keepAliveHandlesAfterSettling(
+  before: Map<string, number>,
+  timeoutMs = 2000,
+): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const left = process.getActiveResourcesInfo().filter((kind) => KEEP_ALIVE_KINDS.has(kind));
+    const left = [...keepAliveCounts()].flatMap(([kind, count]) =>
+      Array.from({ length: Math.max(0, count - (before.get(kind) ?? 0)) }, () => kind),
+    );
     if (left.length === 0) return left;
     if (Date.now() > deadline) {
       const made = [...timers.values()]
@@ -203,6 +220,7 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
 
   itWithShared('stop() closes the socket and leaves no handle behind (the process can exit)', async () => {
     timerHook.enable();
+    const before = keepAliveCounts();
     const s = await start();
     const { mention } = dmFixture();
     s.h.llm.enqueue(textReply('Before stopping'));
@@ -221,6 +239,6 @@ describe('Slack Socket Mode end to end (Bolt + socket pool + fake socket)', () =
     // Nothing keeps the process alive once the fakes are closed too.
     await s.close();
     // (A 30 s close-handshake timer or a leftover socket would show here.)
-    expect(await keepAliveHandlesAfterSettling()).toEqual([]);
+    expect(await keepAliveHandlesAfterSettling(before)).toEqual([]);
   });
 });
