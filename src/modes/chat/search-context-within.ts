@@ -1,7 +1,7 @@
 /**
  * Chat mode's search results within the context window. The history was fitted before the search
  * ran (turn-input.ts keeps room for the question, the output and a margin, not for results it cannot
- * know yet), and up to ten web results and eight workspace messages in Chinese are several thousand
+ * know yet), and five web results and eight workspace messages in Chinese are several thousand
  * tokens: with a full history they pushed the request past LLM_CONTEXT_WINDOW and the provider
  * refused the whole turn. The last results go first (web results come before workspace messages,
  * each list best first), so the numbers of those kept stay 1…k and citations still point at them.
