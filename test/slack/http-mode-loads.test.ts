@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deferSocketMode } from '../../adapters/slack/defer-socket-mode.js';
 import { type FakeOpenAI, startFakeOpenAI, textReply } from '../helpers/fake-openai-server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../helpers/fake-slack-api.js';
-import { freePort } from '../ops/redis-process.js';
 import { DM_CHANNEL, SIGNING_SECRET, spawnScout } from '../ops/spawn-scout.js';
 
 const EXIT_LOG = join(import.meta.dirname, '../helpers/module-log/loaded-at-exit.cjs');
@@ -35,22 +34,20 @@ describe('Slack HTTP mode (real process)', { timeout: 60_000 }, () => {
 
   it('answers a turn without loading Socket Mode, undici or Node’s fetch', async () => {
     const log = join(dir, 'loaded.json');
-    const scout = await spawnScout(
-      {
-        NODE_OPTIONS: `--require ${EXIT_LOG}`,
-        LOADED_LOG: log,
-        OPENAI_API_KEY: 'sk-test-loads-key',
-        OPENAI_BASE_URL: llm.baseUrl,
-        AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
-        DEFAULT_MODE: 'chat',
-        SLACK_BOT_TOKEN: 'xoxb-test-loads-token',
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: slack.url,
-        STORE_URL: 'memory://',
-        LOG_LEVEL: 'silent',
-      },
-      await freePort(),
-    );
+    const scout = await spawnScout({
+      NODE_OPTIONS: `--require ${EXIT_LOG}`,
+      LOADED_LOG: log,
+      OPENAI_API_KEY: 'sk-test-loads-key',
+      OPENAI_BASE_URL: llm.baseUrl,
+      AGENT_FUNCTION_CALL_MODEL: 'openai/test-model',
+      DEFAULT_MODE: 'chat',
+      SLACK_BOT_TOKEN: 'xoxb-test-loads-token',
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.url,
+      STORE_URL: 'memory://',
+      // It binds port 0 and says in its log which port it got (no port picked here and then lost).
+      LOG_LEVEL: 'info',
+    });
     try {
       llm.enqueue(textReply('Answered light.'));
       const ts = '1767377101.000001';
