@@ -78,6 +78,10 @@ export default defineConfig({
     // Real HTTP fakes on loopback and a real Redis: give slow CI machines room, but fail hangs.
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // expect.poll waits for a state (a browser repaint after an SSE push, a child's reply) for up to
+    // 10 s, not vitest's 1 s: on a loaded machine those round trips take longer, and a state that
+    // never comes still fails.
+    expect: { poll: { timeout: 10_000 } },
     // No retry, under CI too (issue 57): tests wait on events and take their bounds from timers, not
     // from how fast the machine is, so a failure on a busy machine is a failure to look at.
     retry: 0,

@@ -43,7 +43,7 @@ describe('--once exit codes', () => {
     // The same terminal user's first answer is still running (its model never answers).
     h.llm.enqueue({ hang: true });
     const running = runOnce(h.scout, 'first', sinkOutput(), 'once:first', sinkOutput());
-    await vi.waitFor(() => expect(h?.llm.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(h?.llm.requests).toHaveLength(1), { timeout: 10_000 });
     const out = sinkOutput();
     const errors = sinkOutput();
     expect(await runOnce(h.scout, 'second', out, 'once:second', errors)).toBe(ONCE_EXIT.failed);

@@ -3,7 +3,6 @@
  * LLM server: --once, --check, the missing-key message, and history surviving a restart on SQLite.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,13 +125,9 @@ describe('the scout command', { timeout: 60_000 }, () => {
   });
 
   it('--once names the endpoint and the cause when the LLM server cannot be reached, on stderr', async () => {
-    // A port that was just free: nothing listens there, as when Ollama is not running.
-    const closed = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
+    // Port 1 (tcpmux): nothing listens there and no test can take it, as when Ollama is not running
+    // (a port found free and closed could be taken by another test's server while Scout starts).
+    const closed = 1;
     const result = await runMain(['--once', 'hello'], {
       ...env,
       OPENAI_BASE_URL: `http://127.0.0.1:${closed}/v1`,

@@ -35,7 +35,7 @@ describe('Discord: the typing indicator under the shared global pace', () => {
     const view = emptyView();
     view.status = 'Working';
     sink.update(view);
-    await vi.waitFor(() => expect(waiting.length).toBe(1));
+    await vi.waitFor(() => expect(waiting.length).toBe(1), { timeout: 10_000 });
     view.done = true;
     await sink.done(view);
     // The budget answers now: the turn is over, nothing is sent.

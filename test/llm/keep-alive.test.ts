@@ -98,7 +98,9 @@ describe('keep-alive: one connection per provider host', () => {
     });
     const sink = new RecordingSink();
     const stopped = turn('a long one', sink).finally(release);
-    await vi.waitFor(() => expect(sink.updates.some((view) => view.answer.includes('word'))).toBe(true));
+    await vi.waitFor(() => expect(sink.updates.some((view) => view.answer.includes('word'))).toBe(true), {
+      timeout: 10_000,
+    });
     expect(h.scout.cancel(CONVERSATION)).toBe(true);
     const view = await stopped;
     expect(streamEnded).toBe(false);

@@ -20,7 +20,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../src/llm/create-llm-client.js';
 import type { ChatMessage } from '../../src/llm/types.js';
 import type { TurnView } from '../../src/render/view.js';
-import { freePort } from '../ops/redis-process.js';
 import { RecordingSink, startTestScout, type TestScout, testMessage } from '../helpers/scout-harness.js';
 
 const cache = process.env['SCOUT_LLAMA_CACHE'] ?? path.join(os.homedir(), '.cache', 'scout-llama');
@@ -79,7 +78,8 @@ describe.skipIf(!built && !inCi)('a real llama-server (tiny random model)', () =
       throw new Error(
         `CI=true but no llama-server build in ${cache}: run scripts/llama/build-llama-server.sh`,
       );
-    const port = await freePort();
+    // --port 0: the server binds a free port and says which ("listening on http://127.0.0.1:N"), so no
+    // port is picked here and then taken by another test before the server binds it.
     // -n: the server's own generation limit, which applies when Scout sends no max_tokens.
     server = spawn(
       binary,
@@ -90,7 +90,7 @@ describe.skipIf(!built && !inCi)('a real llama-server (tiny random model)', () =
         '--host',
         '127.0.0.1',
         '--port',
-        String(port),
+        '0',
         '-c',
         '4096',
         '-n',
@@ -108,6 +108,12 @@ describe.skipIf(!built && !inCi)('a real llama-server (tiny random model)', () =
     };
     server.stdout?.on('data', keep);
     server.stderr?.on('data', keep);
+    let port: string | undefined;
+    for (let i = 0; i < 600 && !port; i++) {
+      port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
+      if (!port) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!port) throw new Error(`llama-server never said which port it listens on:\n${log.slice(-2000)}`);
     const direct = `http://127.0.0.1:${port}`;
     let healthy = false;
     for (let i = 0; i < 600 && !healthy; i++) {

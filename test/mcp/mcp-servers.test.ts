@@ -254,7 +254,9 @@ describe('MCP servers over stdio', { timeout: 30_000 }, () => {
     } finally {
       vi.useRealTimers();
     }
-    await vi.waitFor(() => expect(readFileSync(calls, 'utf8')).toBe('tools/list\nSIGTERM\n'));
+    await vi.waitFor(() => expect(readFileSync(calls, 'utf8')).toBe('tools/list\nSIGTERM\n'), {
+      timeout: 10_000,
+    });
   });
 
   it('an input schema over 16 KB leaves that tool out with one notice; requests stay small', async () => {

@@ -11,19 +11,6 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/**
- * A loopback port free right now, for a process that cannot report the port it bound (Scout with
- * LOG_LEVEL=silent): another process may take it before it is used, so prefer port 0 and asking.
- */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address !== 'object') throw new Error('no port');
-  return address.port;
-}
-
 export class RedisProcess {
   private child: ChildProcess | undefined;
   private relay: Server | undefined;

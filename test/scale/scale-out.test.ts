@@ -172,8 +172,9 @@ describe.skipIf(!process.env.REDIS_URL)('scale-out: two instances on one Redis',
     const thread2 = nextTs();
     await a.post(mention('EvTTL0003', 'never answered', { threadTs: thread2 }));
     await waitForExchange(c, 3);
-    await a.stores.close();
+    // Timed from before the close: its renewals stop there, and a slow close must not shorten the wait.
     const killedAt = Date.now();
+    await a.stores.close();
     await b.post(mention('EvTTL0004', 'are you there?', { threadTs: thread2 }));
     await waitForAnswers(c, thread2, ['are you there?']);
     const rescued = c.proxy.exchanges[3]!;
