@@ -87,10 +87,27 @@ describe.skipIf(!redisUrl)('the web chat on two instances sharing Redis', () => 
   it('opened on the other instance mid-turn, the page gets the whole turn so far, then the rest', async () => {
     const { a, b, id } = await browser();
     const here = await a.stream(id);
-    llm.enqueue(textReply('one two three four five six', { pieces: 6, chunkDelayMs: 150 }));
+    // The answer stops halfway (chunk 4 of 9: role, six pieces, finish, usage) until the other
+    // instance's page has the running turn, so "mid-turn" holds however slowly the machine runs.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const reply = textReply('one two three four five six', { pieces: 6 });
+    reply.holdAt = { index: 4, until: released };
+    llm.enqueue(reply);
     await a.request('POST', `/api/conversations/${id}/messages`, { text: 'Count' });
     await here.until((e) => e.event === 'patch' && typeof e.data.append === 'string');
     const there = await b.stream(id);
+    try {
+      // The whole turn so far: in the snapshot, or sent whole by the running instance after hello.
+      await there.until((e) => (e.event === 'snapshot' || e.event === 'turn') && e.data.turn?.done === false);
+      const sofar = foldTurn(there.events);
+      expect(sofar.answer).not.toBe('');
+      expect('one two three four five six'.startsWith(sofar.answer)).toBe(true);
+    } finally {
+      release();
+    }
     await there.until(turnDone);
     expect(foldTurn(there.events).answer).toBe('one two three four five six');
     here.close();
