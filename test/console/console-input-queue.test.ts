@@ -104,16 +104,25 @@ describe('terminal chat input (real process)', () => {
   it(
     'in a terminal: a question typed ahead during an answer is shown as queued and answered next; Ctrl-C twice quits',
     async () => {
-      llm.enqueue(
-        textReply('Paris is the capital of France.', { chunkDelayMs: 150 }),
-        textReply('Berlin is the capital of Germany.'),
-      );
+      // The first answer stops after its first piece (chunk 2: role, three pieces, finish, usage)
+      // until the typed-ahead line is shown as queued, so it is typed while the answer streams.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const first = textReply('Paris is the capital of France.');
+      first.holdAt = { index: 2, until: released };
+      llm.enqueue(first, textReply('Berlin is the capital of Germany.'));
       chat = spawnChat(chatEnv(llm.baseUrl), { pty: true });
       await chat.waitForOutput((out) => out.includes('› '), 'the prompt');
       chat.write('What is the capital of France?\r');
       await waitUntil(() => llm.requests.length === 1, 'the first question to reach the model');
       chat.write('And of Germany?\r');
-      await chat.waitForOutput((out) => out.includes('queued: And of Germany?'), 'the queued note');
+      try {
+        await chat.waitForOutput((out) => out.includes('queued: And of Germany?'), 'the queued note');
+      } finally {
+        release();
+      }
       await chat.waitForOutput(
         (out) => out.includes('Berlin is the capital of Germany.'),
         'the second answer',
