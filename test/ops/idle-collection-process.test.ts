@@ -23,7 +23,15 @@ describe('idle heap collection (real process)', () => {
     const s = await fakes.spawn(env(), startFlags);
     await slack.waitFor(() => count(s.output()) === 1, 10_000, 'the collection after start-up');
 
-    llm.enqueue(textReply('Answered.', { chunkDelayMs: 20 }));
+    // The reference time is taken as the model's last chunk is written, before the stream's
+    // terminator: Scout's model call ends only once it reads [DONE] (or the body's end), so its turn
+    // ends, and the idle timer starts, surely after this moment.
+    let streamed: number | undefined;
+    const reply = textReply('Answered.', { chunkDelayMs: 20 });
+    reply.onWrite = (index) => {
+      if (index === reply.chunks.length - 1) streamed = Date.now();
+    };
+    llm.enqueue(reply);
     expect((await s.dm('Hello', '1767377101.000001')).status).toBe(200);
     await slack.waitFor(() => llm.requests.length === 1, 10_000, 'the model call');
     await slack.waitFor(
@@ -31,14 +39,14 @@ describe('idle heap collection (real process)', () => {
       10_000,
       'the answer',
     );
-    const answered = Date.now();
     await slack.waitFor(
       () => count(s.output()) === 2,
       IDLE_COLLECT_AFTER_MS + 10_000,
       'the collection after the turn',
     );
-    // Not before the idle time had passed since the turn's end.
-    expect(Date.now() - answered).toBeGreaterThanOrEqual(IDLE_COLLECT_AFTER_MS - 1_000);
+    // Not before the idle time had passed since the turn's end (which came after `streamed`).
+    expect(streamed).toBeDefined();
+    expect(Date.now() - (streamed as number)).toBeGreaterThanOrEqual(IDLE_COLLECT_AFTER_MS);
   }, 60_000);
 
   it('without --expose-gc: no collection is attempted', async () => {
