@@ -56,13 +56,19 @@ describeBrowser('the web chat’s users, end to end', () => {
       llm.enqueue(textReply('The Tagus flows through Lisbon.'));
       await ask(page, 'Which river flows through Lisbon?');
       await turnEnded(page);
-      const port = chat.port;
       // The tab is closed while Scout restarts (a page left open is another test: stopping must
       // not wait for it); the browser, and its cookie, stay.
       await page.goto('about:blank');
+      expect(watch).toEqual({ dialogs: [], foreign: [], errors: [] });
       await chat.close();
       chat = undefined;
-      chat = await startWebChat({ env: { ...env, WEB_PORT: String(port) }, llm, search });
+      // On a new port (0: the old one may have been taken meanwhile). The cookie is the host's,
+      // whatever the port, and the session secret is kept in the SQLite file, so the same browser is
+      // still the same user. The page is watched anew for the new origin (the old watch's route
+      // would refuse it as foreign).
+      chat = await startWebChat({ env, llm, search });
+      await context.unrouteAll();
+      const rewatch = await watchPage(context, page, chat.origin);
       // A fresh load of the page, no conversation in the address: the sidebar lists it.
       await load(page, () => page.goto(`${chat!.origin}/`));
       const nav = page.getByRole('navigation', { name: 'Conversations' });
@@ -79,7 +85,7 @@ describeBrowser('the web chat’s users, end to end', () => {
       await turnEnded(page);
       expect(await log.locator('article.turn').count()).toBe(2);
       expect(JSON.stringify(llm.requests.at(-1)?.body)).toContain('The Tagus flows through Lisbon.');
-      expect(watch).toEqual({ dialogs: [], foreign: [], errors: [] });
+      expect(rewatch).toEqual({ dialogs: [], foreign: [], errors: [] });
     } finally {
       await context.close();
       await chat?.close();
