@@ -4,7 +4,7 @@
  * same pages again and again (the o200k tokenizer is the costly part, see tokens.ts), so counts are
  * kept per text and per message and only what is new or changed is counted.
  */
-import { messageTokens } from './tokens.js';
+import { messageTokens, TOKENS_PER_REQUEST } from './tokens.js';
 import type { ChatMessage } from './types.js';
 
 export type TextTokenCounter = (text: string) => number;
@@ -36,5 +36,12 @@ export class CachedTokenCounter {
     const tokens = messageTokens(message, this.countText);
     this.messages.set(message, { content: message.content, tokens });
     return tokens;
+  }
+
+  /** Tokens of a request made of `messages` (the request's own overhead included), as `countMessageTokens` counts. */
+  request(messages: readonly ChatMessage[]): number {
+    let total = TOKENS_PER_REQUEST;
+    for (const message of messages) total += this.message(message);
+    return total;
   }
 }

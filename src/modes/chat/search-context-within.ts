@@ -7,7 +7,7 @@
  * each list best first), so the numbers of those kept stay 1…k and citations still point at them.
  */
 import { CachedTokenCounter } from '../../llm/cached-token-counter.js';
-import { loadTextCounter, maxMessageTokens, TOKENS_PER_REQUEST } from '../../llm/tokens.js';
+import { loadTextCounter, maxMessageTokens } from '../../llm/tokens.js';
 import type { ChatMessage } from '../../llm/types.js';
 import type { Source } from '../../render/events.js';
 
@@ -23,8 +23,7 @@ export async function searchContextWithin(
   // The usual case is decided without the tokenizer: bytes bound tokens from above.
   if (sources.length === 0 || maxMessageTokens(requestWith(sources)) <= room) return [...sources];
   const counter = new CachedTokenCounter(await loadTextCounter());
-  const tokens = (kept: readonly Source[]) =>
-    requestWith(kept).reduce((sum, message) => sum + counter.message(message), TOKENS_PER_REQUEST);
+  const tokens = (kept: readonly Source[]) => counter.request(requestWith(kept));
   // Fewer results never make the request longer: search for the longest head that fits.
   let fits = 0;
   let over = sources.length;

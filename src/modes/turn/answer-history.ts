@@ -7,7 +7,7 @@
  */
 import { newestTurnsWithin } from '../../core/history-window.js';
 import { CachedTokenCounter } from '../../llm/cached-token-counter.js';
-import { loadTextCounter, maxMessageTokens, TOKENS_PER_REQUEST } from '../../llm/tokens.js';
+import { loadTextCounter, maxMessageTokens } from '../../llm/tokens.js';
 import type { ChatMessage } from '../../llm/types.js';
 
 /** The newest turns of `history` that fit a prompt of `room` tokens beside `rest` (the prompt without history). */
@@ -19,7 +19,6 @@ export async function historyWithin(
   // The usual case is decided without the tokenizer: bytes bound tokens from above.
   if (history.length === 0 || maxMessageTokens([...rest, ...history]) <= room) return [...history];
   const counter = new CachedTokenCounter(await loadTextCounter());
-  const fixed = rest.reduce((sum, message) => sum + counter.message(message), TOKENS_PER_REQUEST);
   const sizes = history.map((message) => counter.message(message));
-  return history.slice(newestTurnsWithin(history, sizes, room - fixed).start);
+  return history.slice(newestTurnsWithin(history, sizes, room - counter.request(rest)).start);
 }

@@ -5,7 +5,7 @@
  * outputs (fit-pages.ts). Agent and plan mode both answer through here (write-answer.ts).
  */
 import { CachedTokenCounter } from '../../llm/cached-token-counter.js';
-import { loadTextCounter, maxMessageTokens, TOKENS_PER_REQUEST } from '../../llm/tokens.js';
+import { loadTextCounter, maxMessageTokens } from '../../llm/tokens.js';
 import type { ChatMessage } from '../../llm/types.js';
 import { PageFitter, pageSlot } from './fit-pages.js';
 import {
@@ -34,8 +34,7 @@ export async function observationsWithin(
   const fitter = new PageFitter(counter.text, 'answer');
   // Everything but the observations' own texts is counted once: the prompt around them (a
   // one-space stand-in keeps its heading), each one's label and the separators between them.
-  let fixed = TOKENS_PER_REQUEST;
-  for (const message of promptWith(' ')) fixed += counter.message(message);
+  let fixed = counter.request(promptWith(' '));
   for (const observation of useful) fixed += counter.text(observationLabel(observation));
   fixed += Math.max(0, useful.length - 1) * counter.text(OBSERVATION_SEPARATOR);
 
