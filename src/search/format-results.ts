@@ -22,7 +22,7 @@ export const NO_RESULTS_TEXT = 'No results found.';
  * Snippet…
  * ```
  */
-export function formatSearchContext(sources: Source[], options: { query?: string } = {}): string {
+export function formatSearchContext(sources: readonly Source[], options: { query?: string } = {}): string {
   const header = options.query
     ? `Web search results for "${oneLine(options.query)}":`
     : 'Web search results:';

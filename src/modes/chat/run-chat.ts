@@ -47,7 +47,7 @@ export const runChat: ModeRunner = async (ctx) => {
       role: 'user',
       content:
         sources.length > 0
-          ? `${ctx.message.text}\n\n<search_results>\n${escapeDelimiters(formatSearchContext([...sources], { query: ctx.message.text }))}\n</search_results>`
+          ? `${ctx.message.text}\n\n<search_results>\n${escapeDelimiters(formatSearchContext(sources, { query: ctx.message.text }))}\n</search_results>`
           : ctx.message.text,
     },
   ];
